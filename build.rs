@@ -1,0 +1,60 @@
+//! Generates the FFI bindings (RocksDB's C API plus `rocksdb-c/pinrocks.h`) and compiles
+//! our C++ against the exact RocksDB that `librocksdb-sys` builds.
+
+use std::env;
+use std::path::PathBuf;
+
+fn main() {
+    // librocksdb-sys (links = "rocksdb") exports its manifest dir; its RocksDB sources live
+    // in `rocksdb/` below it.
+    let rocksdb_root = PathBuf::from(
+        env::var("DEP_ROCKSDB_CARGO_MANIFEST_DIR")
+            .expect("librocksdb-sys must export cargo_manifest_dir"),
+    )
+    .join("rocksdb");
+    let include = rocksdb_root.join("include");
+
+    for file in ["pinrocks.h", "layout.h", "pinrocks.cc"] {
+        println!("cargo:rerun-if-changed=rocksdb-c/{file}");
+    }
+
+    let mut cpp = cc::Build::new();
+    cpp.cpp(true)
+        .file("rocksdb-c/pinrocks.cc")
+        .include("rocksdb-c")
+        .include(&include)
+        .include(&rocksdb_root)
+        .flag("-std=c++20")
+        .flag_if_supported("-Wno-unused-parameter")
+        // The same defines librocksdb-sys compiles RocksDB with, so headers agree on layout.
+        .define("NDEBUG", Some("1"))
+        .define("HAVE_ALIGNED_NEW", None)
+        .define("HAVE_UINT128_EXTENSION", None);
+    if env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
+        cpp.define("OS_LINUX", None)
+            .define("ROCKSDB_PLATFORM_POSIX", None)
+            .define("ROCKSDB_LIB_IO_POSIX", None);
+    } else if env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("macos") {
+        cpp.define("OS_MACOSX", None)
+            .define("ROCKSDB_PLATFORM_POSIX", None)
+            .define("ROCKSDB_LIB_IO_POSIX", None);
+    }
+    cpp.compile("pinrocks_native");
+
+    let bindings = bindgen::Builder::default()
+        .header("rocksdb-c/pinrocks.h")
+        .clang_arg(format!("-I{}", include.display()))
+        .allowlist_function("rocksdb_.*|pinrocks_.*")
+        .allowlist_type("rocksdb_.*|pinrocks_.*")
+        .allowlist_var("rocksdb_.*")
+        .size_t_is_usize(true)
+        .use_core()
+        .derive_debug(false)
+        .layout_tests(false)
+        .generate()
+        .expect("bindgen failed on rocksdb-c/pinrocks.h (is libclang installed?)");
+    let out = PathBuf::from(env::var("OUT_DIR").unwrap()).join("bindings.rs");
+    bindings
+        .write_to_file(&out)
+        .expect("cannot write the generated bindings");
+}

@@ -1,0 +1,40 @@
+// The one place that knows how RocksDB 11.8.1's C API wraps its C++ objects.
+//
+// db/c.cc defines, for this exact version:
+//   struct rocksdb_t                      { DB* rep; };
+//   struct rocksdb_readoptions_t          { ReadOptions rep; ...more fields... };
+//   struct rocksdb_column_family_handle_t { ColumnFamilyHandle* rep; bool immortal; };
+// The C header only declares them, so we reach `rep`, always the first member, at offset 0.
+// librocksdb-sys is pinned with `=` in Cargo.toml; tests/layout.rs fails loudly if a new
+// RocksDB moves these fields (options set through the C API must be seen here, a column
+// family handle must name the right column family).
+#ifndef PINROCKS_LAYOUT_H
+#define PINROCKS_LAYOUT_H
+
+#include "rocksdb/c.h"
+#include "rocksdb/db.h"
+#include "rocksdb/options.h"
+
+namespace pinrocks {
+
+inline rocksdb::DB* db_of(rocksdb_t* db) {
+  return *reinterpret_cast<rocksdb::DB**>(db);
+}
+
+inline const rocksdb::ReadOptions& read_options_of(const rocksdb_readoptions_t* options) {
+  return *reinterpret_cast<const rocksdb::ReadOptions*>(options);
+}
+
+inline rocksdb::ColumnFamilyHandle* handle_of(rocksdb_column_family_handle_t* cf) {
+  return *reinterpret_cast<rocksdb::ColumnFamilyHandle**>(cf);
+}
+
+// NULL means the default column family.
+inline rocksdb::ColumnFamilyHandle* column_family_of(rocksdb_t* db,
+                                                    rocksdb_column_family_handle_t* cf) {
+  return cf == nullptr ? db_of(db)->DefaultColumnFamily() : handle_of(cf);
+}
+
+}  // namespace pinrocks
+
+#endif

@@ -1,0 +1,232 @@
+//! One error type for the crate. RocksDB failures keep their status kind as data, so callers
+//! match on [`ErrorKind`] instead of parsing messages. Not-found is never an error on reads.
+
+use std::ffi::{c_char, CStr};
+use std::fmt;
+
+use crate::ffi;
+
+/// The kind of a RocksDB `Status`, as RocksDB's C++ `Status::Code` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// `NotFound`: only for operations where absence is a failure (never on reads).
+    NotFound,
+    /// Data on disk failed a check: a bad checksum, a truncated file.
+    Corruption,
+    /// The operation is not implemented for this configuration.
+    NotSupported,
+    /// Bad options, a missing database without `create_if_missing`, and the like.
+    InvalidArgument,
+    /// The file system failed, including a database locked by another open.
+    IoError,
+    /// A merge could not be completed.
+    MergeInProgress,
+    /// The operation stopped before it was complete.
+    Incomplete,
+    /// The database is closing.
+    ShutdownInProgress,
+    /// A deadline passed.
+    TimedOut,
+    /// The operation was aborted.
+    Aborted,
+    /// A resource is held by someone else.
+    Busy,
+    /// A TTL or a deadline expired.
+    Expired,
+    /// A transient failure; retrying may succeed.
+    TryAgain,
+    /// A compaction output would be too large.
+    CompactionTooLarge,
+    /// The column family was dropped.
+    ColumnFamilyDropped,
+    /// A status RocksDB reported that this version of pinrocks does not know.
+    Unknown,
+}
+
+impl ErrorKind {
+    /// The kind for a `rocksdb::Status::Code` value.
+    pub(crate) fn from_code(code: i32) -> Self {
+        use ErrorKind::*;
+        match code {
+            1 => NotFound,
+            2 => Corruption,
+            3 => NotSupported,
+            4 => InvalidArgument,
+            5 => IoError,
+            6 => MergeInProgress,
+            7 => Incomplete,
+            8 => ShutdownInProgress,
+            9 => TimedOut,
+            10 => Aborted,
+            11 => Busy,
+            12 => Expired,
+            13 => TryAgain,
+            14 => CompactionTooLarge,
+            15 => ColumnFamilyDropped,
+            _ => Unknown,
+        }
+    }
+
+    /// The C API gives only `Status::ToString()`; its prefix names the code.
+    pub(crate) fn from_message(message: &str) -> Self {
+        use ErrorKind::*;
+        const PREFIXES: &[(&str, ErrorKind)] = &[
+            ("NotFound: ", NotFound),
+            ("Corruption: ", Corruption),
+            ("Not implemented: ", NotSupported),
+            ("Invalid argument: ", InvalidArgument),
+            ("IO error: ", IoError),
+            ("Merge in progress: ", MergeInProgress),
+            ("Result incomplete: ", Incomplete),
+            ("Shutdown in progress: ", ShutdownInProgress),
+            ("Operation timed out: ", TimedOut),
+            ("Operation aborted: ", Aborted),
+            ("Resource busy: ", Busy),
+            ("Operation expired: ", Expired),
+            ("Operation failed. Try again.: ", TryAgain),
+            ("Compaction too large: ", CompactionTooLarge),
+            ("Column family dropped: ", ColumnFamilyDropped),
+        ];
+        PREFIXES
+            .iter()
+            .find(|(prefix, _)| message.starts_with(prefix))
+            .map_or(Unknown, |&(_, kind)| kind)
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}
+
+/// Everything that can go wrong in pinrocks.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// RocksDB returned a non-OK status.
+    #[error("rocksdb {kind}: {message}")]
+    RocksDb {
+        /// The status code, as data.
+        kind: ErrorKind,
+        /// RocksDB's full message, `Status::ToString()`.
+        message: String,
+    },
+    /// A path or name contained an interior NUL byte, or a path was not valid UTF-8 where
+    /// RocksDB needs a C string.
+    #[error("invalid {what}: {detail}")]
+    InvalidInput {
+        /// What was invalid ("path", "column family name", ...).
+        what: &'static str,
+        /// Why.
+        detail: String,
+    },
+    /// No column family of that name is open in this database.
+    #[error("column family not found: {0}")]
+    ColumnFamilyNotFound(String),
+}
+
+impl Error {
+    /// The RocksDB status kind, if this error came from RocksDB.
+    pub fn kind(&self) -> Option<ErrorKind> {
+        match self {
+            Error::RocksDb { kind, .. } => Some(*kind),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn invalid(what: &'static str, detail: impl fmt::Display) -> Self {
+        Error::InvalidInput {
+            what,
+            detail: detail.to_string(),
+        }
+    }
+}
+
+/// `Result` with pinrocks' [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The `char** errptr` out-parameter of the C API: starts NULL, and owns (and frees with
+/// `rocksdb_free`) whatever message RocksDB leaves in it.
+pub(crate) struct ErrPtr(*mut c_char);
+
+impl ErrPtr {
+    pub(crate) fn new() -> Self {
+        ErrPtr(std::ptr::null_mut())
+    }
+
+    pub(crate) fn as_out(&mut self) -> *mut *mut c_char {
+        &mut self.0
+    }
+
+    /// `Err` if RocksDB reported an error; `code` is the status code where the caller knows
+    /// it (our own C++ reports it), else the kind is read from the message prefix.
+    pub(crate) fn check_with_code(self, code: Option<i32>) -> Result<()> {
+        if self.0.is_null() {
+            return Ok(());
+        }
+        // SAFETY: a non-NULL errptr is a NUL-terminated string from strdup in RocksDB.
+        let message = unsafe { CStr::from_ptr(self.0) }
+            .to_string_lossy()
+            .into_owned();
+        let kind = code.map_or_else(|| ErrorKind::from_message(&message), ErrorKind::from_code);
+        Err(Error::RocksDb { kind, message })
+    }
+
+    pub(crate) fn check(self) -> Result<()> {
+        self.check_with_code(None)
+    }
+}
+
+impl Drop for ErrPtr {
+    fn drop(&mut self) {
+        if !self.0.is_null() {
+            // SAFETY: the pointer came from RocksDB's malloc and is freed exactly once.
+            unsafe { ffi::rocksdb_free(self.0.cast()) };
+        }
+    }
+}
+
+/// Calls a C API function that takes a trailing `char** errptr`, returning its result or
+/// the error it reported. The error is checked before the result is looked at.
+macro_rules! ffi_try {
+    ($func:ident($($arg:expr),* $(,)?)) => {{
+        let mut err = $crate::error::ErrPtr::new();
+        #[allow(unused_unsafe)]
+        // SAFETY: the caller's arguments are valid handles (see each call site).
+        let value = unsafe { $crate::ffi::$func($($arg,)* err.as_out()) };
+        err.check().map(|()| value)
+    }};
+}
+pub(crate) use ffi_try;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn message_prefixes_map_to_kinds() {
+        let cases = [
+            ("IO error: While lock file: /x/LOCK", ErrorKind::IoError),
+            (
+                "Invalid argument: /x: does not exist",
+                ErrorKind::InvalidArgument,
+            ),
+            ("Corruption: block checksum mismatch", ErrorKind::Corruption),
+            ("Operation failed. Try again.: later", ErrorKind::TryAgain),
+            ("Resource busy: ", ErrorKind::Busy),
+            ("something else", ErrorKind::Unknown),
+        ];
+        for (message, kind) in cases {
+            assert_eq!(ErrorKind::from_message(message), kind, "{message}");
+        }
+    }
+
+    #[test]
+    fn codes_map_to_kinds() {
+        assert_eq!(ErrorKind::from_code(2), ErrorKind::Corruption);
+        assert_eq!(ErrorKind::from_code(15), ErrorKind::ColumnFamilyDropped);
+        assert_eq!(ErrorKind::from_code(99), ErrorKind::Unknown);
+    }
+}

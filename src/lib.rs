@@ -1,0 +1,59 @@
+//! # pinrocks
+//!
+//! RocksDB with zero-copy reads that the compiler polices.
+//!
+//! Three read tiers, on every column family and with any read options (see [`Reader`]):
+//!
+//! * **Vec** — [`Reader::get`]: a new `Vec<u8>` per read, one copy.
+//! * **buffer** — [`Reader::get_into`]: one copy into the caller's memory, no allocation,
+//!   answered by a [`CopyResult`].
+//! * **pinned** — [`Reader::get_pinned`]: a closure reads the bytes where RocksDB holds
+//!   them; the pin ends when the closure returns, and the borrow checker rejects any use of
+//!   the bytes after that.
+//!
+//! ```
+//! use pinrocks::{Db, Options};
+//!
+//! # fn main() -> pinrocks::Result<()> {
+//! let dir = tempfile::tempdir().unwrap();
+//! let mut options = Options::new();
+//! options.create_if_missing(true);
+//! let db = Db::open(&options, dir.path())?;
+//!
+//! db.put(b"greeting", b"hello, world")?;
+//! let first_word = db.get_pinned(b"greeting", |v| v.split(|&b| b == b',').next().map(<[u8]>::len))?;
+//! assert_eq!(first_word, Some(Some(5)));
+//! # Ok(()) }
+//! ```
+#![deny(missing_docs)]
+#![deny(unsafe_op_in_unsafe_fn)]
+
+// The static RocksDB library comes from librocksdb-sys; we only use its build.
+use librocksdb_sys as _;
+
+mod batch;
+mod column_family;
+mod db;
+mod error;
+#[doc(hidden)]
+pub mod ffi;
+#[cfg(test)]
+mod layout_tests;
+mod options;
+mod pinned;
+mod read;
+mod snapshot;
+mod write;
+
+pub use column_family::ColumnFamily;
+pub use db::{Db, DEFAULT_COLUMN_FAMILY};
+pub use error::{Error, ErrorKind, Result};
+pub use options::{Compression, Options, ReadOptions, WriteOptions};
+pub use read::{CopyResult, Reader};
+pub use snapshot::Snapshot;
+pub use write::{WriteBatch, Writer};
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -1,0 +1,343 @@
+//! Database, read and write options. Each owns exactly one raw RocksDB handle and frees it
+//! on drop; builders take `&mut self` so options can be reused across opens and reads.
+
+use std::ffi::c_int;
+use std::ptr::NonNull;
+
+use crate::ffi;
+use crate::snapshot::Snapshot;
+
+/// Block compression for SST files. Only the algorithms compiled in (the `lz4`, `zstd`
+/// and `snappy` features) can be used; RocksDB rejects others when the database opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compression {
+    /// No compression.
+    None,
+    /// Snappy (feature `snappy`).
+    Snappy,
+    /// LZ4 (feature `lz4`).
+    Lz4,
+    /// LZ4HC (feature `lz4`).
+    Lz4hc,
+    /// Zstandard (feature `zstd`).
+    Zstd,
+}
+
+impl Compression {
+    fn raw(self) -> c_int {
+        (match self {
+            Compression::None => ffi::rocksdb_no_compression,
+            Compression::Snappy => ffi::rocksdb_snappy_compression,
+            Compression::Lz4 => ffi::rocksdb_lz4_compression,
+            Compression::Lz4hc => ffi::rocksdb_lz4hc_compression,
+            Compression::Zstd => ffi::rocksdb_zstd_compression,
+        }) as c_int
+    }
+}
+
+/// Block-based table settings, rebuilt into a table factory whenever one changes (the C API
+/// copies them into the options, so we keep our own copy to change one field at a time).
+#[derive(Debug, Clone, Copy, Default)]
+struct TableSettings {
+    block_cache_bytes: Option<usize>,
+    bloom_bits_per_key: Option<f64>,
+    block_size: Option<usize>,
+}
+
+/// Options for opening a database or creating a column family (`rocksdb_options_t`).
+pub struct Options {
+    raw: NonNull<ffi::rocksdb_options_t>,
+    table: TableSettings,
+}
+
+// SAFETY: `rocksdb_options_t` is a plain C++ value with no thread affinity; `&Options`
+// only ever reads it (RocksDB copies options at open), and mutation needs `&mut`.
+unsafe impl Send for Options {}
+// SAFETY: see `Send`; shared access is read-only.
+unsafe impl Sync for Options {}
+
+macro_rules! setter {
+    ($(#[$doc:meta])* $name:ident($ty:ty) => $ffi:ident $(as $cast:ty)?) => {
+        $(#[$doc])*
+        pub fn $name(&mut self, value: $ty) -> &mut Self {
+            // SAFETY: `self.raw` is a live options handle owned by `self`.
+            unsafe { ffi::$ffi(self.raw.as_ptr(), value $(as $cast)?) };
+            self
+        }
+    };
+}
+
+impl Options {
+    /// RocksDB's defaults (notably `create_if_missing` is off).
+    pub fn new() -> Self {
+        // SAFETY: plain constructor; NULL only on allocation failure.
+        let raw = unsafe { ffi::rocksdb_options_create() };
+        Options {
+            raw: NonNull::new(raw).expect("rocksdb_options_create returned NULL"),
+            table: TableSettings::default(),
+        }
+    }
+
+    setter!(
+        /// Create the database if it does not exist.
+        create_if_missing(bool) => rocksdb_options_set_create_if_missing as u8
+    );
+    setter!(
+        /// Create column families named at open that do not exist yet.
+        create_missing_column_families(bool) => rocksdb_options_set_create_missing_column_families as u8
+    );
+    setter!(
+        /// Fail to open if the database already exists.
+        error_if_exists(bool) => rocksdb_options_set_error_if_exists as u8
+    );
+    setter!(
+        /// Check data aggressively and stop on the first sign of corruption.
+        paranoid_checks(bool) => rocksdb_options_set_paranoid_checks as u8
+    );
+    setter!(
+        /// Bytes a memtable holds before it is switched and flushed (default 64 MiB).
+        write_buffer_size(usize) => rocksdb_options_set_write_buffer_size
+    );
+    setter!(
+        /// Files kept open by the table cache; -1 keeps all open.
+        max_open_files(i32) => rocksdb_options_set_max_open_files
+    );
+    setter!(
+        /// Background flush and compaction threads.
+        max_background_jobs(i32) => rocksdb_options_set_max_background_jobs
+    );
+    setter!(
+        /// Size RocksDB aims for in level-1 SST files.
+        target_file_size_base(u64) => rocksdb_options_set_target_file_size_base
+    );
+    setter!(
+        /// Number of level-0 files that triggers a compaction.
+        level0_file_num_compaction_trigger(i32) => rocksdb_options_set_level0_file_num_compaction_trigger
+    );
+    setter!(
+        /// Turn automatic compactions off (manual `compact_range` still works).
+        disable_auto_compactions(bool) => rocksdb_options_set_disable_auto_compactions as i32
+    );
+    setter!(
+        /// Size the background thread pools for `threads` cores.
+        increase_parallelism(i32) => rocksdb_options_increase_parallelism
+    );
+
+    /// Compression for SST blocks.
+    pub fn compression(&mut self, compression: Compression) -> &mut Self {
+        // SAFETY: `self.raw` is a live options handle owned by `self`.
+        unsafe { ffi::rocksdb_options_set_compression(self.raw.as_ptr(), compression.raw()) };
+        self
+    }
+
+    /// An LRU block cache of `bytes` for this database (RocksDB's default is 32 MiB).
+    /// Pinned reads from SST files hold blocks of this cache.
+    pub fn block_cache_size(&mut self, bytes: usize) -> &mut Self {
+        self.table.block_cache_bytes = Some(bytes);
+        self.apply_table_settings()
+    }
+
+    /// A full bloom filter with this many bits per key, to skip files on point lookups.
+    pub fn bloom_filter(&mut self, bits_per_key: f64) -> &mut Self {
+        self.table.bloom_bits_per_key = Some(bits_per_key);
+        self.apply_table_settings()
+    }
+
+    /// Uncompressed size of SST data blocks (RocksDB's default is 4 KiB).
+    pub fn block_size(&mut self, bytes: usize) -> &mut Self {
+        self.table.block_size = Some(bytes);
+        self.apply_table_settings()
+    }
+
+    fn apply_table_settings(&mut self) -> &mut Self {
+        let settings = self.table;
+        // SAFETY: each handle is created here, configured, copied into `self.raw` by
+        // `set_block_based_table_factory` (which copies the table options, and the cache by
+        // shared_ptr), then destroyed; the filter policy is owned by the table options.
+        unsafe {
+            let table = ffi::rocksdb_block_based_options_create();
+            if let Some(bytes) = settings.block_cache_bytes {
+                let cache = ffi::rocksdb_cache_create_lru(bytes);
+                ffi::rocksdb_block_based_options_set_block_cache(table, cache);
+                ffi::rocksdb_cache_destroy(cache);
+            }
+            if let Some(bits) = settings.bloom_bits_per_key {
+                let policy = ffi::rocksdb_filterpolicy_create_bloom_full(bits);
+                ffi::rocksdb_block_based_options_set_filter_policy(table, policy);
+            }
+            if let Some(bytes) = settings.block_size {
+                ffi::rocksdb_block_based_options_set_block_size(table, bytes);
+            }
+            ffi::rocksdb_options_set_block_based_table_factory(self.raw.as_ptr(), table);
+            ffi::rocksdb_block_based_options_destroy(table);
+        }
+        self
+    }
+
+    pub(crate) fn raw(&self) -> *const ffi::rocksdb_options_t {
+        self.raw.as_ptr()
+    }
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for Options {
+    fn drop(&mut self) {
+        // SAFETY: `self.raw` is owned by `self` and freed exactly once.
+        unsafe { ffi::rocksdb_options_destroy(self.raw.as_ptr()) };
+    }
+}
+
+/// Options for reads (`rocksdb_readoptions_t`): pass one to [`Reader::options`] to use it.
+///
+/// The iterate bounds and the snapshot are kept alive by the options themselves: RocksDB
+/// stores pointers to them, not copies.
+///
+/// [`Reader::options`]: crate::Reader::options
+pub struct ReadOptions {
+    raw: NonNull<ffi::rocksdb_readoptions_t>,
+    lower_bound: Option<Box<[u8]>>,
+    upper_bound: Option<Box<[u8]>>,
+    snapshot: Option<Snapshot>,
+}
+
+// SAFETY: `rocksdb_readoptions_t` is a plain C++ value; `DB::Get` and iterators take it by
+// const reference, so concurrent reads through `&ReadOptions` are what RocksDB supports.
+// The bounds are immutable boxes and the snapshot is itself `Send + Sync`.
+unsafe impl Send for ReadOptions {}
+// SAFETY: see `Send`.
+unsafe impl Sync for ReadOptions {}
+
+impl ReadOptions {
+    /// RocksDB's defaults: fill the block cache, verify checksums, no snapshot.
+    pub fn new() -> Self {
+        // SAFETY: plain constructor; NULL only on allocation failure.
+        let raw = unsafe { ffi::rocksdb_readoptions_create() };
+        ReadOptions {
+            raw: NonNull::new(raw).expect("rocksdb_readoptions_create returned NULL"),
+            lower_bound: None,
+            upper_bound: None,
+            snapshot: None,
+        }
+    }
+
+    setter!(
+        /// Whether blocks read by this read are added to the block cache.
+        fill_cache(bool) => rocksdb_readoptions_set_fill_cache as u8
+    );
+    setter!(
+        /// Verify block checksums on every read from an SST file.
+        verify_checksums(bool) => rocksdb_readoptions_set_verify_checksums as u8
+    );
+    setter!(
+        /// Keep iterator key and value blocks pinned for the iterator's life.
+        pin_data(bool) => rocksdb_readoptions_set_pin_data as u8
+    );
+
+    /// Read as of `snapshot`. The options hold the snapshot (and so its database) alive.
+    pub fn snapshot(&mut self, snapshot: &Snapshot) -> &mut Self {
+        // SAFETY: the snapshot pointer stays valid while `self.snapshot` holds it.
+        unsafe { ffi::rocksdb_readoptions_set_snapshot(self.raw.as_ptr(), snapshot.raw()) };
+        self.snapshot = Some(snapshot.clone());
+        self
+    }
+
+    /// Iterators stop before keys `>= bound` (exclusive).
+    pub fn iterate_upper_bound(&mut self, bound: &[u8]) -> &mut Self {
+        let bound: Box<[u8]> = bound.into();
+        // SAFETY: RocksDB keeps a pointer into `bound`; the box lives in `self` until it is
+        // replaced here or `self` drops, and its heap storage does not move.
+        unsafe {
+            ffi::rocksdb_readoptions_set_iterate_upper_bound(
+                self.raw.as_ptr(),
+                bound.as_ptr().cast(),
+                bound.len(),
+            )
+        };
+        self.upper_bound = Some(bound);
+        self
+    }
+
+    /// Iterators start at keys `>= bound` (inclusive).
+    pub fn iterate_lower_bound(&mut self, bound: &[u8]) -> &mut Self {
+        let bound: Box<[u8]> = bound.into();
+        // SAFETY: as for `iterate_upper_bound`.
+        unsafe {
+            ffi::rocksdb_readoptions_set_iterate_lower_bound(
+                self.raw.as_ptr(),
+                bound.as_ptr().cast(),
+                bound.len(),
+            )
+        };
+        self.lower_bound = Some(bound);
+        self
+    }
+
+    pub(crate) fn raw(&self) -> *const ffi::rocksdb_readoptions_t {
+        self.raw.as_ptr()
+    }
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for ReadOptions {
+    fn drop(&mut self) {
+        // SAFETY: owned by `self`, freed once; the snapshot field drops after this.
+        unsafe { ffi::rocksdb_readoptions_destroy(self.raw.as_ptr()) };
+    }
+}
+
+/// Options for writes (`rocksdb_writeoptions_t`).
+pub struct WriteOptions {
+    raw: NonNull<ffi::rocksdb_writeoptions_t>,
+}
+
+// SAFETY: a plain C++ value read by `DB::Write` through a const reference.
+unsafe impl Send for WriteOptions {}
+// SAFETY: see `Send`.
+unsafe impl Sync for WriteOptions {}
+
+impl WriteOptions {
+    /// RocksDB's defaults: WAL on, no fsync per write.
+    pub fn new() -> Self {
+        // SAFETY: plain constructor; NULL only on allocation failure.
+        let raw = unsafe { ffi::rocksdb_writeoptions_create() };
+        WriteOptions {
+            raw: NonNull::new(raw).expect("rocksdb_writeoptions_create returned NULL"),
+        }
+    }
+
+    setter!(
+        /// fsync the WAL before the write returns: an acknowledged write survives a crash.
+        sync(bool) => rocksdb_writeoptions_set_sync as u8
+    );
+    setter!(
+        /// Skip the WAL: faster, but writes not yet flushed are lost on a crash.
+        disable_wal(bool) => rocksdb_writeoptions_disable_WAL as i32
+    );
+
+    pub(crate) fn raw(&self) -> *const ffi::rocksdb_writeoptions_t {
+        self.raw.as_ptr()
+    }
+}
+
+impl Default for WriteOptions {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for WriteOptions {
+    fn drop(&mut self) {
+        // SAFETY: owned by `self`, freed once.
+        unsafe { ffi::rocksdb_writeoptions_destroy(self.raw.as_ptr()) };
+    }
+}

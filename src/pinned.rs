@@ -1,0 +1,136 @@
+//! The two ways a value is pinned while Rust code reads it in place.
+//!
+//! * The one-call native path: `pinrocks_get_pinned` (rocksdb-c/) pins into a
+//!   `PinnableSlice` on its own stack and calls back into Rust. No heap allocation of its
+//!   own and one FFI call per read.
+//! * The C API's v2 handle: `rocksdb_get_pinned_v2` allocates a handle that holds the pin
+//!   until `rocksdb_pinnable_handle_destroy`; [`PinnableHandle`] owns it.
+//!
+//! Either way the slice handed to Rust is only borrowed for the callback, so the borrow
+//! checker ends every use of the bytes before the pin is released.
+
+use std::ffi::{c_char, c_void};
+use std::panic::{self, AssertUnwindSafe};
+use std::ptr::NonNull;
+
+use crate::error::{ffi_try, ErrPtr, Result};
+use crate::ffi;
+
+/// The bytes RocksDB handed over; a NULL or zero-length value is the empty slice.
+///
+/// # Safety
+/// If `len > 0`, `data` must point to `len` readable bytes that stay valid and unchanged
+/// for `'a`.
+unsafe fn value_slice<'a>(data: *const c_char, len: usize) -> &'a [u8] {
+    if len == 0 || data.is_null() {
+        &[]
+    } else {
+        // SAFETY: guaranteed by the caller.
+        unsafe { std::slice::from_raw_parts(data.cast(), len) }
+    }
+}
+
+/// What the native trampoline carries across the C++ frame: the closure to run once, and
+/// its outcome, a value or a caught panic to resume on the Rust side.
+struct Callback<F, R> {
+    f: Option<F>,
+    outcome: Option<std::thread::Result<R>>,
+}
+
+/// Called by `pinrocks_get_pinned` while the value is pinned. It never unwinds into C++:
+/// a panic in `f` is caught here and resumed after the C++ frame has returned.
+extern "C" fn trampoline<F, R>(ctx: *mut c_void, data: *const c_char, len: usize)
+where
+    F: FnOnce(&[u8]) -> R,
+{
+    // SAFETY: `ctx` is the `Callback<F, R>` that `get_pinned_native` passed for this call,
+    // exclusively borrowed for its duration.
+    let callback = unsafe { &mut *ctx.cast::<Callback<F, R>>() };
+    if let Some(f) = callback.f.take() {
+        // SAFETY: RocksDB keeps `data[..len]` pinned until this function returns, and the
+        // slice's lifetime cannot leave `f` (it is higher-ranked in `F`'s bound).
+        let value = unsafe { value_slice(data, len) };
+        callback.outcome = Some(panic::catch_unwind(AssertUnwindSafe(|| f(value))));
+    }
+}
+
+/// One native call: pins the value of `key` on the C++ stack and runs `f` on it.
+pub(crate) fn get_pinned_native<F, R>(
+    db: *mut ffi::rocksdb_t,
+    options: *const ffi::rocksdb_readoptions_t,
+    cf: *mut ffi::rocksdb_column_family_handle_t,
+    key: &[u8],
+    f: F,
+) -> Result<Option<R>>
+where
+    F: FnOnce(&[u8]) -> R,
+{
+    let mut callback = Callback {
+        f: Some(f),
+        outcome: None,
+    };
+    let mut err = ErrPtr::new();
+    let mut code = 0;
+    // SAFETY: `db`, `options` and `cf` are live handles (the caller borrows their owners);
+    // `key` is borrowed for the call; `trampoline::<F, R>` matches `callback`'s type.
+    unsafe {
+        ffi::pinrocks_get_pinned(
+            db,
+            options,
+            cf,
+            key.as_ptr().cast(),
+            key.len(),
+            Some(trampoline::<F, R>),
+            (&mut callback as *mut Callback<F, R>).cast(),
+            &mut code,
+            err.as_out(),
+        )
+    };
+    err.check_with_code(Some(code))?;
+    match callback.outcome {
+        Some(Ok(value)) => Ok(Some(value)),
+        Some(Err(panic_payload)) => panic::resume_unwind(panic_payload),
+        None => Ok(None),
+    }
+}
+
+/// Owns a `rocksdb_pinnable_handle_t`: the pin lasts until this drops, including when a
+/// panic unwinds through its owner.
+pub(crate) struct PinnableHandle(NonNull<ffi::rocksdb_pinnable_handle_t>);
+
+impl PinnableHandle {
+    /// The pinned value, borrowed from the handle so it cannot outlive the pin.
+    pub(crate) fn value(&self) -> &[u8] {
+        let mut len = 0usize;
+        // SAFETY: the handle is live; the returned pointer is valid while it is.
+        unsafe {
+            let data = ffi::rocksdb_pinnable_handle_get_value(self.0.as_ptr(), &mut len);
+            value_slice(data, len)
+        }
+    }
+}
+
+impl Drop for PinnableHandle {
+    fn drop(&mut self) {
+        // SAFETY: owned by `self` and destroyed once.
+        unsafe { ffi::rocksdb_pinnable_handle_destroy(self.0.as_ptr()) };
+    }
+}
+
+/// The C API's v2 path: `Ok(None)` when `key` is absent. The error pointer is checked
+/// before the NULL handle is read as not-found.
+pub(crate) fn get_pinned_handle(
+    db: *mut ffi::rocksdb_t,
+    options: *const ffi::rocksdb_readoptions_t,
+    cf: *mut ffi::rocksdb_column_family_handle_t,
+    key: &[u8],
+) -> Result<Option<PinnableHandle>> {
+    let raw = ffi_try!(rocksdb_get_pinned_cf_v2(
+        db,
+        options,
+        cf,
+        key.as_ptr().cast(),
+        key.len()
+    ))?;
+    Ok(NonNull::new(raw).map(PinnableHandle))
+}

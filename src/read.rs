@@ -1,0 +1,219 @@
+//! The three read tiers, on any column family with any read options.
+//!
+//! | tier | method | allocations per read (Rust side) | copies |
+//! |------|--------|-------------------------|--------|
+//! | Vec | [`Reader::get`] | one `Vec` | one, out of the pinned value |
+//! | buffer | [`Reader::get_into`] | none | one, into the caller's memory |
+//! | pinned | [`Reader::get_pinned`] | none | none: the closure reads RocksDB's bytes |
+//!
+//! A [`Reader`] is a small `Copy` value naming where and how to read; the tiers are its
+//! methods, so every combination of column family and options has the same three calls:
+//!
+//! ```
+//! # fn main() -> pinrocks::Result<()> {
+//! # let dir = tempfile::tempdir().unwrap();
+//! # let mut opts = pinrocks::Options::new();
+//! # opts.create_if_missing(true);
+//! # let db = pinrocks::Db::open(&opts, dir.path())?;
+//! let users = db.create_cf("users", &pinrocks::Options::new())?;
+//! users.writer().put(b"ada", b"Lovelace")?;
+//!
+//! let mut no_cache = pinrocks::ReadOptions::new();
+//! no_cache.fill_cache(false);
+//! let len = users.reader().options(&no_cache).get_pinned(b"ada", |v| v.len())?;
+//! assert_eq!(len, Some(8));
+//! assert_eq!(db.get(b"ada")?, None); // the default column family has no "ada"
+//! # Ok(()) }
+//! ```
+
+use bytes::BytesMut;
+
+use crate::column_family::{CfHandle, ColumnFamily};
+use crate::db::DbInner;
+use crate::error::{ffi_try, Result};
+use crate::options::ReadOptions;
+use crate::pinned;
+
+/// What [`Reader::get_into`] did with the caller's buffer.
+#[must_use = "the buffer holds the value only in the `Copied` case"]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CopyResult {
+    /// The value was copied into the first `n` bytes of the buffer.
+    Copied(usize),
+    /// The value is `required` bytes, more than the buffer holds. Nothing was written.
+    NotEnoughCapacity {
+        /// The value's length: a buffer at least this long would have received it.
+        required: usize,
+    },
+    /// The key is absent. Nothing was written.
+    NotFound,
+}
+
+/// Where and how to read: a column family (default: the default one) and read options
+/// (default: RocksDB's defaults). Get one from [`Db::reader`](crate::Db::reader) or
+/// [`ColumnFamily::reader`].
+#[derive(Clone, Copy)]
+pub struct Reader<'a> {
+    db: &'a DbInner,
+    cf: &'a CfHandle,
+    options: &'a ReadOptions,
+}
+
+impl<'a> Reader<'a> {
+    pub(crate) fn new(db: &'a DbInner, cf: &'a CfHandle) -> Self {
+        Reader {
+            db,
+            cf,
+            options: &db.default_read,
+        }
+    }
+
+    /// Reads from `cf` instead. It must belong to the same database.
+    pub fn cf(self, cf: &'a ColumnFamily<'_>) -> Self {
+        Reader {
+            cf: cf.handle(),
+            ..self
+        }
+    }
+
+    /// Reads with `options` instead of the defaults.
+    pub fn options(self, options: &'a ReadOptions) -> Self {
+        Reader { options, ..self }
+    }
+
+    /// **Vec tier.** The value of `key` in a new `Vec`, or `None` if absent.
+    ///
+    /// One copy, straight out of the pinned value (not the two of the C API's
+    /// `rocksdb_get`), and one allocation: the `Vec`.
+    pub fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
+        self.get_pinned(key, <[u8]>::to_vec)
+    }
+
+    /// **Buffer tier.** Copies the value of `key` into `buf` with one native call
+    /// (`rocksdb_get_into_buffer`) and no allocation of ours.
+    ///
+    /// A buffer too small is left untouched, not even partly written: the result says how
+    /// large it must be.
+    ///
+    /// ```
+    /// # use pinrocks::CopyResult;
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let mut opts = pinrocks::Options::new();
+    /// # opts.create_if_missing(true);
+    /// # let db = pinrocks::Db::open(&opts, dir.path())?;
+    /// db.put(b"k", b"twelve bytes")?;
+    /// let mut buf = [0u8; 8];
+    /// match db.get_into(b"k", &mut buf)? {
+    ///     CopyResult::Copied(n) => println!("{:?}", &buf[..n]),
+    ///     CopyResult::NotEnoughCapacity { required } => assert_eq!(required, 12),
+    ///     CopyResult::NotFound => unreachable!(),
+    /// }
+    /// assert_eq!(buf, [0u8; 8]);
+    /// # Ok(()) }
+    /// ```
+    pub fn get_into(&self, key: &[u8], buf: &mut [u8]) -> Result<CopyResult> {
+        // SAFETY: `buf` is valid for writes of `buf.len()` bytes for the call.
+        unsafe { self.get_into_raw(key, buf.as_mut_ptr(), buf.len()) }
+    }
+
+    /// **Buffer tier, growing.** Replaces `buf`'s contents with the value of `key`,
+    /// reserving more capacity when the value does not fit and retrying. Returns whether
+    /// the key was found (`buf` is left empty if not).
+    ///
+    /// A `BytesMut` reused across reads stops allocating once it has grown to the largest
+    /// value read.
+    pub fn get_into_bytes(&self, key: &[u8], buf: &mut BytesMut) -> Result<bool> {
+        buf.clear();
+        loop {
+            let spare = buf.spare_capacity_mut();
+            // SAFETY: the spare capacity is valid for writes of its length; RocksDB writes
+            // only initialized bytes, and only on `Copied`.
+            let result = unsafe { self.get_into_raw(key, spare.as_mut_ptr().cast(), spare.len()) }?;
+            match result {
+                CopyResult::Copied(n) => {
+                    // SAFETY: RocksDB has just initialized the first `n` spare bytes.
+                    unsafe { buf.set_len(n) };
+                    return Ok(true);
+                }
+                // The value may change between tries; each try asks for the size it saw.
+                CopyResult::NotEnoughCapacity { required } => buf.reserve(required),
+                CopyResult::NotFound => return Ok(false),
+            }
+        }
+    }
+
+    /// # Safety
+    /// `buf` must be valid for writes of `capacity` bytes.
+    unsafe fn get_into_raw(&self, key: &[u8], buf: *mut u8, capacity: usize) -> Result<CopyResult> {
+        let mut len = 0usize;
+        let mut found = 0u8;
+        let fits = ffi_try!(rocksdb_get_into_buffer_cf(
+            self.db.raw(),
+            self.options.raw(),
+            self.cf.raw(),
+            key.as_ptr().cast(),
+            key.len(),
+            buf.cast(),
+            capacity,
+            &mut len,
+            &mut found,
+        ))?;
+        Ok(match (found != 0, fits != 0) {
+            (false, _) => CopyResult::NotFound,
+            (true, true) => CopyResult::Copied(len),
+            (true, false) => CopyResult::NotEnoughCapacity { required: len },
+        })
+    }
+
+    /// **Pinned tier.** Calls `f` with the value of `key` where RocksDB holds it: in a
+    /// block-cache block it pins, or (for a memtable hit) in RocksDB's own copy. Returns
+    /// `f`'s result, or `None` if the key is absent (`f` is then not called).
+    ///
+    /// This is the one-call native path: the value is pinned on the C++ stack, with no heap
+    /// allocation of ours. The pin is released when `f` returns, and also when it panics:
+    /// the panic is caught before it reaches C++, the pin is released, then the panic
+    /// continues in the caller.
+    ///
+    /// The slice cannot leave the closure: the pin would be gone.
+    ///
+    /// ```compile_fail
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let db = pinrocks::Db::open(&pinrocks::Options::new(), dir.path())?;
+    /// let escaped: Option<&[u8]> = db.get_pinned(b"k", |v| v)?;
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// Nor can it be smuggled out through a captured variable:
+    ///
+    /// ```compile_fail
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let db = pinrocks::Db::open(&pinrocks::Options::new(), dir.path())?;
+    /// let mut outside: &[u8] = &[];
+    /// db.get_pinned(b"k", |v| outside = v)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn get_pinned<R>(&self, key: &[u8], f: impl FnOnce(&[u8]) -> R) -> Result<Option<R>> {
+        pinned::get_pinned_native(self.db.raw(), self.options.raw(), self.cf.raw(), key, f)
+    }
+
+    /// **Pinned tier, C API v2 handle.** Same contract as [`get_pinned`](Self::get_pinned),
+    /// through `rocksdb_get_pinned_v2`: one heap-allocated handle and three native calls
+    /// per read. Kept for comparison and as a path that relies on no struct layout.
+    ///
+    /// ```compile_fail
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let db = pinrocks::Db::open(&pinrocks::Options::new(), dir.path())?;
+    /// let escaped = db.reader().get_pinned_v2(b"k", |v| v)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn get_pinned_v2<R>(&self, key: &[u8], f: impl FnOnce(&[u8]) -> R) -> Result<Option<R>> {
+        let handle =
+            pinned::get_pinned_handle(self.db.raw(), self.options.raw(), self.cf.raw(), key)?;
+        // If `f` panics, `handle` is dropped while unwinding and the pin is released.
+        Ok(handle.map(|handle| f(handle.value())))
+    }
+}

@@ -1,0 +1,46 @@
+//! Point-in-time views of a database.
+
+use std::sync::Arc;
+
+use crate::db::DbInner;
+use crate::ffi;
+
+/// A consistent view of the database at the moment it was taken. Use it through
+/// [`ReadOptions::snapshot`](crate::ReadOptions::snapshot). Cheap to clone; released when
+/// the last clone drops. It keeps the database open until then.
+#[derive(Clone)]
+pub struct Snapshot {
+    inner: Arc<SnapshotInner>,
+}
+
+struct SnapshotInner {
+    db: Arc<DbInner>,
+    raw: *const ffi::rocksdb_snapshot_t,
+}
+
+// SAFETY: a RocksDB snapshot is an immutable sequence number; it is created and released
+// through the thread-safe `DB` and may be used from any thread.
+unsafe impl Send for SnapshotInner {}
+// SAFETY: see `Send`.
+unsafe impl Sync for SnapshotInner {}
+
+impl Snapshot {
+    pub(crate) fn new(db: Arc<DbInner>) -> Self {
+        // SAFETY: `db.raw()` is open for as long as `db` (an owning Arc) lives.
+        let raw = unsafe { ffi::rocksdb_create_snapshot(db.raw()) };
+        Snapshot {
+            inner: Arc::new(SnapshotInner { db, raw }),
+        }
+    }
+
+    pub(crate) fn raw(&self) -> *const ffi::rocksdb_snapshot_t {
+        self.inner.raw
+    }
+}
+
+impl Drop for SnapshotInner {
+    fn drop(&mut self) {
+        // SAFETY: the snapshot belongs to `self.db`, still open because we hold it.
+        unsafe { ffi::rocksdb_release_snapshot(self.db.raw(), self.raw) };
+    }
+}

@@ -1,0 +1,88 @@
+//! Writes, on any column family with any write options.
+
+use crate::column_family::{CfHandle, ColumnFamily};
+use crate::db::DbInner;
+use crate::error::{ffi_try, Result};
+use crate::options::WriteOptions;
+
+pub use crate::batch::WriteBatch;
+
+/// Where and how to write: a column family (default: the default one) and write options
+/// (default: RocksDB's). Get one from [`Db::writer`](crate::Db::writer) or
+/// [`ColumnFamily::writer`].
+#[derive(Clone, Copy)]
+pub struct Writer<'a> {
+    db: &'a DbInner,
+    cf: &'a CfHandle,
+    options: &'a WriteOptions,
+}
+
+impl<'a> Writer<'a> {
+    pub(crate) fn new(db: &'a DbInner, cf: &'a CfHandle) -> Self {
+        Writer {
+            db,
+            cf,
+            options: &db.default_write,
+        }
+    }
+
+    /// Writes to `cf` instead. It must belong to the same database.
+    pub fn cf(self, cf: &'a ColumnFamily<'_>) -> Self {
+        Writer {
+            cf: cf.handle(),
+            ..self
+        }
+    }
+
+    /// Writes with `options` instead of the defaults.
+    pub fn options(self, options: &'a WriteOptions) -> Self {
+        Writer { options, ..self }
+    }
+
+    /// Sets `key` to `value`.
+    pub fn put(&self, key: &[u8], value: &[u8]) -> Result<()> {
+        ffi_try!(rocksdb_put_cf(
+            self.db.raw(),
+            self.options.raw(),
+            self.cf.raw(),
+            key.as_ptr().cast(),
+            key.len(),
+            value.as_ptr().cast(),
+            value.len(),
+        ))
+    }
+
+    /// Removes `key`. Removing an absent key is not an error.
+    pub fn delete(&self, key: &[u8]) -> Result<()> {
+        ffi_try!(rocksdb_delete_cf(
+            self.db.raw(),
+            self.options.raw(),
+            self.cf.raw(),
+            key.as_ptr().cast(),
+            key.len(),
+        ))
+    }
+
+    /// Removes every key in `[from, to)` with one range tombstone.
+    pub fn delete_range(&self, from: &[u8], to: &[u8]) -> Result<()> {
+        ffi_try!(rocksdb_delete_range_cf(
+            self.db.raw(),
+            self.options.raw(),
+            self.cf.raw(),
+            from.as_ptr().cast(),
+            from.len(),
+            to.as_ptr().cast(),
+            to.len(),
+        ))
+    }
+
+    /// Applies every operation of `batch` atomically, each to the column family it names.
+    /// The writer's column family is not used.
+    pub fn write(&self, batch: &WriteBatch) -> Result<()> {
+        ffi_try!(rocksdb_write(
+            self.db.raw(),
+            self.options.raw(),
+            batch.raw()
+        ))
+    }
+}

@@ -1,0 +1,151 @@
+//! Column family lifecycle, properties, reopening and option round trips.
+
+mod common;
+
+use common::{create_options, open_db, patterned};
+use pinrocks::{Compression, Db, Options, WriteOptions};
+
+#[test]
+fn create_drop_and_look_up_column_families() {
+    let (dir, db) = open_db(&[]);
+    assert_eq!(db.cf_names(), ["default"]);
+    let logs = db.create_cf("logs", &Options::new()).unwrap();
+    logs.writer().put(b"line", b"1").unwrap();
+    assert_eq!(logs.name(), "logs");
+    assert!(db.create_cf("logs", &Options::new()).is_err());
+    assert_eq!(db.cf_names(), ["default", "logs"]);
+    drop(logs);
+    drop(db);
+
+    // `open` finds the existing column families by itself.
+    let db = Db::open(&create_options(), dir.path()).unwrap();
+    assert_eq!(db.cf_names(), ["default", "logs"]);
+    let logs = db.cf("logs").unwrap();
+    assert_eq!(
+        logs.reader().get(b"line").unwrap().as_deref(),
+        Some(&b"1"[..])
+    );
+    drop(logs);
+    db.drop_cf("logs").unwrap();
+    assert_eq!(db.cf_names(), ["default"]);
+    drop(db);
+    assert_eq!(
+        Db::list_column_families(&Options::new(), dir.path()).unwrap(),
+        ["default"]
+    );
+}
+
+#[test]
+fn a_dropped_column_family_handle_stays_usable_until_released() {
+    let (_dir, db) = open_db(&["tmp"]);
+    let tmp = db.cf("tmp").unwrap();
+    tmp.writer().put(b"k", b"v").unwrap();
+    db.drop_cf("tmp").unwrap();
+    assert!(db.cf("tmp").is_err());
+    // RocksDB keeps a dropped family's data readable through handles still held.
+    assert_eq!(tmp.reader().get(b"k").unwrap().as_deref(), Some(&b"v"[..]));
+}
+
+#[test]
+fn properties_count_keys_and_files() {
+    let (_dir, db) = open_db(&[]);
+    for i in 0u32..500 {
+        db.put(&i.to_be_bytes(), &patterned(64, i as u8)).unwrap();
+    }
+    let level0_files = || db.property("rocksdb.num-files-at-level0").unwrap();
+    assert_eq!(level0_files().as_deref(), Some("0"));
+    assert_eq!(
+        db.property_int("rocksdb.estimate-num-keys").unwrap(),
+        Some(500)
+    );
+    db.flush().unwrap();
+    assert_eq!(level0_files().as_deref(), Some("1"));
+    assert_eq!(
+        db.property_int("rocksdb.estimate-num-keys").unwrap(),
+        Some(500)
+    );
+    db.compact_range(None, None).unwrap();
+    assert_eq!(level0_files().as_deref(), Some("0"));
+    // Dynamic level sizing (RocksDB's default) compacts straight into the last level.
+    assert_eq!(
+        db.property("rocksdb.num-files-at-level6")
+            .unwrap()
+            .as_deref(),
+        Some("1")
+    );
+    // A string-only property has no integer form; an unknown one has neither.
+    assert_eq!(
+        db.property_int("rocksdb.num-files-at-level0").unwrap(),
+        None
+    );
+    assert_eq!(db.property("rocksdb.no-such-property").unwrap(), None);
+    let stats = db.property("rocksdb.stats").unwrap().unwrap();
+    assert!(stats.contains("Compaction Stats"), "{stats}");
+}
+
+#[test]
+fn data_survives_reopen_with_tuned_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = create_options();
+    options
+        .compression(Compression::Lz4)
+        .block_cache_size(8 << 20)
+        .bloom_filter(10.0)
+        .block_size(16 << 10)
+        .write_buffer_size(4 << 20)
+        .max_open_files(64)
+        .max_background_jobs(2)
+        .increase_parallelism(2);
+    let value = patterned(10_000, 3);
+    {
+        let db = Db::open(&options, dir.path()).unwrap();
+        let mut durable = WriteOptions::new();
+        durable.sync(true);
+        db.writer().options(&durable).put(b"k", &value).unwrap();
+        db.flush().unwrap();
+    }
+    for compression in [Compression::Zstd, Compression::Snappy, Compression::None] {
+        options.compression(compression);
+        let db = Db::open(&options, dir.path()).unwrap();
+        assert_eq!(
+            db.get(b"k").unwrap().as_deref(),
+            Some(&value[..]),
+            "{compression:?}"
+        );
+        db.put(format!("{compression:?}").as_bytes(), &value)
+            .unwrap();
+        db.flush().unwrap();
+        db.compact_range(None, None).unwrap();
+        assert_eq!(
+            db.get(format!("{compression:?}").as_bytes())
+                .unwrap()
+                .as_deref(),
+            Some(&value[..])
+        );
+    }
+}
+
+#[test]
+fn db_is_send_and_sync() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Db>();
+    assert_send_sync::<pinrocks::Snapshot>();
+    assert_send_sync::<pinrocks::ReadOptions>();
+    assert_send_sync::<pinrocks::WriteBatch>();
+    let (_dir, db) = open_db(&[]);
+    std::thread::scope(|s| {
+        for t in 0u8..4 {
+            let db = &db;
+            s.spawn(move || {
+                for i in 0u8..50 {
+                    db.put(&[t, i], &[t ^ i; 9]).unwrap();
+                }
+            });
+        }
+    });
+    for t in 0u8..4 {
+        for i in 0u8..50 {
+            assert_eq!(db.get(&[t, i]).unwrap(), Some(vec![t ^ i; 9]));
+        }
+    }
+}
