@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "layout.h"
 #include "rocksdb/slice.h"
@@ -47,6 +48,36 @@ unsigned char pinrocks_get_pinned(rocksdb_t* db, const rocksdb_readoptions_t* op
     save_error(errptr, status_code, s);
   }
   return 0;
+}
+
+void pinrocks_multi_get_pinned(rocksdb_t* db, const rocksdb_readoptions_t* options,
+                               rocksdb_column_family_handle_t* column_family, size_t num_keys,
+                               const char* const* keys, const size_t* key_lens,
+                               pinrocks_multi_value_fn fn, void* ctx, int* status_code,
+                               char** errptr) {
+  std::vector<rocksdb::Slice> key_slices;
+  key_slices.reserve(num_keys);
+  for (size_t i = 0; i < num_keys; i++) {
+    key_slices.emplace_back(keys[i], key_lens[i]);
+  }
+  std::vector<rocksdb::PinnableSlice> values(num_keys);
+  std::vector<rocksdb::Status> statuses(num_keys);
+  pinrocks::db_of(db)->MultiGet(pinrocks::read_options_of(options),
+                                pinrocks::column_family_of(db, column_family), num_keys,
+                                key_slices.data(), values.data(), statuses.data(),
+                                /*sorted_input=*/false);
+  for (size_t i = 0; i < num_keys; i++) {
+    if (!statuses[i].ok() && !statuses[i].IsNotFound()) {
+      save_error(errptr, status_code, statuses[i]);
+      return;
+    }
+  }
+  for (size_t i = 0; i < num_keys; i++) {
+    bool found = statuses[i].ok();
+    if (fn(ctx, i, found, found ? values[i].data() : nullptr, found ? values[i].size() : 0)) {
+      return;
+    }
+  }
 }
 
 void pinrocks_compact_range(rocksdb_t* db, rocksdb_column_family_handle_t* column_family,

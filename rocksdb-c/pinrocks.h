@@ -26,6 +26,20 @@ unsigned char pinrocks_get_pinned(rocksdb_t* db, const rocksdb_readoptions_t* op
                                   const char* key, size_t keylen, pinrocks_value_fn fn,
                                   void* ctx, int* status_code, char** errptr);
 
+/* Receives the i-th result of a multi-get while every value of the batch is pinned:
+ * found = 0 for an absent key (data NULL, len 0). Returns 0 to go on, 1 to stop early. */
+typedef unsigned char (*pinrocks_multi_value_fn)(void* ctx, size_t index, unsigned char found,
+                                                 const char* data, size_t len);
+
+/* DB::MultiGet of `num_keys` keys of one column family (NULL: default) into PinnableSlices
+ * held in one array for the batch, then fn for each key in order while they are pinned.
+ * On the first per-key error, nothing is called back, *errptr and *status_code are set. */
+void pinrocks_multi_get_pinned(rocksdb_t* db, const rocksdb_readoptions_t* options,
+                               rocksdb_column_family_handle_t* column_family, size_t num_keys,
+                               const char* const* keys, const size_t* key_lens,
+                               pinrocks_multi_value_fn fn, void* ctx, int* status_code,
+                               char** errptr);
+
 /* CompactRange over [start, limit) of a column family (NULL: default), reporting its Status,
  * which the C API's rocksdb_compact_range drops. A NULL start or limit means unbounded. */
 void pinrocks_compact_range(rocksdb_t* db, rocksdb_column_family_handle_t* column_family,

@@ -37,10 +37,12 @@ mod db;
 mod error;
 #[doc(hidden)]
 pub mod ffi;
+mod iter;
 #[cfg(test)]
 mod layout_tests;
 mod options;
 mod pinned;
+mod pinned_value;
 mod read;
 mod snapshot;
 mod write;
@@ -48,7 +50,9 @@ mod write;
 pub use column_family::ColumnFamily;
 pub use db::{Db, DEFAULT_COLUMN_FAMILY};
 pub use error::{Error, ErrorKind, Result};
+pub use iter::DbIterator;
 pub use options::{Compression, Options, ReadOptions, WriteOptions};
+pub use pinned_value::PinnedValue;
 pub use read::{CopyResult, Reader};
 pub use snapshot::Snapshot;
 pub use write::{WriteBatch, Writer};

@@ -21,7 +21,7 @@ use crate::ffi;
 /// # Safety
 /// If `len > 0`, `data` must point to `len` readable bytes that stay valid and unchanged
 /// for `'a`.
-unsafe fn value_slice<'a>(data: *const c_char, len: usize) -> &'a [u8] {
+pub(crate) unsafe fn value_slice<'a>(data: *const c_char, len: usize) -> &'a [u8] {
     if len == 0 || data.is_null() {
         &[]
     } else {
@@ -134,3 +134,80 @@ pub(crate) fn get_pinned_handle(
     ))?;
     Ok(NonNull::new(raw).map(PinnableHandle))
 }
+
+/// Multi-get callback state: the closure, and a panic caught in it to resume later.
+struct MultiCallback<F> {
+    f: F,
+    panic: Option<Box<dyn std::any::Any + Send>>,
+}
+
+/// Called by `pinrocks_multi_get_pinned` for each key while the batch is pinned. A panic
+/// is caught, stops the batch (return 1) and is resumed after C++ has returned.
+extern "C" fn multi_trampoline<F>(
+    ctx: *mut c_void,
+    index: usize,
+    found: u8,
+    data: *const c_char,
+    len: usize,
+) -> u8
+where
+    F: FnMut(usize, Option<&[u8]>),
+{
+    // SAFETY: `ctx` is the `MultiCallback<F>` that `multi_get_pinned` passed for this call.
+    let callback = unsafe { &mut *ctx.cast::<MultiCallback<F>>() };
+    // SAFETY: the batch's values stay pinned until the C++ function returns.
+    let value = (found != 0).then(|| unsafe { value_slice(data, len) });
+    match panic::catch_unwind(AssertUnwindSafe(|| (callback.f)(index, value))) {
+        Ok(()) => 0,
+        Err(payload) => {
+            callback.panic = Some(payload);
+            1
+        }
+    }
+}
+
+/// `DB::MultiGet` into pinned slices, calling `f(index, value)` for each key in order.
+pub(crate) fn multi_get_pinned<K, F>(
+    db: *mut ffi::rocksdb_t,
+    options: *const ffi::rocksdb_readoptions_t,
+    cf: *mut ffi::rocksdb_column_family_handle_t,
+    keys: &[K],
+    f: F,
+) -> Result<()>
+where
+    K: AsRef<[u8]>,
+    F: FnMut(usize, Option<&[u8]>),
+{
+    let key_ptrs: Vec<*const c_char> = keys.iter().map(|k| k.as_ref().as_ptr().cast()).collect();
+    let key_lens: Vec<usize> = keys.iter().map(|k| k.as_ref().len()).collect();
+    let mut callback = MultiCallback { f, panic: None };
+    let mut err = ErrPtr::new();
+    let mut code = 0;
+    // SAFETY: live handles; the key arrays describe `keys`, borrowed for the call;
+    // `multi_trampoline::<F>` matches `callback`'s type.
+    unsafe {
+        ffi::pinrocks_multi_get_pinned(
+            db,
+            options,
+            cf,
+            keys.len(),
+            key_ptrs.as_ptr(),
+            key_lens.as_ptr(),
+            Some(multi_trampoline::<F>),
+            (&mut callback as *mut MultiCallback<F>).cast(),
+            &mut code,
+            err.as_out(),
+        )
+    };
+    if let Some(payload) = callback.panic {
+        panic::resume_unwind(payload);
+    }
+    err.check_with_code(Some(code))
+}
+
+// SAFETY: the handle owns a `PinnableSlice`: a block-cache handle (released through the
+// thread-safe cache) or RocksDB's own copy of a memtable value. Nothing in it is tied to
+// the thread that read it, and reading the bytes through `&self` never mutates it.
+unsafe impl Send for PinnableHandle {}
+// SAFETY: see `Send`; `value` only reads.
+unsafe impl Sync for PinnableHandle {}

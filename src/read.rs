@@ -26,13 +26,17 @@
 //! # Ok(()) }
 //! ```
 
-use bytes::BytesMut;
+use bytes::{Bytes, BytesMut};
+
+use std::sync::Arc;
 
 use crate::column_family::{CfHandle, ColumnFamily};
 use crate::db::DbInner;
 use crate::error::{ffi_try, Result};
+use crate::iter::DbIterator;
 use crate::options::ReadOptions;
 use crate::pinned;
+use crate::pinned_value::{PinOwner, PinnedValue};
 
 /// What [`Reader::get_into`] did with the caller's buffer.
 #[must_use = "the buffer holds the value only in the `Copied` case"]
@@ -54,13 +58,13 @@ pub enum CopyResult {
 /// [`ColumnFamily::reader`].
 #[derive(Clone, Copy)]
 pub struct Reader<'a> {
-    db: &'a DbInner,
+    db: &'a Arc<DbInner>,
     cf: &'a CfHandle,
     options: &'a ReadOptions,
 }
 
 impl<'a> Reader<'a> {
-    pub(crate) fn new(db: &'a DbInner, cf: &'a CfHandle) -> Self {
+    pub(crate) fn new(db: &'a Arc<DbInner>, cf: &'a CfHandle) -> Self {
         Reader {
             db,
             cf,
@@ -215,5 +219,74 @@ impl<'a> Reader<'a> {
             pinned::get_pinned_handle(self.db.raw(), self.options.raw(), self.cf.raw(), key)?;
         // If `f` panics, `handle` is dropped while unwinding and the pin is released.
         Ok(handle.map(|handle| f(handle.value())))
+    }
+
+    /// **Pinned guard.** The value of `key`, pinned until the returned guard drops. It
+    /// derefs to `[u8]` and borrows the database. One heap-allocated C API handle per read
+    /// (the closure form, [`get_pinned`](Self::get_pinned), needs none).
+    ///
+    /// A long-lived pin holds what backs it: a block of the block cache (which cannot be
+    /// evicted meanwhile) or RocksDB's copy of a memtable value.
+    pub fn pin(&self, key: &[u8]) -> Result<Option<PinnedValue<'a>>> {
+        let handle =
+            pinned::get_pinned_handle(self.db.raw(), self.options.raw(), self.cf.raw(), key)?;
+        Ok(handle.map(PinnedValue::new))
+    }
+
+    /// **Owned, zero-copy.** The value of `key` as [`Bytes`] whose owner is the pin itself:
+    /// no copy of the value, cheap to clone, `Send + Sync`. The pin is released when the
+    /// last clone drops, and the database stays open (even after its `Db` is dropped)
+    /// until then, so a long-lived value also holds its block-cache block (or memtable
+    /// copy) and the database's files and lock.
+    pub fn get_bytes(&self, key: &[u8]) -> Result<Option<Bytes>> {
+        let handle =
+            pinned::get_pinned_handle(self.db.raw(), self.options.raw(), self.cf.raw(), key)?;
+        Ok(handle.map(|handle| Bytes::from_owner(PinOwner::new(handle, Arc::clone(self.db)))))
+    }
+
+    /// **Batched pinned reads.** One `DB::MultiGet` for all `keys` (of this reader's column
+    /// family), then `f(index, value)` for each key in order while every value of the
+    /// batch is pinned: `None` for an absent key. No per-key allocation; RocksDB can
+    /// batch the lookups of keys that share blocks and files.
+    ///
+    /// A panic in `f` stops the batch, releases every pin, and continues in the caller.
+    ///
+    /// ```compile_fail
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let db = pinrocks::Db::open(&pinrocks::Options::new(), dir.path())?;
+    /// let mut kept: Vec<&[u8]> = Vec::new();
+    /// db.reader().multi_get_pinned(&[b"a", b"b"], |_, v| kept.extend(v))?;
+    /// # Ok(()) }
+    /// ```
+    pub fn multi_get_pinned<K: AsRef<[u8]>>(
+        &self,
+        keys: &[K],
+        f: impl FnMut(usize, Option<&[u8]>),
+    ) -> Result<()> {
+        pinned::multi_get_pinned(self.db.raw(), self.options.raw(), self.cf.raw(), keys, f)
+    }
+
+    /// **Iteration.** A [`DbIterator`] over this reader's column family, not yet
+    /// positioned: call a `seek` first. Bounds come from the reader's read options.
+    pub fn iter(&self) -> DbIterator<'a> {
+        self.new_iter(None)
+    }
+
+    /// **Prefix iteration.** Like [`iter`](Self::iter), positioned at the first key that
+    /// starts with `prefix`, and ending (both ways) at the last one: keys outside the
+    /// prefix read as the end.
+    pub fn prefix_iter(&self, prefix: &[u8]) -> DbIterator<'a> {
+        let mut it = self.new_iter(Some(prefix));
+        it.seek_to_first();
+        it
+    }
+
+    fn new_iter(&self, prefix: Option<&[u8]>) -> DbIterator<'a> {
+        // SAFETY: live db, options and handle, all borrowed for 'a like the iterator.
+        let raw = unsafe {
+            crate::ffi::rocksdb_create_iterator_cf(self.db.raw(), self.options.raw(), self.cf.raw())
+        };
+        DbIterator::new(raw, prefix)
     }
 }

@@ -1,0 +1,75 @@
+//! Pinned values that outlive a closure: a guard borrowed from the database, and an owned,
+//! cloneable `Bytes` whose owner is the pin itself.
+
+use std::fmt;
+use std::ops::Deref;
+use std::sync::Arc;
+
+use crate::db::DbInner;
+use crate::pinned::PinnableHandle;
+
+/// A value pinned where RocksDB holds it, released when the guard drops. Derefs to `[u8]`.
+///
+/// It borrows the database, so it cannot outlive it:
+///
+/// ```compile_fail
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// let guard = {
+///     let db = pinrocks::Db::open(&pinrocks::Options::new(), dir.path())?;
+///     db.reader().pin(b"k")?
+/// }; // error: `db` does not live long enough
+/// # Ok(()) }
+/// ```
+pub struct PinnedValue<'db> {
+    handle: PinnableHandle,
+    _db: std::marker::PhantomData<&'db DbInner>,
+}
+
+impl PinnedValue<'_> {
+    pub(crate) fn new(handle: PinnableHandle) -> Self {
+        PinnedValue {
+            handle,
+            _db: std::marker::PhantomData,
+        }
+    }
+}
+
+impl Deref for PinnedValue<'_> {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        self.handle.value()
+    }
+}
+
+impl AsRef<[u8]> for PinnedValue<'_> {
+    fn as_ref(&self) -> &[u8] {
+        self
+    }
+}
+
+impl fmt::Debug for PinnedValue<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("PinnedValue").field(&&**self).finish()
+    }
+}
+
+/// The owner behind a zero-copy `Bytes`: the pin, then the database it belongs to. Field
+/// order is drop order, so the pin is released while the database is still open.
+pub(crate) struct PinOwner {
+    handle: PinnableHandle,
+    _db: Arc<DbInner>,
+}
+
+impl PinOwner {
+    pub(crate) fn new(handle: PinnableHandle, db: Arc<DbInner>) -> Self {
+        PinOwner { handle, _db: db }
+    }
+}
+
+impl AsRef<[u8]> for PinOwner {
+    fn as_ref(&self) -> &[u8] {
+        self.handle.value()
+    }
+}

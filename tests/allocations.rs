@@ -1,0 +1,106 @@
+//! Heap allocations made on the Rust side per read, counted by a global allocator: zero
+//! for the buffer tier and the one-call pinned path, one (the `Vec`) for the Vec tier.
+//! C++-side allocations are measured separately (see the README).
+
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use bytes::BytesMut;
+use common::{open_db, patterned};
+use pinrocks::CopyResult;
+
+struct Counting;
+
+static COUNTING: AtomicBool = AtomicBool::new(false);
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: forwards to the system allocator and only adds a counter.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if COUNTING.load(Ordering::Relaxed) {
+            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        }
+        // SAFETY: the caller's contract is passed on unchanged.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the caller's contract is passed on unchanged.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if COUNTING.load(Ordering::Relaxed) {
+            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        }
+        // SAFETY: the caller's contract is passed on unchanged.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+const READS: usize = 1000;
+
+/// Rust-side allocations made by `READS` calls of `read`. One test thread only: the
+/// counter is global, so the tests run in one test function.
+fn count(mut read: impl FnMut()) -> usize {
+    read(); // warm up: caches, lazily sized buffers
+    ALLOCATIONS.store(0, Ordering::SeqCst);
+    COUNTING.store(true, Ordering::SeqCst);
+    for _ in 0..READS {
+        read();
+    }
+    COUNTING.store(false, Ordering::SeqCst);
+    ALLOCATIONS.load(Ordering::SeqCst)
+}
+
+#[test]
+fn rust_side_allocations_per_read() {
+    let (_dir, db) = open_db(&[]);
+    for size in [8usize, 4096, 1 << 20] {
+        let key = format!("k{size}").into_bytes();
+        let value = patterned(size, 9);
+        db.put(&key, &value).unwrap();
+        db.flush().unwrap();
+        let reader = db.reader();
+
+        let mut buf = vec![0u8; size];
+        assert_eq!(
+            count(|| assert_eq!(
+                reader.get_into(&key, &mut buf).unwrap(),
+                CopyResult::Copied(size)
+            )),
+            0,
+            "buffer tier, {size} B"
+        );
+        assert_eq!(buf, value);
+
+        let mut grown = BytesMut::new();
+        assert_eq!(
+            count(|| assert!(reader.get_into_bytes(&key, &mut grown).unwrap())),
+            0,
+            "growing buffer tier after the first read, {size} B"
+        );
+
+        let mut sum = 0u64;
+        let pinned = count(|| {
+            sum += reader
+                .get_pinned(&key, |v| v.iter().map(|&b| b as u64).sum::<u64>())
+                .unwrap()
+                .unwrap()
+        });
+        assert_eq!(pinned, 0, "one-call pinned path, {size} B");
+        let expected: u64 = value.iter().map(|&b| b as u64).sum();
+        assert_eq!(sum, expected * (READS as u64 + 1));
+
+        assert_eq!(
+            count(|| assert_eq!(reader.get(&key).unwrap().unwrap().len(), size)),
+            READS,
+            "Vec tier: exactly the Vec, {size} B"
+        );
+    }
+}
