@@ -53,7 +53,11 @@ fn main() -> pinrocks::Result<()> {
     for size in sizes {
         let dir = tempfile::tempdir().expect("temporary directory");
         let mut options = Options::new();
-        options.create_if_missing(true).block_cache_size(256 << 20);
+        // One shard: a 1 MiB block must never be evicted because its shard is full.
+        options
+            .create_if_missing(true)
+            .block_cache_size(256 << 20)
+            .block_cache_shard_bits(0);
         let db = Db::open(&options, dir.path())?;
         let keys: Vec<Vec<u8>> = (0..KEYS)
             .map(|i| format!("key-{i:04}").into_bytes())

@@ -40,6 +40,7 @@ impl Compression {
 #[derive(Debug, Clone, Copy, Default)]
 struct TableSettings {
     block_cache_bytes: Option<usize>,
+    block_cache_shard_bits: Option<i32>,
     bloom_bits_per_key: Option<f64>,
     block_size: Option<usize>,
 }
@@ -131,9 +132,19 @@ impl Options {
     }
 
     /// An LRU block cache of `bytes` for this database (RocksDB's default is 32 MiB).
-    /// Pinned reads from SST files hold blocks of this cache.
+    /// Pinned reads from SST files hold blocks of this cache. See also
+    /// [`block_cache_shard_bits`](Self::block_cache_shard_bits).
     pub fn block_cache_size(&mut self, bytes: usize) -> &mut Self {
         self.table.block_cache_bytes = Some(bytes);
+        self.apply_table_settings()
+    }
+
+    /// Splits the block cache into `2^bits` shards (RocksDB picks up to 64 shards of at
+    /// least 512 KiB each). A block larger than one shard's capacity is evicted as soon as
+    /// it is unpinned, and blocks hash unevenly to shards: for large values use fewer,
+    /// larger shards, or every read goes back to the SST file.
+    pub fn block_cache_shard_bits(&mut self, bits: i32) -> &mut Self {
+        self.table.block_cache_shard_bits = Some(bits);
         self.apply_table_settings()
     }
 
@@ -157,7 +168,14 @@ impl Options {
         unsafe {
             let table = ffi::rocksdb_block_based_options_create();
             if let Some(bytes) = settings.block_cache_bytes {
-                let cache = ffi::rocksdb_cache_create_lru(bytes);
+                let lru = ffi::rocksdb_lru_cache_options_create();
+                ffi::rocksdb_lru_cache_options_set_capacity(lru, bytes);
+                ffi::rocksdb_lru_cache_options_set_num_shard_bits(
+                    lru,
+                    settings.block_cache_shard_bits.unwrap_or(-1),
+                );
+                let cache = ffi::rocksdb_cache_create_lru_opts(lru);
+                ffi::rocksdb_lru_cache_options_destroy(lru);
                 ffi::rocksdb_block_based_options_set_block_cache(table, cache);
                 ffi::rocksdb_cache_destroy(cache);
             }

@@ -158,3 +158,55 @@ fn the_closure_result_is_returned() {
         .unwrap();
     assert_eq!(owned.as_deref(), Some("[0, 0, 0, 0, 0, 0, 4, 210]"));
 }
+
+#[test]
+fn a_memtable_hit_pins_no_block() {
+    for (path, read) in PATHS {
+        let (_dir, db) = open_db(&[]);
+        db.put(b"on disk", &patterned(4096, 1)).unwrap();
+        db.flush().unwrap();
+        db.put(b"k", &patterned(4096, 6)).unwrap(); // still in the memtable
+        let before = pinned_usage(&db);
+        let mut during = u64::MAX;
+        read(db.reader(), b"k", &mut |v| {
+            assert_eq!(v, &patterned(4096, 6)[..]);
+            during = pinned_usage(&db);
+        })
+        .unwrap();
+        assert_eq!(
+            during, before,
+            "{path}: a memtable value is copied, not block-pinned"
+        );
+    }
+}
+
+#[test]
+fn a_held_guard_keeps_its_block_through_cache_churn() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = common::create_options();
+    options.block_cache_size(1 << 20);
+    let db = Db::open(&options, dir.path()).unwrap();
+    for i in 0u32..200 {
+        db.put(&i.to_be_bytes(), &patterned(16 << 10, i as u8))
+            .unwrap();
+    }
+    db.flush().unwrap();
+    let before = pinned_usage(&db);
+    let guard = db.reader().pin(&0u32.to_be_bytes()).unwrap().unwrap();
+    // Read 3 MiB through a 1 MiB cache: every unpinned block is evicted meanwhile.
+    for i in 1u32..200 {
+        let len = db.get_pinned(&i.to_be_bytes(), <[u8]>::len).unwrap();
+        assert_eq!(len, Some(16 << 10));
+    }
+    assert!(
+        pinned_usage(&db) >= before + (16 << 10),
+        "the guard's block stays pinned"
+    );
+    assert_eq!(&guard[..], &patterned(16 << 10, 0)[..]);
+    drop(guard);
+    assert_eq!(
+        pinned_usage(&db),
+        before,
+        "dropping the guard releases the block"
+    );
+}

@@ -71,7 +71,7 @@ fn multi_get_returns_each_value_in_key_order() {
     let cf = db.cf("cf").unwrap();
     let keys: Vec<Vec<u8>> = (0u8..20).map(|i| vec![b'k', i]).collect();
     for (i, key) in keys.iter().enumerate() {
-        if i % 3 != 0 {
+        if !i.is_multiple_of(3) {
             cf.writer().put(key, &patterned(i * 100, i as u8)).unwrap();
         }
     }
@@ -89,7 +89,7 @@ fn multi_get_returns_each_value_in_key_order() {
             .enumerate()
             .map(|(i, key)| {
                 let n = key.get(1).copied().unwrap_or(0) as usize;
-                let present = key.len() == 2 && n % 3 != 0;
+                let present = key.len() == 2 && !n.is_multiple_of(3);
                 (i, present.then(|| patterned(n * 100, n as u8)))
             })
             .collect();
