@@ -7,6 +7,6 @@ cd "$(dirname "$0")/.."
 source scripts/setup.sh
 
 cargo fmt --check
-cargo clippy --release --all-targets -- -D warnings
-cargo test --release
-RUSTDOCFLAGS="-D warnings" cargo doc --release --no-deps
+cargo clippy --release --all-targets --all-features -- -D warnings
+cargo test --release --all-features
+RUSTDOCFLAGS="-D warnings" cargo doc --release --no-deps --all-features

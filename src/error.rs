@@ -125,6 +125,24 @@ pub enum Error {
     /// No column family of that name is open in this database.
     #[error("column family not found: {0}")]
     ColumnFamilyNotFound(String),
+    /// A stored value (or key) could not be decoded by its codec.
+    #[error("cannot decode {codec} at key {key:?}: {source}")]
+    Decode {
+        /// The codec's name, such as `BigEndian<u64>`.
+        codec: &'static str,
+        /// The key whose entry failed, as stored.
+        key: Vec<u8>,
+        /// Why.
+        source: crate::codec::DecodeError,
+    },
+    /// A value could not be encoded by its codec.
+    #[error("cannot encode {codec}: {source}")]
+    Encode {
+        /// The codec's name.
+        codec: &'static str,
+        /// Why.
+        source: crate::codec::EncodeError,
+    },
 }
 
 impl Error {

@@ -32,6 +32,7 @@
 use librocksdb_sys as _;
 
 mod batch;
+pub mod codec;
 mod column_family;
 mod db;
 mod error;
@@ -45,6 +46,7 @@ mod pinned;
 mod pinned_value;
 mod read;
 mod snapshot;
+mod table;
 mod write;
 
 pub use column_family::ColumnFamily;
@@ -55,6 +57,7 @@ pub use options::{Compression, Options, ReadOptions, WriteOptions};
 pub use pinned_value::PinnedValue;
 pub use read::{CopyResult, Reader};
 pub use snapshot::Snapshot;
+pub use table::{Table, TypedIter};
 pub use write::{WriteBatch, Writer};
 
 /// The README's examples, compiled and run as doctests.

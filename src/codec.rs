@@ -1,0 +1,393 @@
+//! Typed values, decoded straight from pinned bytes.
+//!
+//! A codec is a marker type that says how one kind of value is stored, in the style of
+//! heed's `BytesEncode`/`BytesDecode` and redb's `Value`. Keeping the codec apart from the
+//! Rust type lets one type be stored several ways (`u64` as [`BigEndian`] for ordered keys,
+//! as [`LittleEndian`] for values), and lets decoding *borrow* from the stored bytes through
+//! the generic associated type [`Codec::Decoded`]: a [`Utf8`] value decodes to a `&str`
+//! pointing into the pinned block, valid for the closure that receives it, with no copy.
+//!
+//! Encoding hands the bytes to a continuation ([`Codec::with_encoded`]) instead of
+//! returning a `Vec`: fixed-size codecs encode into an array on the stack, byte and string
+//! codecs pass their input through, so a typed write builds no intermediate `Vec`. Codecs
+//! that have no fixed size (serde) encode into a buffer reused per thread.
+//!
+//! Decoding never panics and never reads unaligned memory unsoundly: pinned bytes have
+//! any alignment, so every codec reads them as bytes (`from_be_bytes`, zerocopy's
+//! `Unaligned` types). A wrong length, invalid UTF-8 and the like are a [`DecodeError`],
+//! which [`Table`](crate::Table) reports with the key and the codec's name.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
+
+/// Why stored bytes could not be decoded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DecodeError {
+    /// The stored value has the wrong length for a fixed-size codec.
+    #[error("expected {expected} bytes, found {actual}")]
+    Length {
+        /// The codec's size.
+        expected: usize,
+        /// The stored value's size.
+        actual: usize,
+    },
+    /// The bytes are not UTF-8.
+    #[error("invalid UTF-8: {0}")]
+    Utf8(#[from] std::str::Utf8Error),
+    /// A boolean byte other than 0 or 1.
+    #[error("invalid bool byte {0:#04x}")]
+    Bool(u8),
+    /// A timestamp outside what this platform's `SystemTime` can hold (every `i64` of
+    /// milliseconds fits on 64-bit Unix).
+    #[error("timestamp {0} ms is out of range")]
+    Timestamp(i64),
+    /// Anything else, said by the codec (serde's message, for example).
+    #[error("{0}")]
+    Other(String),
+}
+
+/// Why a value could not be encoded (only codecs that call user code, such as serde, fail).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct EncodeError(pub String);
+
+/// How values of one kind are stored as bytes. See the [module docs](self).
+pub trait Codec {
+    /// What is written: `str` for [`Utf8`], `u64` for `BigEndian<u64>`, ...
+    type Item: ?Sized;
+    /// What is read, borrowing from the stored bytes where it can.
+    type Decoded<'a>;
+    /// An owned form of [`Decoded`](Self::Decoded), for reads that outlive the pin.
+    type Owned;
+    /// The codec's name in decode errors.
+    const NAME: &'static str;
+
+    /// Calls `f` with the encoding of `item`.
+    fn with_encoded<R>(item: &Self::Item, f: impl FnOnce(&[u8]) -> R) -> Result<R, EncodeError>;
+
+    /// Decodes stored bytes, borrowing from them where the type allows.
+    fn decode(bytes: &[u8]) -> Result<Self::Decoded<'_>, DecodeError>;
+
+    /// Turns a decoded value into its owned form.
+    fn to_owned(decoded: Self::Decoded<'_>) -> Self::Owned;
+}
+
+/// The length check shared by every fixed-size codec.
+fn exact<const N: usize>(bytes: &[u8]) -> Result<&[u8; N], DecodeError> {
+    bytes.try_into().map_err(|_| DecodeError::Length {
+        expected: N,
+        actual: bytes.len(),
+    })
+}
+
+/// Bytes as they are: `&[u8]` borrowed from the pin.
+#[derive(Debug, Clone, Copy)]
+pub enum Raw {}
+
+impl Codec for Raw {
+    type Item = [u8];
+    type Decoded<'a> = &'a [u8];
+    type Owned = Vec<u8>;
+    const NAME: &'static str = "Raw";
+
+    fn with_encoded<R>(item: &[u8], f: impl FnOnce(&[u8]) -> R) -> Result<R, EncodeError> {
+        Ok(f(item))
+    }
+    fn decode(bytes: &[u8]) -> Result<&[u8], DecodeError> {
+        Ok(bytes)
+    }
+    fn to_owned(decoded: &[u8]) -> Vec<u8> {
+        decoded.to_vec()
+    }
+}
+
+/// UTF-8 text, validated on read: `&str` borrowed from the pin.
+#[derive(Debug, Clone, Copy)]
+pub enum Utf8 {}
+
+impl Codec for Utf8 {
+    type Item = str;
+    type Decoded<'a> = &'a str;
+    type Owned = String;
+    const NAME: &'static str = "Utf8";
+
+    fn with_encoded<R>(item: &str, f: impl FnOnce(&[u8]) -> R) -> Result<R, EncodeError> {
+        Ok(f(item.as_bytes()))
+    }
+    fn decode(bytes: &[u8]) -> Result<&str, DecodeError> {
+        Ok(std::str::from_utf8(bytes)?)
+    }
+    fn to_owned(decoded: &str) -> String {
+        decoded.to_owned()
+    }
+}
+
+/// Exactly `N` bytes: `&[u8; N]` borrowed from the pin (arrays of bytes need no alignment).
+#[derive(Debug, Clone, Copy)]
+pub enum Array<const N: usize> {}
+
+impl<const N: usize> Codec for Array<N> {
+    type Item = [u8; N];
+    type Decoded<'a> = &'a [u8; N];
+    type Owned = [u8; N];
+    const NAME: &'static str = "Array";
+
+    fn with_encoded<R>(item: &[u8; N], f: impl FnOnce(&[u8]) -> R) -> Result<R, EncodeError> {
+        Ok(f(item))
+    }
+    fn decode(bytes: &[u8]) -> Result<&[u8; N], DecodeError> {
+        exact::<N>(bytes)
+    }
+    fn to_owned(decoded: &[u8; N]) -> [u8; N] {
+        *decoded
+    }
+}
+
+/// Integers in big-endian order. Byte order equals numeric order, so these are the codecs
+/// for ordered keys: signed integers have their sign bit flipped so that negative numbers
+/// sort before positive ones.
+#[derive(Debug, Clone, Copy)]
+pub struct BigEndian<T>(std::marker::PhantomData<T>);
+
+/// Integers in little-endian order, as most machines hold them: for values, not for keys
+/// that must sort.
+#[derive(Debug, Clone, Copy)]
+pub struct LittleEndian<T>(std::marker::PhantomData<T>);
+
+macro_rules! int_codecs {
+    ($($t:ty => $flip:expr),* $(,)?) => {$(
+        impl Codec for BigEndian<$t> {
+            type Item = $t;
+            type Decoded<'a> = $t;
+            type Owned = $t;
+            const NAME: &'static str = concat!("BigEndian<", stringify!($t), ">");
+
+            fn with_encoded<R>(item: &$t, f: impl FnOnce(&[u8]) -> R) -> Result<R, EncodeError> {
+                Ok(f(&(*item ^ $flip).to_be_bytes()))
+            }
+            fn decode(bytes: &[u8]) -> Result<$t, DecodeError> {
+                Ok(<$t>::from_be_bytes(*exact(bytes)?) ^ $flip)
+            }
+            fn to_owned(decoded: $t) -> $t {
+                decoded
+            }
+        }
+
+        impl Codec for LittleEndian<$t> {
+            type Item = $t;
+            type Decoded<'a> = $t;
+            type Owned = $t;
+            const NAME: &'static str = concat!("LittleEndian<", stringify!($t), ">");
+
+            fn with_encoded<R>(item: &$t, f: impl FnOnce(&[u8]) -> R) -> Result<R, EncodeError> {
+                Ok(f(&item.to_le_bytes()))
+            }
+            fn decode(bytes: &[u8]) -> Result<$t, DecodeError> {
+                Ok(<$t>::from_le_bytes(*exact(bytes)?))
+            }
+            fn to_owned(decoded: $t) -> $t {
+                decoded
+            }
+        }
+    )*};
+}
+
+int_codecs! {
+    u8 => 0, u16 => 0, u32 => 0, u64 => 0, u128 => 0,
+    i8 => i8::MIN, i16 => i16::MIN, i32 => i32::MIN, i64 => i64::MIN, i128 => i128::MIN,
+}
+
+/// An `f64` in 8 bytes whose byte order is the numeric order (negative numbers have all bits
+/// flipped, others only the sign bit), so it also serves as a key. Every bit pattern,
+/// NaNs included, round-trips exactly.
+#[derive(Debug, Clone, Copy)]
+pub enum F64 {}
+
+impl Codec for F64 {
+    type Item = f64;
+    type Decoded<'a> = f64;
+    type Owned = f64;
+    const NAME: &'static str = "F64";
+
+    fn with_encoded<R>(item: &f64, f: impl FnOnce(&[u8]) -> R) -> Result<R, EncodeError> {
+        let bits = item.to_bits();
+        let ordered = if bits >> 63 == 1 {
+            !bits
+        } else {
+            bits | 1 << 63
+        };
+        Ok(f(&ordered.to_be_bytes()))
+    }
+    fn decode(bytes: &[u8]) -> Result<f64, DecodeError> {
+        let ordered = u64::from_be_bytes(*exact(bytes)?);
+        let bits = if ordered >> 63 == 1 {
+            ordered & !(1 << 63)
+        } else {
+            !ordered
+        };
+        Ok(f64::from_bits(bits))
+    }
+    fn to_owned(decoded: f64) -> f64 {
+        decoded
+    }
+}
+
+/// A `bool` in one byte, 0 or 1; any other byte is a decode error.
+#[derive(Debug, Clone, Copy)]
+pub enum Bool {}
+
+impl Codec for Bool {
+    type Item = bool;
+    type Decoded<'a> = bool;
+    type Owned = bool;
+    const NAME: &'static str = "Bool";
+
+    fn with_encoded<R>(item: &bool, f: impl FnOnce(&[u8]) -> R) -> Result<R, EncodeError> {
+        Ok(f(&[*item as u8]))
+    }
+    fn decode(bytes: &[u8]) -> Result<bool, DecodeError> {
+        match *exact::<1>(bytes)? {
+            [0] => Ok(false),
+            [1] => Ok(true),
+            [other] => Err(DecodeError::Bool(other)),
+        }
+    }
+    fn to_owned(decoded: bool) -> bool {
+        decoded
+    }
+}
+
+/// A point in time stored as 8-byte big-endian signed (two's complement) milliseconds since
+/// the Unix epoch, as Java's `ByteBuffer.getLong` reads them, read as a [`SystemTime`] with
+/// no allocation. Sub-millisecond precision is dropped on
+/// write (towards negative infinity, so times before 1970 stay consistent).
+#[derive(Debug, Clone, Copy)]
+pub enum EpochMillis {}
+
+impl EpochMillis {
+    /// Milliseconds since the epoch, rounded towards the past, saturating at the ends of
+    /// `i64`.
+    pub fn millis(time: &SystemTime) -> i64 {
+        let ms: i128 = match time.duration_since(UNIX_EPOCH) {
+            Ok(after) => after.as_millis() as i128,
+            Err(before) => -(before.duration().as_nanos().div_ceil(1_000_000) as i128),
+        };
+        ms.clamp(i64::MIN.into(), i64::MAX.into()) as i64
+    }
+}
+
+impl Codec for EpochMillis {
+    type Item = SystemTime;
+    type Decoded<'a> = SystemTime;
+    type Owned = SystemTime;
+    const NAME: &'static str = "EpochMillis";
+
+    fn with_encoded<R>(item: &SystemTime, f: impl FnOnce(&[u8]) -> R) -> Result<R, EncodeError> {
+        Ok(f(&Self::millis(item).to_be_bytes()))
+    }
+    fn decode(bytes: &[u8]) -> Result<SystemTime, DecodeError> {
+        let ms = i64::from_be_bytes(*exact(bytes)?);
+        let offset = Duration::from_millis(ms.unsigned_abs());
+        let time = if ms >= 0 {
+            UNIX_EPOCH.checked_add(offset)
+        } else {
+            UNIX_EPOCH.checked_sub(offset)
+        };
+        time.ok_or(DecodeError::Timestamp(ms))
+    }
+    fn to_owned(decoded: SystemTime) -> SystemTime {
+        decoded
+    }
+}
+
+/// A fixed-layout struct read in place through [`zerocopy`]: `&T` borrowed from the pin.
+///
+/// `T` must be [`Unaligned`] (alignment 1: build it from `u8` arrays and zerocopy's
+/// byte-order types such as `zerocopy::byteorder::U64<BigEndian>`), because pinned bytes
+/// have no alignment guarantee. A misaligned `&u64` would be undefined behaviour; this
+/// bound makes it impossible to ask for one.
+///
+/// ```
+/// use pinrocks::codec::{Codec, ZeroCopy};
+/// use zerocopy::byteorder::{BigEndian, U32, U64};
+/// use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
+///
+/// #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
+/// #[repr(C)]
+/// struct Header {
+///     id: U64<BigEndian>,
+///     len: U32<BigEndian>,
+///     kind: u8,
+/// }
+///
+/// let header = Header { id: 7.into(), len: 512.into(), kind: 2 };
+/// let stored = ZeroCopy::<Header>::with_encoded(&header, |b| b.to_vec()).unwrap();
+/// let read: &Header = ZeroCopy::<Header>::decode(&stored).unwrap();
+/// assert_eq!((read.id.get(), read.len.get(), read.kind), (7, 512, 2));
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct ZeroCopy<T>(std::marker::PhantomData<T>);
+
+impl<T> Codec for ZeroCopy<T>
+where
+    T: FromBytes + IntoBytes + KnownLayout + Immutable + Unaligned + 'static,
+{
+    type Item = T;
+    type Decoded<'a> = &'a T;
+    type Owned = T;
+    const NAME: &'static str = "ZeroCopy";
+
+    fn with_encoded<R>(item: &T, f: impl FnOnce(&[u8]) -> R) -> Result<R, EncodeError> {
+        Ok(f(item.as_bytes()))
+    }
+    fn decode(bytes: &[u8]) -> Result<&T, DecodeError> {
+        T::ref_from_bytes(bytes).map_err(|_| DecodeError::Length {
+            expected: std::mem::size_of::<T>(),
+            actual: bytes.len(),
+        })
+    }
+    fn to_owned(decoded: &T) -> T {
+        T::read_from_bytes(decoded.as_bytes()).expect("a T's own bytes are a valid T")
+    }
+}
+
+/// Owned values through serde, stored as JSON (feature `serde`). Decoding builds an owned
+/// `T`; encoding reuses a per-thread buffer.
+#[cfg(feature = "serde")]
+#[derive(Debug, Clone, Copy)]
+pub struct Json<T>(std::marker::PhantomData<T>);
+
+#[cfg(feature = "serde")]
+impl<T> Codec for Json<T>
+where
+    T: serde::Serialize + serde::de::DeserializeOwned,
+{
+    type Item = T;
+    type Decoded<'a> = T;
+    type Owned = T;
+    const NAME: &'static str = "Json";
+
+    fn with_encoded<R>(item: &T, f: impl FnOnce(&[u8]) -> R) -> Result<R, EncodeError> {
+        use std::cell::RefCell;
+        thread_local! {
+            static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+        }
+        // Take the buffer out rather than borrow it, so a nested encode (a Serialize impl
+        // that writes to the database) gets its own instead of a RefCell panic.
+        let mut buf = BUFFER.with(|b| std::mem::take(&mut *b.borrow_mut()));
+        buf.clear();
+        let result = serde_json::to_writer(&mut buf, item)
+            .map(|()| f(&buf))
+            .map_err(|e| EncodeError(e.to_string()));
+        BUFFER.with(|b| *b.borrow_mut() = buf);
+        result
+    }
+    fn decode(bytes: &[u8]) -> Result<T, DecodeError> {
+        serde_json::from_slice(bytes).map_err(|e| DecodeError::Other(e.to_string()))
+    }
+    fn to_owned(decoded: T) -> T {
+        decoded
+    }
+}

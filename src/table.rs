@@ -1,0 +1,182 @@
+//! `Table<K, V>`: a column family whose keys and values have codecs.
+
+use std::marker::PhantomData;
+
+use crate::codec::{Codec, DecodeError};
+use crate::column_family::ColumnFamily;
+use crate::error::{Error, Result};
+use crate::iter::DbIterator;
+use crate::options::ReadOptions;
+
+fn encode<C: Codec, R>(item: &C::Item, f: impl FnOnce(&[u8]) -> R) -> Result<R> {
+    C::with_encoded(item, f).map_err(|source| Error::Encode {
+        codec: C::NAME,
+        source,
+    })
+}
+
+fn decode<'a, C: Codec>(key: &[u8], bytes: &'a [u8]) -> Result<C::Decoded<'a>> {
+    C::decode(bytes).map_err(|source: DecodeError| Error::Decode {
+        codec: C::NAME,
+        key: key.to_vec(),
+        source,
+    })
+}
+
+/// A typed view of one column family: keys stored with codec `K`, values with codec `V`
+/// (see [`codec`](crate::codec)). Reads decode straight from the pinned bytes.
+///
+/// ```
+/// use std::time::{Duration, SystemTime, UNIX_EPOCH};
+/// use pinrocks::codec::{BigEndian, EpochMillis, Utf8};
+/// use pinrocks::Table;
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let mut opts = pinrocks::Options::new();
+/// # opts.create_if_missing(true);
+/// # let db = pinrocks::Db::open(&opts, dir.path())?;
+/// let names: Table<BigEndian<u64>, Utf8> = Table::new(db.create_cf("names", &pinrocks::Options::new())?);
+/// names.put(&42, "Ada")?;
+/// let len = names.get(&42, |name: &str| name.len())?; // `name` borrows the pinned bytes
+/// assert_eq!(len, Some(3));
+/// assert_eq!(names.get_owned(&42)?.as_deref(), Some("Ada"));
+///
+/// let seen: Table<Utf8, EpochMillis> = Table::new(db.default_cf());
+/// let at = UNIX_EPOCH + Duration::from_millis(1_700_000_000_123);
+/// seen.put("ada", &at)?;
+/// assert_eq!(seen.get("ada", |t: SystemTime| t)?, Some(at));
+/// # Ok(()) }
+/// ```
+pub struct Table<'db, K, V> {
+    cf: ColumnFamily<'db>,
+    _codecs: PhantomData<fn() -> (K, V)>,
+}
+
+impl<'db, K: Codec, V: Codec> Table<'db, K, V> {
+    /// A typed view of `cf`. Nothing is checked: the codecs say how to read what is there.
+    pub fn new(cf: ColumnFamily<'db>) -> Self {
+        Table {
+            cf,
+            _codecs: PhantomData,
+        }
+    }
+
+    /// The column family behind the table.
+    pub fn column_family(&self) -> &ColumnFamily<'db> {
+        &self.cf
+    }
+
+    /// Stores `value` at `key`, encoding both without an intermediate `Vec`.
+    pub fn put(&self, key: &K::Item, value: &V::Item) -> Result<()> {
+        encode::<K, _>(key, |k| {
+            encode::<V, _>(value, |v| self.cf.writer().put(k, v))
+        })??
+    }
+
+    /// Removes `key`.
+    pub fn delete(&self, key: &K::Item) -> Result<()> {
+        encode::<K, _>(key, |k| self.cf.writer().delete(k))?
+    }
+
+    /// Calls `f` with the value at `key`, decoded from the pinned bytes (borrowing them
+    /// where the codec does). `None` if absent; a decode error names the key and codec.
+    ///
+    /// A borrowed value cannot leave the closure:
+    ///
+    /// ```compile_fail
+    /// # use pinrocks::{codec::{Raw, Utf8}, Table};
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let db = pinrocks::Db::open(&pinrocks::Options::new(), dir.path())?;
+    /// let table: Table<Raw, Utf8> = Table::new(db.default_cf());
+    /// let escaped: Option<&str> = table.get(b"k", |s: &str| s)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn get<R>(
+        &self,
+        key: &K::Item,
+        f: impl for<'v> FnOnce(V::Decoded<'v>) -> R,
+    ) -> Result<Option<R>> {
+        self.get_with(None, key, f)
+    }
+
+    /// [`get`](Self::get) with read options (a snapshot, `fill_cache`, ...).
+    pub fn get_with<R>(
+        &self,
+        options: Option<&ReadOptions>,
+        key: &K::Item,
+        f: impl for<'v> FnOnce(V::Decoded<'v>) -> R,
+    ) -> Result<Option<R>> {
+        encode::<K, _>(key, |k| {
+            let reader = self.cf.reader();
+            let reader = options.map_or(reader, |o| reader.options(o));
+            reader
+                .get_pinned(k, |bytes| decode::<V>(k, bytes).map(f))?
+                .transpose()
+        })?
+    }
+
+    /// The value at `key`, decoded and turned into its owned form.
+    pub fn get_owned(&self, key: &K::Item) -> Result<Option<V::Owned>> {
+        self.get(key, V::to_owned)
+    }
+
+    /// A typed iterator over the table, not yet positioned.
+    pub fn iter(&self) -> TypedIter<'_, K, V> {
+        TypedIter {
+            inner: self.cf.reader().iter(),
+            _codecs: PhantomData,
+        }
+    }
+}
+
+/// A lending iterator over a [`Table`], decoding each entry from the pinned bytes. Entries
+/// borrow the iterator and are valid until it moves, as with [`DbIterator`].
+pub struct TypedIter<'a, K, V> {
+    inner: DbIterator<'a>,
+    _codecs: PhantomData<fn() -> (K, V)>,
+}
+
+impl<K: Codec, V: Codec> TypedIter<'_, K, V> {
+    /// Moves to the first entry.
+    pub fn seek_to_first(&mut self) {
+        self.inner.seek_to_first();
+    }
+
+    /// Moves to the last entry.
+    pub fn seek_to_last(&mut self) {
+        self.inner.seek_to_last();
+    }
+
+    /// Moves to the first entry whose encoded key is `>=` the encoding of `key`.
+    pub fn seek(&mut self, key: &K::Item) -> Result<()> {
+        encode::<K, _>(key, |k| self.inner.seek(k))
+    }
+
+    /// Moves to the last entry whose encoded key is `<=` the encoding of `key`.
+    pub fn seek_for_prev(&mut self, key: &K::Item) -> Result<()> {
+        encode::<K, _>(key, |k| self.inner.seek_for_prev(k))
+    }
+
+    /// Moves to the next entry.
+    #[allow(clippy::should_implement_trait)] // a lending move, not `Iterator::next`
+    pub fn next(&mut self) {
+        self.inner.next();
+    }
+
+    /// Moves to the previous entry.
+    pub fn prev(&mut self) {
+        self.inner.prev();
+    }
+
+    /// The current entry, decoded; `None` past either end.
+    pub fn entry(&self) -> Option<Result<(K::Decoded<'_>, V::Decoded<'_>)>> {
+        let (key, value) = self.inner.entry()?;
+        Some(decode::<K>(key, key).and_then(|k| Ok((k, decode::<V>(key, value)?))))
+    }
+
+    /// The error that stopped the iterator, if any.
+    pub fn status(&self) -> Result<()> {
+        self.inner.status()
+    }
+}
