@@ -103,4 +103,17 @@ fn rust_side_allocations_per_read() {
             "Vec tier: exactly the Vec, {size} B"
         );
     }
+
+    // Iteration: stepping over entries allocates nothing on the Rust side.
+    let mut it = db.reader().iter();
+    let mut total = 0usize;
+    let stepped = count(|| {
+        it.seek_to_first();
+        while let Some((_, value)) = it.entry() {
+            total += value.len();
+            it.next();
+        }
+    });
+    assert_eq!(stepped, 0, "iteration");
+    assert_eq!(total, (8 + 4096 + (1 << 20)) * (READS + 1));
 }
