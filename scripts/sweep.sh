@@ -1,8 +1,32 @@
 #!/usr/bin/env bash
-# The main job: read every tier over a range of value sizes and print what each costs.
-# Arguments are passed to the example (for example: --sizes 8,4096,1048576).
+# The main job: the value-size sweep. Runs the criterion benchmark (every tier, the
+# `rocksdb` crate as the peer, raw C calls as the floor; memtable and block cache; length-only
+# and every-byte consumers), counts instructions and allocations per read under valgrind,
+# and writes the report ($CARGO_TARGET_DIR/pinrocks-sweep/report.md) and a log-log plot
+# (sweep.svg) beside it. About 25 minutes on 2 cores once RocksDB is built.
+#
+#   scripts/sweep.sh            the full sweep
+#   scripts/sweep.sh --quick    every cell briefly, no valgrind: proves the harness works
+#   PINROCKS_SIZES=8,4096 scripts/sweep.sh   fewer sizes
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 
-cargo run --release --example tiers -- "$@"
+quick=0
+[ "${1:-}" = "--quick" ] && quick=1
+out="$CARGO_TARGET_DIR/pinrocks-sweep"
+mkdir -p "$out"
+# Only this run's cells go into the report.
+rm -rf "$CARGO_TARGET_DIR/criterion" "$out"/*.md "$out"/*.svg
+
+machine="$(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), \
+$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1), $(uname -sr)"
+
+if [ "$quick" = 1 ]; then
+    PINROCKS_QUICK=1 cargo bench --bench sweep
+else
+    cargo bench --bench sweep
+    scripts/count-per-read.sh instructions "8 128 1024" >"$out/instructions.md"
+    scripts/count-per-read.sh allocations "8 128 1024 4096 65536 1048576" >"$out/allocations.md"
+fi
+cargo run --release --example sweep_report -- "$CARGO_TARGET_DIR/criterion" "$out" "$machine"

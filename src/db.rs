@@ -227,6 +227,14 @@ impl Db {
         &self.inner
     }
 
+    /// The raw `rocksdb_t` and the default read options, for calling [`ffi`](crate::ffi)
+    /// directly (the benchmark's no-safe-layer floor). Valid while `self` lives; do not
+    /// close or destroy them.
+    #[doc(hidden)]
+    pub fn as_raw(&self) -> (*mut ffi::rocksdb_t, *const ffi::rocksdb_readoptions_t) {
+        (self.inner.raw(), self.inner.default_read.raw())
+    }
+
     /// Reads from the default column family with default read options; change either
     /// with [`Reader::cf`] and [`Reader::options`].
     pub fn reader(&self) -> Reader<'_> {

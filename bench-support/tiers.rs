@@ -1,0 +1,280 @@
+//! The read tiers as the sweep measures them, shared by `benches/sweep.rs` (time) and
+//! `examples/per_read.rs` (allocations and instructions under valgrind), so both measure
+//! exactly the same code.
+#![allow(dead_code)]
+
+use std::ffi::{c_char, c_void};
+
+use bytes::BytesMut;
+use pinrocks::{ffi, CopyResult, Db, Options};
+
+/// Every tier, in report order. `raw_*` call the C functions with no safe layer (the
+/// floor); `rocksdb_*` are the `rocksdb` crate 0.25 on the same RocksDB build.
+pub const TIERS: &[&str] = &[
+    "vec",
+    "buffer",
+    "pinned",
+    "pinned_v2",
+    "bytes",
+    "raw_pinned",
+    "raw_get",
+    "rocksdb_get",
+    "rocksdb_get_pinned",
+];
+
+/// Where the values are when read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Regime {
+    /// Written and never flushed: every read is a memtable hit.
+    Memtable,
+    /// Flushed and compacted, read once to warm a block cache that holds them all.
+    BlockCache,
+}
+
+impl Regime {
+    pub const ALL: [Regime; 2] = [Regime::Memtable, Regime::BlockCache];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Regime::Memtable => "memtable",
+            Regime::BlockCache => "block_cache",
+        }
+    }
+}
+
+/// What the reader does with the bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Consumer {
+    /// Reads only the length: the best case for zero-copy.
+    Len,
+    /// Reads every byte (a sum), as a consumer that parses the whole value must.
+    Checksum,
+}
+
+impl Consumer {
+    pub const ALL: [Consumer; 2] = [Consumer::Len, Consumer::Checksum];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Consumer::Len => "len",
+            Consumer::Checksum => "checksum",
+        }
+    }
+
+    #[inline]
+    pub fn consume(self, value: &[u8]) -> u64 {
+        match self {
+            Consumer::Len => value.len() as u64,
+            Consumer::Checksum => value
+                .iter()
+                .fold(0u64, |sum, &b| sum.wrapping_add(b as u64)),
+        }
+    }
+}
+
+/// Block cache for every database of the sweep: 1 GiB in one shard, so no block is ever
+/// evicted (with RocksDB's default 64 shards, 1 MiB blocks hash unevenly and some shards
+/// overflow, which makes 1 MiB reads bimodal).
+pub const CACHE_BYTES: usize = 1 << 30;
+
+/// How many keys a database of `size`-byte values gets: thousands, within 256 MiB.
+pub fn key_count(size: usize) -> usize {
+    ((256 << 20) / size.max(1)).clamp(16, 4096)
+}
+
+pub fn key(i: usize) -> Vec<u8> {
+    format!("key-{i:06}").into_bytes()
+}
+
+pub fn value(i: usize, size: usize) -> Vec<u8> {
+    (0..size).map(|j| (i.wrapping_mul(31) + j) as u8).collect()
+}
+
+/// Keys in a fixed pseudo-random order, built before anything is measured.
+pub fn random_keys(count: usize) -> Vec<Vec<u8>> {
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    (0..count.max(1024))
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            key(state as usize % count)
+        })
+        .collect()
+}
+
+/// A pinrocks database in `dir` holding `count` values (keys `key(0..count)`) of `size`
+/// bytes in the given regime.
+pub fn open_pinrocks(dir: &std::path::Path, regime: Regime, size: usize, count: usize) -> Db {
+    let mut options = Options::new();
+    options
+        .create_if_missing(true)
+        .block_cache_size(CACHE_BYTES)
+        .block_cache_shard_bits(0)
+        .write_buffer_size(1 << 30);
+    let db = Db::open(&options, dir).unwrap();
+    for i in 0..count {
+        db.put(&key(i), &value(i, size)).unwrap();
+    }
+    if regime == Regime::BlockCache {
+        db.flush().unwrap();
+        db.compact_range(None, None).unwrap();
+        for i in 0..count {
+            db.get_pinned(&key(i), |_| ()).unwrap().unwrap();
+        }
+    }
+    db
+}
+
+/// The same for the `rocksdb` crate, configured the same way.
+pub fn open_peer(dir: &std::path::Path, regime: Regime, size: usize, count: usize) -> rocksdb::DB {
+    let mut lru = rocksdb::LruCacheOptions::default();
+    lru.set_capacity(CACHE_BYTES);
+    lru.set_num_shard_bits(0);
+    let mut table = rocksdb::BlockBasedOptions::default();
+    table.set_block_cache(&rocksdb::Cache::new_lru_cache_opts(&lru));
+    let mut options = rocksdb::Options::default();
+    options.create_if_missing(true);
+    options.set_block_based_table_factory(&table);
+    options.set_write_buffer_size(1 << 30);
+    let db = rocksdb::DB::open(&options, dir).unwrap();
+    for i in 0..count {
+        db.put(key(i), value(i, size)).unwrap();
+    }
+    if regime == Regime::BlockCache {
+        db.flush().unwrap();
+        db.compact_range(None::<&[u8]>, None::<&[u8]>);
+        for i in 0..count {
+            db.get_pinned(key(i)).unwrap().unwrap();
+        }
+    }
+    db
+}
+
+/// One read through a tier: `key` in, the consumer's result out.
+pub type ReadFn<'a> = Box<dyn FnMut(&[u8]) -> u64 + 'a>;
+
+/// The tier `name` over a pinrocks database (every tier but `rocksdb_*`).
+pub fn pinrocks_tier<'a>(db: &'a Db, name: &str, size: usize, consumer: Consumer) -> ReadFn<'a> {
+    let reader = db.reader();
+    let (raw_db, raw_options) = db.as_raw();
+    match name {
+        "vec" => Box::new(move |k| consumer.consume(&reader.get(k).unwrap().unwrap())),
+        "buffer" => {
+            let mut buf = vec![0u8; size];
+            Box::new(move |k| match reader.get_into(k, &mut buf).unwrap() {
+                CopyResult::Copied(n) => consumer.consume(&buf[..n]),
+                other => panic!("{other:?}"),
+            })
+        }
+        "buffer_bytes" => {
+            let mut buf = BytesMut::with_capacity(size);
+            Box::new(move |k| {
+                assert!(reader.get_into_bytes(k, &mut buf).unwrap());
+                consumer.consume(&buf)
+            })
+        }
+        "pinned" => Box::new(move |k| {
+            reader
+                .get_pinned(k, |v| consumer.consume(v))
+                .unwrap()
+                .unwrap()
+        }),
+        "pinned_v2" => Box::new(move |k| {
+            reader
+                .get_pinned_v2(k, |v| consumer.consume(v))
+                .unwrap()
+                .unwrap()
+        }),
+        "bytes" => Box::new(move |k| consumer.consume(&reader.get_bytes(k).unwrap().unwrap())),
+        "raw_pinned" => Box::new(move |k| raw_pinned(raw_db, raw_options, k, consumer)),
+        "raw_get" => Box::new(move |k| raw_get(raw_db, raw_options, k, consumer)),
+        other => panic!("not a pinrocks tier: {other}"),
+    }
+}
+
+/// The tier `name` over the `rocksdb` crate.
+pub fn peer_tier<'a>(db: &'a rocksdb::DB, name: &str, consumer: Consumer) -> ReadFn<'a> {
+    match name {
+        "rocksdb_get" => Box::new(move |k| consumer.consume(&db.get(k).unwrap().unwrap())),
+        "rocksdb_get_pinned" => {
+            Box::new(move |k| consumer.consume(&db.get_pinned(k).unwrap().unwrap()))
+        }
+        other => panic!("not a peer tier: {other}"),
+    }
+}
+
+struct RawContext {
+    consumer: Consumer,
+    result: u64,
+}
+
+extern "C" fn raw_callback(ctx: *mut c_void, data: *const c_char, len: usize) {
+    // SAFETY: `ctx` is the `RawContext` passed by `raw_pinned`; `data[..len]` is pinned for
+    // this call (and non-NULL: every value of the sweep is at least 8 bytes).
+    unsafe {
+        let ctx = &mut *ctx.cast::<RawContext>();
+        ctx.result = ctx
+            .consumer
+            .consume(std::slice::from_raw_parts(data.cast(), len));
+    }
+}
+
+/// The one-call C++ path with no safe layer: no trampoline, no panic catching, no
+/// `Result`. The floor for the `pinned` tier.
+fn raw_pinned(
+    db: *mut ffi::rocksdb_t,
+    options: *const ffi::rocksdb_readoptions_t,
+    key: &[u8],
+    consumer: Consumer,
+) -> u64 {
+    let mut ctx = RawContext {
+        consumer,
+        result: 0,
+    };
+    let mut err = std::ptr::null_mut();
+    let mut code = 0;
+    // SAFETY: live handles from `Db::as_raw`; `key` and `ctx` are borrowed for the call.
+    let found = unsafe {
+        ffi::pinrocks_get_pinned(
+            db,
+            options,
+            std::ptr::null_mut(),
+            key.as_ptr().cast(),
+            key.len(),
+            Some(raw_callback),
+            (&mut ctx as *mut RawContext).cast(),
+            &mut code,
+            &mut err,
+        )
+    };
+    assert!(found == 1 && err.is_null());
+    ctx.result
+}
+
+/// The C API's `rocksdb_get`: RocksDB copies the value into a malloc'd buffer that the
+/// caller frees. The floor for the `vec` tier and what most bindings' `get` does.
+fn raw_get(
+    db: *mut ffi::rocksdb_t,
+    options: *const ffi::rocksdb_readoptions_t,
+    key: &[u8],
+    consumer: Consumer,
+) -> u64 {
+    let mut len = 0usize;
+    let mut err = std::ptr::null_mut();
+    // SAFETY: live handles; the returned buffer is read, then freed with rocksdb_free.
+    unsafe {
+        let value = ffi::rocksdb_get(
+            db,
+            options,
+            key.as_ptr().cast(),
+            key.len(),
+            &mut len,
+            &mut err,
+        );
+        assert!(!value.is_null() && err.is_null());
+        let result = consumer.consume(std::slice::from_raw_parts(value.cast(), len));
+        ffi::rocksdb_free(value.cast());
+        result
+    }
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Per-read counts under valgrind, both sides of the FFI boundary, deterministic (no clock):
+#   allocations   heap allocations (memcheck's heap totals; C++ `new` and Rust alike)
+#   instructions  instructions executed (callgrind's Ir)
+# Each tier reads from the block cache at two read counts; the difference divided by the
+# extra reads removes opening, populating, warming up and closing.
+#
+# scripts/count-per-read.sh allocations|instructions [sizes, default "8 4096 1048576"]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+what="${1:?usage: count-per-read.sh allocations|instructions [sizes]}"
+sizes="${2:-8 4096 1048576}"
+command -v valgrind >/dev/null || {
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        apt-get update -qq && apt-get install -y -qq valgrind >/dev/null
+    else
+        need "valgrind is missing (Debian: apt-get install -y valgrind)"
+    fi
+}
+cargo build --release --example per_read >&2
+bin="$CARGO_TARGET_DIR/release/examples/per_read"
+tiers="vec buffer pinned pinned_v2 bytes raw_pinned raw_get rocksdb_get rocksdb_get_pinned"
+low=200
+high=1200
+
+count() { # tier size reads
+    case "$what" in
+    allocations)
+        valgrind --tool=memcheck --leak-check=no "$bin" "$@" 2>&1 |
+            sed -n 's/.*total heap usage: \([0-9,]*\) allocs.*/\1/p' | tr -d , ;;
+    instructions)
+        valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$@" 2>&1 |
+            sed -n 's/.*Collected : \([0-9]*\).*/\1/p' ;;
+    *) need "unknown count: $what (allocations or instructions)" ;;
+    esac
+}
+
+printf '| %s per read |' "$what"
+for size in $sizes; do printf ' %s B |' "$size"; done
+printf '\n|---|'
+for _ in $sizes; do printf '%s' '---:|'; done
+printf '\n'
+for tier in $tiers; do
+    printf '| %s |' "$tier"
+    for size in $sizes; do
+        a=$(count "$tier" "$size" $low)
+        b=$(count "$tier" "$size" $high)
+        printf ' %s |' "$(awk -v a="$a" -v b="$b" -v n=$((high - low)) 'BEGIN { printf "%.2f", (b - a) / n }')"
+    done
+    printf '\n'
+done
