@@ -14,10 +14,14 @@ source scripts/setup.sh
 
 quick=0
 [ "${1:-}" = "--quick" ] && quick=1
-out="$CARGO_TARGET_DIR/pinrocks-sweep"
+# A quick run keeps its own directories, so it never overwrites a full sweep's report.
+suffix=""
+[ "$quick" = 1 ] && suffix="-quick"
+out="$CARGO_TARGET_DIR/pinrocks-sweep$suffix"
+export CRITERION_HOME="$CARGO_TARGET_DIR/criterion$suffix"
 mkdir -p "$out"
 # Only this run's cells go into the report.
-rm -rf "$CARGO_TARGET_DIR/criterion" "$out"/*.md "$out"/*.svg
+rm -rf "$CRITERION_HOME" "$out"/*.md "$out"/*.svg
 
 machine="$(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), \
 $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1), $(uname -sr)"
@@ -29,4 +33,4 @@ else
     scripts/count-per-read.sh instructions "8 128 1024" >"$out/instructions.md"
     scripts/count-per-read.sh allocations "8 128 1024 4096 65536 1048576" >"$out/allocations.md"
 fi
-cargo run --release --example sweep_report -- "$CARGO_TARGET_DIR/criterion" "$out" "$machine"
+cargo run --release --example sweep_report -- "$CRITERION_HOME" "$out" "$machine"
