@@ -9,7 +9,13 @@ use crate::ffi;
 /// them or none. The batch copies keys and values in, so they need not outlive it.
 pub struct WriteBatch {
     raw: NonNull<ffi::rocksdb_writebatch_t>,
+    /// The first `delete_range` whose start sorts after its end: writing it would poison
+    /// the database (see `Writer::delete_range`), so the write refuses the batch.
+    inverted_range: Option<InvertedRange>,
 }
+
+/// The start and end of a `delete_range` whose start sorts after its end.
+type InvertedRange = (Box<[u8]>, Box<[u8]>);
 
 // SAFETY: a `WriteBatch` is an owned byte buffer with no thread affinity; mutation needs
 // `&mut self`, and `&WriteBatch` is only read (by `DB::Write`).
@@ -24,6 +30,7 @@ impl WriteBatch {
         let raw = unsafe { ffi::rocksdb_writebatch_create() };
         WriteBatch {
             raw: NonNull::new(raw).expect("rocksdb_writebatch_create returned NULL"),
+            inverted_range: None,
         }
     }
 
@@ -73,13 +80,17 @@ impl WriteBatch {
         self
     }
 
-    /// Removes keys in `[from, to)` from `cf` (`None`: the default column family).
+    /// Removes keys in `[from, to)` from `cf` (`None`: the default column family). A range
+    /// whose start sorts after its end makes the whole batch fail to write.
     pub fn delete_range(
         &mut self,
         cf: Option<&ColumnFamily<'_>>,
         from: &[u8],
         to: &[u8],
     ) -> &mut Self {
+        if from > to && self.inverted_range.is_none() {
+            self.inverted_range = Some((from.into(), to.into()));
+        }
         // SAFETY: live batch and handle; the keys are copied into the batch.
         unsafe {
             match cf {
@@ -119,6 +130,11 @@ impl WriteBatch {
     pub fn clear(&mut self) {
         // SAFETY: live batch.
         unsafe { ffi::rocksdb_writebatch_clear(self.raw.as_ptr()) };
+        self.inverted_range = None;
+    }
+
+    pub(crate) fn inverted_range(&self) -> Option<(&[u8], &[u8])> {
+        self.inverted_range.as_ref().map(|(a, b)| (&a[..], &b[..]))
     }
 
     pub(crate) fn raw(&self) -> *mut ffi::rocksdb_writebatch_t {

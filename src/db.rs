@@ -7,7 +7,7 @@ use std::ptr::NonNull;
 use std::sync::{Arc, RwLock};
 
 use crate::column_family::{CfHandle, ColumnFamily};
-use crate::error::{ffi_try, Error, Result};
+use crate::error::{ffi_try, ErrPtr, Error, Result};
 use crate::ffi;
 use crate::options::{Options, ReadOptions, WriteOptions};
 use crate::read::Reader;
@@ -171,23 +171,28 @@ impl Db {
     pub fn list_column_families(options: &Options, path: impl AsRef<Path>) -> Result<Vec<String>> {
         let c_path = path_to_cstring(path.as_ref())?;
         let mut len = 0usize;
-        let list = ffi_try!(rocksdb_list_column_families(
-            options.raw(),
-            c_path.as_ptr(),
-            &mut len
-        ))?;
-        if list.is_null() {
-            return Ok(Vec::new());
-        }
-        // SAFETY: RocksDB returned `len` NUL-terminated strings in a malloc'd array, which
-        // we copy and then free with the matching destroy function.
-        unsafe {
-            let names = (0..len)
-                .map(|i| CStr::from_ptr(*list.add(i)).to_string_lossy().into_owned())
-                .collect();
-            ffi::rocksdb_list_column_families_destroy(list, len);
-            Ok(names)
-        }
+        let mut err = ErrPtr::new();
+        // SAFETY: RocksDB returns `len` NUL-terminated strings in a malloc'd array -- also on
+        // error, then empty but still allocated -- which we copy and then free with the
+        // matching destroy function before looking at the error.
+        let names = unsafe {
+            let list = ffi::rocksdb_list_column_families(
+                options.raw(),
+                c_path.as_ptr(),
+                &mut len,
+                err.as_out(),
+            );
+            if list.is_null() {
+                Vec::new()
+            } else {
+                let names = (0..len)
+                    .map(|i| CStr::from_ptr(*list.add(i)).to_string_lossy().into_owned())
+                    .collect();
+                ffi::rocksdb_list_column_families_destroy(list, len);
+                names
+            }
+        };
+        err.check().map(|()| names)
     }
 
     fn from_raw(

@@ -7,6 +7,17 @@ use crate::options::WriteOptions;
 
 pub use crate::batch::WriteBatch;
 
+/// Rejects a delete range whose start sorts after its end (bytewise, RocksDB's order).
+pub(crate) fn check_range(from: &[u8], to: &[u8]) -> Result<()> {
+    if from > to {
+        return Err(crate::Error::invalid(
+            "delete range",
+            format!("start {from:?} sorts after end {to:?}"),
+        ));
+    }
+    Ok(())
+}
+
 /// Where and how to write: a column family (default: the default one) and write options
 /// (default: RocksDB's). Get one from [`Db::writer`](crate::Db::writer) or
 /// [`ColumnFamily::writer`].
@@ -64,7 +75,12 @@ impl<'a> Writer<'a> {
     }
 
     /// Removes every key in `[from, to)` with one range tombstone.
+    ///
+    /// `from > to` is an `Error::InvalidInput`, checked here: RocksDB 11.8.1 would write
+    /// such a range to the WAL, fail to apply it, and then refuse every later write to the
+    /// database until it is reopened.
     pub fn delete_range(&self, from: &[u8], to: &[u8]) -> Result<()> {
+        check_range(from, to)?;
         ffi_try!(rocksdb_delete_range_cf(
             self.db.raw(),
             self.options.raw(),
@@ -78,7 +94,13 @@ impl<'a> Writer<'a> {
 
     /// Applies every operation of `batch` atomically, each to the column family it names.
     /// The writer's column family is not used.
+    ///
+    /// A batch holding an inverted range (see [`delete_range`](Self::delete_range)) is
+    /// rejected whole, before anything is written.
     pub fn write(&self, batch: &WriteBatch) -> Result<()> {
+        if let Some((from, to)) = batch.inverted_range() {
+            return check_range(from, to);
+        }
         ffi_try!(rocksdb_write(
             self.db.raw(),
             self.options.raw(),

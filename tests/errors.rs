@@ -115,3 +115,179 @@ fn interior_nul_in_a_path_or_name_is_invalid_input() {
         "{err}"
     );
 }
+
+#[test]
+fn invalid_options_are_invalid_argument_at_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = create_options();
+    options.block_size(5 << 30); // RocksDB's limit is 4 GiB
+    let (kind, message) = rocks_error(Db::open(&options, dir.path().join("db")));
+    assert_eq!(kind, ErrorKind::InvalidArgument, "{message}");
+    assert!(message.contains("block size"), "{message}");
+}
+
+#[test]
+fn opening_without_a_column_family_that_does_not_exist_is_invalid_argument() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = Options::new();
+    options.create_if_missing(true); // but not create_missing_column_families
+    let (kind, message) = rocks_error(Db::open_cf(&options, dir.path(), ["missing"]));
+    assert_eq!(kind, ErrorKind::InvalidArgument, "{message}");
+}
+
+#[cfg(unix)]
+#[test]
+fn non_utf8_paths_work_on_unix() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(std::ffi::OsStr::from_bytes(b"db-\xff\xfe"));
+    {
+        let db = Db::open(&create_options(), &path).unwrap();
+        assert_eq!(db.path(), path);
+        db.put(b"k", b"v").unwrap();
+    }
+    assert!(path.join("CURRENT").exists());
+    let db = Db::open(&Options::new(), &path).unwrap();
+    assert_eq!(db.get(b"k").unwrap().as_deref(), Some(&b"v"[..]));
+    assert_eq!(
+        Db::list_column_families(&Options::new(), &path).unwrap(),
+        ["default"]
+    );
+}
+
+#[test]
+fn values_of_64_mib_and_more_round_trip_through_every_tier() {
+    use pinrocks::CopyResult;
+    let (_dir, db) = open_db(&[]);
+    let size = (64 << 20) + 3;
+    let value: Vec<u8> = (0..size).map(|i| (i % 251) as u8).collect();
+    db.put(b"huge", &value).unwrap();
+    for stage in ["memtable", "flushed"] {
+        if stage == "flushed" {
+            db.flush().unwrap();
+        }
+        assert!(db.get(b"huge").unwrap().unwrap() == value, "{stage}: Vec");
+        assert_eq!(
+            db.get_pinned(b"huge", |v| v == &value[..]).unwrap(),
+            Some(true),
+            "{stage}"
+        );
+        let bytes = db.reader().get_bytes(b"huge").unwrap().unwrap();
+        assert!(bytes[..] == value[..], "{stage}: Bytes");
+        let mut small = vec![0u8; 1 << 20];
+        assert_eq!(
+            db.get_into(b"huge", &mut small).unwrap(),
+            CopyResult::NotEnoughCapacity { required: size }
+        );
+        let mut exact = vec![0u8; size];
+        assert_eq!(
+            db.get_into(b"huge", &mut exact).unwrap(),
+            CopyResult::Copied(size)
+        );
+        assert!(exact == value, "{stage}: buffer");
+    }
+}
+
+/// Flips bytes in the middle of every SST file's data section.
+fn corrupt_sst_files(dir: &std::path::Path) -> usize {
+    let mut corrupted = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "sst") {
+            let mut bytes = std::fs::read(&path).unwrap();
+            // Data blocks come first; the footer, index and properties are at the end.
+            for i in (64..bytes.len() / 2).step_by(97) {
+                bytes[i] ^= 0x5A;
+            }
+            std::fs::write(&path, bytes).unwrap();
+            corrupted += 1;
+        }
+    }
+    corrupted
+}
+
+#[test]
+fn flipped_bytes_in_an_sst_file_read_as_corruption_never_as_wrong_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = create_options();
+    options.compression(pinrocks::Compression::None);
+    let value = |i: u32| vec![(i % 200) as u8 + 1; 1000];
+    {
+        let db = Db::open(&options, dir.path()).unwrap();
+        for i in 0u32..500 {
+            db.put(&i.to_be_bytes(), &value(i)).unwrap();
+        }
+        db.flush().unwrap();
+    }
+    assert!(corrupt_sst_files(dir.path()) >= 1);
+    let db = Db::open(&options, dir.path()).unwrap();
+    let mut checked = pinrocks::ReadOptions::new();
+    checked.verify_checksums(true).fill_cache(false);
+    let mut corruptions = 0;
+    for i in 0u32..500 {
+        let key = i.to_be_bytes();
+        let tiers = [
+            db.reader().options(&checked).get(&key),
+            db.reader()
+                .options(&checked)
+                .get_pinned(&key, <[u8]>::to_vec),
+            db.reader()
+                .options(&checked)
+                .get_pinned_v2(&key, <[u8]>::to_vec),
+        ];
+        for result in tiers {
+            match result {
+                Ok(Some(v)) => assert_eq!(v, value(i), "key {i}: wrong bytes returned"),
+                Ok(None) => panic!("key {i} vanished instead of failing"),
+                Err(e) => {
+                    assert_eq!(e.kind(), Some(ErrorKind::Corruption), "key {i}: {e}");
+                    corruptions += 1;
+                }
+            }
+        }
+    }
+    assert!(corruptions > 0, "no read noticed the flipped bytes");
+    let mut it = db.reader().options(&checked).iter();
+    it.seek_to_first();
+    while it.entry().is_some() {
+        it.next();
+    }
+    let err = it.status().unwrap_err();
+    assert_eq!(err.kind(), Some(ErrorKind::Corruption), "{err}");
+}
+
+fn assert_inverted_range(result: pinrocks::Result<()>) {
+    let err = result.unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::InvalidInput {
+                what: "delete range",
+                ..
+            }
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_inverted_delete_range_is_refused_and_does_not_poison_later_writes() {
+    let (_dir, db) = open_db(&[]);
+    db.put(b"a", b"1").unwrap();
+    assert_inverted_range(db.delete_range(b"b", b"a"));
+    let mut batch = pinrocks::WriteBatch::new();
+    batch.put(None, b"c", b"3").delete_range(None, b"z", b"y");
+    assert_inverted_range(db.write(&batch));
+    assert_eq!(
+        db.get(b"c").unwrap(),
+        None,
+        "a refused batch writes nothing"
+    );
+    // The database still takes writes (RocksDB itself would now refuse them all).
+    db.put(b"d", b"4").unwrap();
+    assert_eq!(db.get(b"d").unwrap().as_deref(), Some(&b"4"[..]));
+    batch.clear();
+    batch.put(None, b"c", b"3");
+    db.write(&batch).unwrap();
+    assert_eq!(db.get(b"c").unwrap().as_deref(), Some(&b"3"[..]));
+}

@@ -1,0 +1,237 @@
+//! Readers on every read path while writers overwrite and delete and the database flushes
+//! and compacts, for a bounded time. Every value carries its key and a checksum, so every
+//! read checks itself: no torn, stale-mixed or foreign bytes.
+
+mod common;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use common::open_db;
+use pinrocks::{CopyResult, Db};
+
+const KEYS: u32 = 256;
+const RUN_FOR: Duration = Duration::from_secs(3);
+
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
+/// `[key: 4][version: 8][payload][fnv of all before: 8]`, payload 0..20 KiB.
+fn make_value(key: u32, version: u64) -> Vec<u8> {
+    let len = (version as usize * 7919) % (20 << 10);
+    let mut v = Vec::with_capacity(len + 20);
+    v.extend_from_slice(&key.to_be_bytes());
+    v.extend_from_slice(&version.to_be_bytes());
+    v.extend((0..len).map(|i| (i as u64 ^ version) as u8));
+    let sum = fnv(&v);
+    v.extend_from_slice(&sum.to_be_bytes());
+    v
+}
+
+/// Panics unless `value` is a whole value written for `key`.
+fn check(key: u32, value: &[u8]) {
+    assert!(
+        value.len() >= 20,
+        "key {key}: torn value of {} bytes",
+        value.len()
+    );
+    let (body, sum) = value.split_at(value.len() - 8);
+    assert_eq!(fnv(body).to_be_bytes(), sum, "key {key}: checksum mismatch");
+    assert_eq!(
+        &body[..4],
+        key.to_be_bytes(),
+        "key {key}: another key's value"
+    );
+    let version = u64::from_be_bytes(body[4..12].try_into().unwrap());
+    assert_eq!(
+        value,
+        make_value(key, version),
+        "key {key}: value differs from its version"
+    );
+}
+
+fn key_bytes(key: u32) -> [u8; 4] {
+    key.to_be_bytes()
+}
+
+fn reader_loop(db: &Db, path: usize, stop: &AtomicBool, reads: &AtomicU64) {
+    let mut rng = 0x2545_F491_4F6C_DD1Du64 ^ path as u64;
+    let mut next = || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        (rng % KEYS as u64) as u32
+    };
+    let mut buf = vec![0u8; 32 << 10];
+    while !stop.load(Ordering::Relaxed) {
+        let key = next();
+        let k = key_bytes(key);
+        match path {
+            0 => {
+                db.get_pinned(&k, |v| check(key, v)).unwrap();
+            }
+            1 => match db.get_into(&k, &mut buf).unwrap() {
+                CopyResult::Copied(n) => check(key, &buf[..n]),
+                CopyResult::NotFound => {}
+                CopyResult::NotEnoughCapacity { required } => panic!("{required} > 32 KiB"),
+            },
+            2 => {
+                if let Some(bytes) = db.reader().get_bytes(&k).unwrap() {
+                    check(key, &bytes);
+                }
+            }
+            3 => {
+                let keys: Vec<[u8; 4]> = (0..8).map(|_| key_bytes(next())).collect();
+                db.reader()
+                    .multi_get_pinned(&keys, |i, v| {
+                        if let Some(v) = v {
+                            check(u32::from_be_bytes(keys[i]), v)
+                        }
+                    })
+                    .unwrap();
+            }
+            _ => {
+                let mut it = db.reader().iter();
+                it.seek(&k);
+                for _ in 0..16 {
+                    let Some((k, v)) = it.entry() else { break };
+                    check(u32::from_be_bytes(k.try_into().unwrap()), v);
+                    it.next();
+                }
+                it.status().unwrap();
+            }
+        }
+        reads.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+#[test]
+fn every_read_path_stays_consistent_under_writes_flushes_and_compactions() {
+    let (_dir, db) = open_db(&[]);
+    for key in 0..KEYS {
+        db.put(&key_bytes(key), &make_value(key, 0)).unwrap();
+    }
+    let stop = AtomicBool::new(false);
+    let reads = AtomicU64::new(0);
+    let writes = AtomicU64::new(0);
+    let maintenance = AtomicU64::new(0);
+    std::thread::scope(|s| {
+        for path in 0..5 {
+            let (db, stop, reads) = (&db, &stop, &reads);
+            s.spawn(move || reader_loop(db, path, stop, reads));
+        }
+        for writer in 0..2u64 {
+            let (db, stop, writes) = (&db, &stop, &writes);
+            s.spawn(move || {
+                let mut version = writer;
+                while !stop.load(Ordering::Relaxed) {
+                    version += 2;
+                    let key = (version.wrapping_mul(2_654_435_761) % KEYS as u64) as u32;
+                    if version % 7 == 0 {
+                        db.delete(&key_bytes(key)).unwrap();
+                    } else {
+                        db.put(&key_bytes(key), &make_value(key, version)).unwrap();
+                    }
+                    writes.fetch_add(1, Ordering::Relaxed);
+                }
+            });
+        }
+        let (db, stop, maintenance) = (&db, &stop, &maintenance);
+        s.spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                db.flush().unwrap();
+                db.compact_range(None, None).unwrap();
+                maintenance.fetch_add(1, Ordering::Relaxed);
+            }
+        });
+        let start = Instant::now();
+        while start.elapsed() < RUN_FOR {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        stop.store(true, Ordering::Relaxed);
+    });
+    // Every reader ran, writes and compactions overlapped them.
+    assert!(reads.load(Ordering::Relaxed) > 1000, "reads: {reads:?}");
+    assert!(writes.load(Ordering::Relaxed) > 1000, "writes: {writes:?}");
+    assert!(
+        maintenance.load(Ordering::Relaxed) >= 2,
+        "flush+compaction rounds: {maintenance:?}"
+    );
+    // And the final state is whole.
+    for key in 0..KEYS {
+        db.get_pinned(&key_bytes(key), |v| check(key, v)).unwrap();
+    }
+}
+
+/// Each `Send`/`Sync` impl in use across threads: shared `Db`, `ReadOptions` (with a
+/// `Snapshot`) read by several threads, a `WriteBatch` and an iterator moved to another
+/// thread, `Bytes` cloned across threads, `Options` shared by concurrent opens.
+#[test]
+fn send_and_sync_types_cross_threads() {
+    let (_dir, db) = open_db(&["cf"]);
+    for key in 0..KEYS {
+        db.put(&key_bytes(key), &make_value(key, 1)).unwrap();
+    }
+    let snapshot = db.snapshot();
+    let mut at_snapshot = pinrocks::ReadOptions::new();
+    at_snapshot.snapshot(&snapshot);
+    for key in 0..KEYS {
+        db.put(&key_bytes(key), &make_value(key, 2)).unwrap();
+    }
+    let mut batch = pinrocks::WriteBatch::new();
+    batch.put(None, b"from another thread", b"yes");
+    let bytes = db.reader().get_bytes(&key_bytes(3)).unwrap().unwrap();
+    std::thread::scope(|s| {
+        for _ in 0..3 {
+            let (db, at_snapshot, snapshot) = (&db, &at_snapshot, snapshot.clone());
+            s.spawn(move || {
+                for key in 0..KEYS {
+                    let v = db
+                        .reader()
+                        .options(at_snapshot)
+                        .get(&key_bytes(key))
+                        .unwrap();
+                    assert_eq!(v, Some(make_value(key, 1)), "snapshot read");
+                }
+                drop(snapshot);
+            });
+        }
+        let db = &db;
+        s.spawn(move || db.write(&batch).unwrap());
+        let mut it = db.reader().iter();
+        it.seek_to_first();
+        s.spawn(move || {
+            let mut n = 0;
+            while let Some((k, v)) = it.entry() {
+                if k.len() == 4 {
+                    check(u32::from_be_bytes(k.try_into().unwrap()), v);
+                    n += 1;
+                }
+                it.next();
+            }
+            assert_eq!(n, KEYS);
+        });
+        let clone = bytes.clone();
+        s.spawn(move || assert_eq!(&clone[..], make_value(3, 2)));
+    });
+    assert_eq!(
+        db.get(b"from another thread").unwrap().as_deref(),
+        Some(&b"yes"[..])
+    );
+    let options = common::create_options();
+    let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    std::thread::scope(|s| {
+        for dir in &dirs {
+            let options = &options;
+            s.spawn(move || {
+                Db::open(options, dir.path())
+                    .unwrap()
+                    .put(b"k", b"v")
+                    .unwrap()
+            });
+        }
+    });
+}
