@@ -12,6 +12,18 @@ pub struct WriteBatch {
     /// The first `delete_range` whose start sorts after its end: writing it would poison
     /// the database (see `Writer::delete_range`), so the write refuses the batch.
     inverted_range: Option<InvertedRange>,
+    /// Where the named column families come from: a batch stores column family ids, which
+    /// mean something else in another database, so a write elsewhere is refused.
+    databases: Databases,
+}
+
+/// The database(s) whose column families a batch names, by the address of their inner
+/// state (compared, never dereferenced).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Databases {
+    None,
+    One(usize),
+    Several,
 }
 
 /// The start and end of a `delete_range` whose start sorts after its end.
@@ -31,11 +43,13 @@ impl WriteBatch {
         WriteBatch {
             raw: NonNull::new(raw).expect("rocksdb_writebatch_create returned NULL"),
             inverted_range: None,
+            databases: Databases::None,
         }
     }
 
     /// Sets `key` to `value` in `cf` (`None`: the default column family).
     pub fn put(&mut self, cf: Option<&ColumnFamily<'_>>, key: &[u8], value: &[u8]) -> &mut Self {
+        self.note_database(cf);
         // SAFETY: live batch and handle; the bytes are copied into the batch.
         unsafe {
             match cf {
@@ -61,6 +75,7 @@ impl WriteBatch {
 
     /// Removes `key` from `cf` (`None`: the default column family).
     pub fn delete(&mut self, cf: Option<&ColumnFamily<'_>>, key: &[u8]) -> &mut Self {
+        self.note_database(cf);
         // SAFETY: live batch and handle; the key is copied into the batch.
         unsafe {
             match cf {
@@ -88,6 +103,7 @@ impl WriteBatch {
         from: &[u8],
         to: &[u8],
     ) -> &mut Self {
+        self.note_database(cf);
         if from > to && self.inverted_range.is_none() {
             self.inverted_range = Some((from.into(), to.into()));
         }
@@ -131,6 +147,28 @@ impl WriteBatch {
         // SAFETY: live batch.
         unsafe { ffi::rocksdb_writebatch_clear(self.raw.as_ptr()) };
         self.inverted_range = None;
+        self.databases = Databases::None;
+    }
+
+    fn note_database(&mut self, cf: Option<&ColumnFamily<'_>>) {
+        if let Some(cf) = cf {
+            let db = cf.db_address();
+            self.databases = match self.databases {
+                Databases::None => Databases::One(db),
+                Databases::One(d) if d == db => Databases::One(d),
+                _ => Databases::Several,
+            };
+        }
+    }
+
+    /// Whether the batch may be written to the database at `db`: it names no column family
+    /// of any other.
+    pub(crate) fn fits_database(&self, db: usize) -> bool {
+        match self.databases {
+            Databases::None => true,
+            Databases::One(d) => d == db,
+            Databases::Several => false,
+        }
     }
 
     pub(crate) fn inverted_range(&self) -> Option<(&[u8], &[u8])> {

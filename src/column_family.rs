@@ -4,7 +4,7 @@ use std::ffi::CString;
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-use crate::db::Db;
+use crate::db::{Db, DbInner};
 use crate::error::{ErrPtr, Result};
 use crate::ffi;
 use crate::read::Reader;
@@ -59,6 +59,24 @@ impl<'db> ColumnFamily<'db> {
     }
 
     pub(crate) fn handle(&self) -> &CfHandle {
+        &self.handle
+    }
+
+    /// The address of the database's inner state, to tell databases apart.
+    pub(crate) fn db_address(&self) -> usize {
+        std::sync::Arc::as_ptr(self.db.inner()) as usize
+    }
+
+    /// The handle, after checking that this column family belongs to `db`. RocksDB would
+    /// otherwise run one database's read or write on another's column family data, under
+    /// the wrong locks: that is a programming error, so it panics, like an index out of
+    /// bounds.
+    pub(crate) fn handle_for(&self, db: &DbInner) -> &CfHandle {
+        assert!(
+            std::ptr::eq(&**self.db.inner(), db),
+            "column family {:?} belongs to another database",
+            self.handle.name
+        );
         &self.handle
     }
 

@@ -257,6 +257,8 @@ impl ReadOptions {
     );
 
     /// Read as of `snapshot`. The options hold the snapshot (and so its database) alive.
+    /// Use them only with the snapshot's own database: RocksDB would read another one as
+    /// of an unrelated sequence number (memory-safe, but meaningless).
     pub fn snapshot(&mut self, snapshot: &Snapshot) -> &mut Self {
         // SAFETY: the snapshot pointer stays valid while `self.snapshot` holds it.
         unsafe { ffi::rocksdb_readoptions_set_snapshot(self.raw.as_ptr(), snapshot.raw()) };

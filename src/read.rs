@@ -72,10 +72,13 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Reads from `cf` instead. It must belong to the same database.
+    /// Reads from `cf` instead.
+    ///
+    /// # Panics
+    /// If `cf` belongs to another database.
     pub fn cf(self, cf: &'a ColumnFamily<'_>) -> Self {
         Reader {
-            cf: cf.handle(),
+            cf: cf.handle_for(self.db),
             ..self
         }
     }

@@ -37,10 +37,13 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// Writes to `cf` instead. It must belong to the same database.
+    /// Writes to `cf` instead.
+    ///
+    /// # Panics
+    /// If `cf` belongs to another database.
     pub fn cf(self, cf: &'a ColumnFamily<'_>) -> Self {
         Writer {
-            cf: cf.handle(),
+            cf: cf.handle_for(self.db),
             ..self
         }
     }
@@ -95,11 +98,18 @@ impl<'a> Writer<'a> {
     /// Applies every operation of `batch` atomically, each to the column family it names.
     /// The writer's column family is not used.
     ///
-    /// A batch holding an inverted range (see [`delete_range`](Self::delete_range)) is
-    /// rejected whole, before anything is written.
+    /// A batch holding an inverted range (see [`delete_range`](Self::delete_range)), or
+    /// naming a column family of another database (a batch stores column family ids, which
+    /// mean another family there), is rejected whole, before anything is written.
     pub fn write(&self, batch: &WriteBatch) -> Result<()> {
         if let Some((from, to)) = batch.inverted_range() {
             return check_range(from, to);
+        }
+        if !batch.fits_database(self.db as *const DbInner as usize) {
+            return Err(crate::Error::invalid(
+                "write batch",
+                "it names a column family of another database",
+            ));
         }
         ffi_try!(rocksdb_write(
             self.db.raw(),

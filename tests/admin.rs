@@ -149,3 +149,52 @@ fn db_is_send_and_sync() {
         }
     }
 }
+
+#[test]
+#[should_panic(expected = "column family \"other\" belongs to another database")]
+fn a_column_family_of_another_database_is_refused() {
+    let (_dir_a, a) = open_db(&[]);
+    let (_dir_b, b) = open_db(&["other"]);
+    let other = b.cf("other").unwrap();
+    let _ = a.reader().cf(&other).get(b"k");
+}
+
+#[test]
+#[should_panic(expected = "belongs to another database")]
+fn writing_to_a_column_family_of_another_database_is_refused() {
+    let (_dir_a, a) = open_db(&[]);
+    let (_dir_b, b) = open_db(&[]);
+    let _ = a.writer().cf(&b.default_cf()).put(b"k", b"v");
+}
+
+#[test]
+fn a_batch_naming_another_databases_column_family_is_refused_whole() {
+    let (_dir_a, a) = open_db(&["x"]);
+    let (_dir_b, b) = open_db(&["x"]);
+    let mut batch = pinrocks::WriteBatch::new();
+    batch
+        .put(None, b"k", b"v")
+        .put(Some(&b.cf("x").unwrap()), b"k", b"v");
+    let err = a.write(&batch).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            pinrocks::Error::InvalidInput {
+                what: "write batch",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(a.get(b"k").unwrap(), None);
+    b.write(&batch).unwrap();
+    assert_eq!(
+        b.cf("x").unwrap().reader().get(b"k").unwrap().as_deref(),
+        Some(&b"v"[..])
+    );
+    batch.put(Some(&a.cf("x").unwrap()), b"k2", b"v");
+    assert!(
+        b.write(&batch).is_err() && a.write(&batch).is_err(),
+        "mixes both databases"
+    );
+}
