@@ -29,4 +29,4 @@ elsewhere install libclang and set LIBCLANG_PATH to its directory."
 fi
 
 # RocksDB takes many minutes to compile: build it once per machine, not per checkout.
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/pinrocks-target}"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-${HOME:-$PWD}/.cache/pinrocks-target}"
