@@ -5,29 +5,8 @@
 mod common;
 
 use bytes::BytesMut;
-use common::{open_db, patterned};
+use common::{open_db, patterned, settle, STAGES};
 use pinrocks::{ColumnFamily, CopyResult, Db, ReadOptions, Reader};
-
-/// Where the value is when it is read.
-#[derive(Debug, Clone, Copy)]
-enum Stage {
-    Memtable,
-    Flushed,
-    Compacted,
-}
-
-const STAGES: [Stage; 3] = [Stage::Memtable, Stage::Flushed, Stage::Compacted];
-
-fn settle(cf: &ColumnFamily<'_>, stage: Stage) {
-    match stage {
-        Stage::Memtable => {}
-        Stage::Flushed => cf.flush().unwrap(),
-        Stage::Compacted => {
-            cf.flush().unwrap();
-            cf.compact_range(None, None).unwrap();
-        }
-    }
-}
 
 /// Reads `key` through all four paths and checks each against `expected`.
 fn assert_all_tiers(reader: Reader<'_>, key: &[u8], expected: Option<&[u8]>, context: &str) {
@@ -85,7 +64,7 @@ fn check_cf(db: &Db, cf: &ColumnFamily<'_>) {
         for (key, value) in &values {
             cf.writer().put(key, value).unwrap();
         }
-        settle(cf, stage);
+        settle(&[cf], stage);
         let mut no_cache = ReadOptions::new();
         no_cache.fill_cache(false).verify_checksums(true);
         for (key, value) in &values {
@@ -127,7 +106,7 @@ fn column_families_are_separate_key_spaces() {
     b.writer().put(b"k", b"in b").unwrap();
     for stage in STAGES {
         for cf in [&db.default_cf(), &a, &b] {
-            settle(cf, stage);
+            settle(&[cf], stage);
         }
         assert_all_tiers(db.reader(), b"k", Some(b"default"), "default");
         assert_all_tiers(a.reader(), b"k", Some(b"in a"), "a");
@@ -141,7 +120,7 @@ fn not_enough_capacity_reports_exact_size_and_leaves_buffer_untouched() {
     let value = patterned(1000, 7);
     db.put(b"k", &value).unwrap();
     for stage in STAGES {
-        settle(&db.default_cf(), stage);
+        settle(&[&db.default_cf()], stage);
         for capacity in [0usize, 1, 999] {
             let mut buf = vec![0xA5u8; capacity];
             let result = db.get_into(b"k", &mut buf).unwrap();
@@ -194,7 +173,7 @@ fn empty_key_zero_length_value_and_nul_bytes() {
         db.put(key, value).unwrap();
     }
     for stage in STAGES {
-        settle(&db.default_cf(), stage);
+        settle(&[&db.default_cf()], stage);
         for (key, value) in cases {
             assert_all_tiers(db.reader(), key, Some(value), &format!("{stage:?} {key:?}"));
         }
@@ -219,7 +198,7 @@ fn snapshot_reads_see_the_past() {
     at_snapshot.snapshot(&snapshot);
     drop(snapshot); // the read options keep it alive
     for stage in STAGES {
-        settle(&db.default_cf(), stage);
+        settle(&[&db.default_cf()], stage);
         assert_all_tiers(
             db.reader().options(&at_snapshot),
             b"k",
@@ -277,7 +256,7 @@ fn delete_range_removes_half_open_interval() {
     db.flush().unwrap();
     db.delete_range(&[3], &[7]).unwrap();
     for stage in STAGES {
-        settle(&db.default_cf(), stage);
+        settle(&[&db.default_cf()], stage);
         for i in 0u8..10 {
             let expected = if (3..7).contains(&i) {
                 None

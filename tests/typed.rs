@@ -5,7 +5,7 @@ mod common;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use common::open_db;
+use common::{open_db, settle, STAGES};
 use pinrocks::codec::{
     Array, BigEndian, Bool, Codec, DecodeError, EpochMillis, LittleEndian, Raw, Utf8, ZeroCopy, F64,
 };
@@ -232,15 +232,8 @@ fn table_reads_borrowed_values_from_every_stage() {
         records.put(&key, &record).unwrap();
         names.put(&i, &format!("name-{i}")).unwrap();
     }
-    for stage in 0..3 {
-        match stage {
-            1 => records.column_family().flush().unwrap(),
-            2 => {
-                records.column_family().compact_range(None, None).unwrap();
-                db.flush().unwrap();
-            }
-            _ => {}
-        }
+    for stage in STAGES {
+        settle(&[records.column_family(), names.column_family()], stage);
         for i in 0u32..64 {
             let key = "k".repeat(1 + i as usize % 16) + &i.to_string();
             let fields = records

@@ -5,18 +5,8 @@ mod common;
 
 use std::panic::{self, AssertUnwindSafe};
 
-use common::{create_options, open_db, patterned};
+use common::{create_options, open_db, patterned, settle, STAGES};
 use pinrocks::{Db, ErrorKind, ReadOptions};
-
-fn stages(db: &Db) -> impl Iterator<Item = &'static str> + '_ {
-    ["memtable", "flushed", "compacted"]
-        .into_iter()
-        .inspect(|stage| match *stage {
-            "flushed" => db.flush().unwrap(),
-            "compacted" => db.compact_range(None, None).unwrap(),
-            _ => {}
-        })
-}
 
 #[test]
 fn guard_derefs_to_the_value_until_dropped() {
@@ -24,12 +14,20 @@ fn guard_derefs_to_the_value_until_dropped() {
     let cf = db.cf("cf").unwrap();
     db.put(b"k", &patterned(5000, 1)).unwrap();
     cf.writer().put(b"k", &patterned(300, 2)).unwrap();
-    for stage in stages(&db) {
-        cf.flush().unwrap();
-        let a = db.reader().pin(b"k").unwrap().expect(stage);
-        let b = cf.reader().pin(b"k").unwrap().expect(stage);
-        assert_eq!(&a[..], &patterned(5000, 1)[..], "{stage}");
-        assert_eq!(&b[..], &patterned(300, 2)[..], "{stage}");
+    for stage in STAGES {
+        settle(&[&db.default_cf(), &cf], stage);
+        let a = db
+            .reader()
+            .pin(b"k")
+            .unwrap()
+            .unwrap_or_else(|| panic!("{stage:?}"));
+        let b = cf
+            .reader()
+            .pin(b"k")
+            .unwrap()
+            .unwrap_or_else(|| panic!("{stage:?}"));
+        assert_eq!(&a[..], &patterned(5000, 1)[..], "{stage:?}");
+        assert_eq!(&b[..], &patterned(300, 2)[..], "{stage:?}");
         assert!(db.reader().pin(b"absent").unwrap().is_none());
     }
 }
@@ -78,8 +76,8 @@ fn multi_get_returns_each_value_in_key_order() {
     let mut queried = keys.clone();
     queried.reverse();
     queried.push(b"never".to_vec());
-    for stage in stages(&db) {
-        cf.flush().unwrap();
+    for stage in STAGES {
+        settle(&[&db.default_cf(), &cf], stage);
         let mut seen = Vec::new();
         cf.reader()
             .multi_get_pinned(&queried, |i, v| seen.push((i, v.map(<[u8]>::to_vec))))
@@ -93,7 +91,7 @@ fn multi_get_returns_each_value_in_key_order() {
                 (i, present.then(|| patterned(n * 100, n as u8)))
             })
             .collect();
-        assert_eq!(seen, expected, "{stage}");
+        assert_eq!(seen, expected, "{stage:?}");
         // The default column family has none of them.
         let mut found = 0;
         db.reader()
@@ -125,21 +123,15 @@ fn a_panic_in_multi_get_stops_the_batch_and_continues() {
     assert_eq!(db.get(b"c").unwrap().as_deref(), Some(&b"c"[..]));
 }
 
-fn collect_forward(it: &mut pinrocks::DbIterator<'_>) -> Vec<(Vec<u8>, Vec<u8>)> {
+/// Every entry from the iterator's position on, moving with `step` (`next` or `prev`).
+fn collect<'a>(
+    it: &mut pinrocks::DbIterator<'a>,
+    step: fn(&mut pinrocks::DbIterator<'a>),
+) -> Vec<(Vec<u8>, Vec<u8>)> {
     let mut out = Vec::new();
     while let Some((k, v)) = it.entry() {
         out.push((k.to_vec(), v.to_vec()));
-        it.next();
-    }
-    it.status().unwrap();
-    out
-}
-
-fn collect_backward(it: &mut pinrocks::DbIterator<'_>) -> Vec<(Vec<u8>, Vec<u8>)> {
-    let mut out = Vec::new();
-    while let Some((k, v)) = it.entry() {
-        out.push((k.to_vec(), v.to_vec()));
-        it.prev();
+        step(it);
     }
     it.status().unwrap();
     out
@@ -162,15 +154,23 @@ fn iteration_forward_backward_seek_bounds_and_prefix() {
     model.insert(10, (vec![b'b', 0xFF], b"edge".to_vec()));
     db.put(b"b\x01", b"in default only").unwrap();
 
-    for stage in stages(&db) {
-        cf.flush().unwrap();
+    for stage in STAGES {
+        settle(&[&db.default_cf(), &cf], stage);
         let mut it = cf.reader().iter();
         it.seek_to_first();
-        assert_eq!(collect_forward(&mut it), model, "{stage} forward");
+        assert_eq!(
+            collect(&mut it, pinrocks::DbIterator::next),
+            model,
+            "{stage:?} forward"
+        );
         it.seek_to_last();
         let mut reversed = model.clone();
         reversed.reverse();
-        assert_eq!(collect_backward(&mut it), reversed, "{stage} backward");
+        assert_eq!(
+            collect(&mut it, pinrocks::DbIterator::prev),
+            reversed,
+            "{stage:?} backward"
+        );
 
         it.seek(&[b'b', 3]);
         assert_eq!(it.key(), Some(&[b'b', 3][..]));
@@ -200,7 +200,11 @@ fn iteration_forward_backward_seek_bounds_and_prefix() {
             .filter(|(k, _)| k.as_slice() >= &[b'a', 3][..] && k.as_slice() < &[b'b', 2][..])
             .cloned()
             .collect();
-        assert_eq!(collect_forward(&mut it), expected, "{stage} bounded");
+        assert_eq!(
+            collect(&mut it, pinrocks::DbIterator::next),
+            expected,
+            "{stage:?} bounded"
+        );
 
         let in_b: Vec<_> = model
             .iter()
@@ -208,22 +212,26 @@ fn iteration_forward_backward_seek_bounds_and_prefix() {
             .cloned()
             .collect();
         let mut it = cf.reader().prefix_iter(b"b");
-        assert_eq!(collect_forward(&mut it), in_b, "{stage} prefix forward");
+        assert_eq!(
+            collect(&mut it, pinrocks::DbIterator::next),
+            in_b,
+            "{stage:?} prefix forward"
+        );
         it.seek_to_last();
         let mut in_b_reversed = in_b.clone();
         in_b_reversed.reverse();
         assert_eq!(
-            collect_backward(&mut it),
+            collect(&mut it, pinrocks::DbIterator::prev),
             in_b_reversed,
-            "{stage} prefix backward"
+            "{stage:?} prefix backward"
         );
 
         let mut it = db.reader().iter();
         it.seek_to_first();
         assert_eq!(
-            collect_forward(&mut it),
+            collect(&mut it, pinrocks::DbIterator::next),
             [(b"b\x01".to_vec(), b"in default only".to_vec())],
-            "{stage} default family"
+            "{stage:?} default family"
         );
     }
 }

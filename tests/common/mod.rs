@@ -1,7 +1,7 @@
 //! Shared test setup: a fresh database in a temporary directory.
 #![allow(dead_code)]
 
-use pinrocks::{Db, Options};
+use pinrocks::{ColumnFamily, Db, Options};
 use tempfile::TempDir;
 
 /// Options that create the database and any named column family.
@@ -26,4 +26,32 @@ pub fn patterned(len: usize, seed: u8) -> Vec<u8> {
     (0..len)
         .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed) ^ (i >> 8) as u8)
         .collect()
+}
+
+/// Where values are when they are read.
+#[derive(Debug, Clone, Copy)]
+pub enum Stage {
+    /// Still in the memtable.
+    Memtable,
+    /// Flushed to an SST file.
+    Flushed,
+    /// Flushed and compacted.
+    Compacted,
+}
+
+pub const STAGES: [Stage; 3] = [Stage::Memtable, Stage::Flushed, Stage::Compacted];
+
+/// Moves what each of `cfs` holds to `stage`: leaves it, flushes it, or flushes and
+/// compacts it.
+pub fn settle(cfs: &[&ColumnFamily<'_>], stage: Stage) {
+    for cf in cfs {
+        match stage {
+            Stage::Memtable => {}
+            Stage::Flushed => cf.flush().unwrap(),
+            Stage::Compacted => {
+                cf.flush().unwrap();
+                cf.compact_range(None, None).unwrap();
+            }
+        }
+    }
 }
