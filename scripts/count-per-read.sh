@@ -11,13 +11,7 @@ cd "$(dirname "$0")/.."
 source scripts/setup.sh
 what="${1:?usage: count-per-read.sh allocations|instructions [sizes]}"
 sizes="${2:-8 4096 1048576}"
-command -v valgrind >/dev/null || {
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-        apt-get update -qq && apt-get install -y -qq valgrind >/dev/null
-    else
-        need "valgrind is missing (Debian: apt-get install -y valgrind)"
-    fi
-}
+require_valgrind
 cargo build --release --example per_read >&2
 bin="$CARGO_TARGET_DIR/release/examples/per_read"
 tiers="vec buffer pinned pinned_v2 bytes raw_pinned raw_get rocksdb_get rocksdb_get_pinned"

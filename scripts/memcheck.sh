@@ -7,13 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
-command -v valgrind >/dev/null || {
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-        apt-get update -qq && apt-get install -y -qq valgrind >/dev/null
-    else
-        need "valgrind is missing (Debian: apt-get install -y valgrind)"
-    fi
-}
+require_valgrind
 
 # Test binaries, as cargo built them (the library's own unit tests included).
 mapfile -t binaries < <(cargo test --release --all-features --no-run --message-format=json 2>/dev/null |

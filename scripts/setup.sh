@@ -11,22 +11,34 @@ command -v cargo >/dev/null || need "cargo is missing: install Rust (https://rus
 command -v c++ >/dev/null || command -v g++ >/dev/null || command -v clang++ >/dev/null ||
     need "a C++ compiler is missing (Debian: apt-get install -y g++)."
 
+# Installs Debian packages when we may (root with apt-get); otherwise stops with `hint`.
+apt_install() { # hint package...
+    local hint="$1"
+    shift
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        echo "pinrocks: installing $* (apt-get install -y $*)" >&2
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+    else
+        need "$hint"
+    fi
+}
+
+# For the scripts that run under valgrind.
+require_valgrind() {
+    command -v valgrind >/dev/null ||
+        apt_install "valgrind is missing (Debian: sudo apt-get install -y valgrind)" valgrind
+}
+
 # bindgen loads libclang at build time; libclang-cpp alone is not enough.
 has_libclang() {
     [ -n "${LIBCLANG_PATH:-}" ] ||
         ldconfig -p 2>/dev/null | grep -Eq 'libclang(-[0-9.]+)?\.so' ||
         compgen -G '/usr/lib/llvm-*/lib/libclang.so*' >/dev/null
 }
-if ! has_libclang; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-        echo "pinrocks: installing libclang for bindgen (apt-get install -y clang libclang-dev)" >&2
-        apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang libclang-dev >/dev/null
-    else
-        need "libclang is missing. Debian/Ubuntu: sudo apt-get install -y clang libclang-dev; \
-elsewhere install libclang and set LIBCLANG_PATH to its directory."
-    fi
-fi
+has_libclang || apt_install "libclang is missing. Debian/Ubuntu: sudo apt-get install -y \
+clang libclang-dev; elsewhere install libclang and set LIBCLANG_PATH to its directory." \
+    clang libclang-dev
 
 # RocksDB takes many minutes to compile: build it once per machine, not per checkout.
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-${HOME:-$PWD}/.cache/pinrocks-target}"
