@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::ffi::{c_char, CStr, CString};
 use std::path::{Path, PathBuf};
 use std::ptr::NonNull;
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use crate::column_family::{CfHandle, ColumnFamily};
 use crate::error::{ffi_try, ErrPtr, Error, Result};
@@ -60,6 +60,20 @@ unsafe impl Sync for DbInner {}
 impl DbInner {
     pub(crate) fn raw(&self) -> *mut ffi::rocksdb_t {
         self.raw.0.as_ptr()
+    }
+
+    // A panic while the lock was held cannot leave the map half-changed (each change is
+    // one insert or remove), so a poisoned lock is still usable.
+    fn column_families(&self) -> RwLockReadGuard<'_, HashMap<String, Arc<CfHandle>>> {
+        self.column_families
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn column_families_mut(&self) -> RwLockWriteGuard<'_, HashMap<String, Arc<CfHandle>>> {
+        self.column_families
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
@@ -296,9 +310,7 @@ impl Db {
     pub fn cf(&self, name: &str) -> Result<ColumnFamily<'_>> {
         let handle = self
             .inner
-            .column_families
-            .read()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .column_families()
             .get(name)
             .cloned()
             .ok_or_else(|| Error::ColumnFamilyNotFound(name.to_owned()))?;
@@ -312,14 +324,7 @@ impl Db {
 
     /// The names of the column families open in this database, sorted.
     pub fn cf_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = self
-            .inner
-            .column_families
-            .read()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .keys()
-            .cloned()
-            .collect();
+        let mut names: Vec<String> = self.inner.column_families().keys().cloned().collect();
         names.sort();
         names
     }
@@ -327,11 +332,7 @@ impl Db {
     /// Creates a column family. Fails if one of that name exists.
     pub fn create_cf(&self, name: &str, options: &Options) -> Result<ColumnFamily<'_>> {
         let c_name = name_to_cstring(name)?;
-        let mut map = self
-            .inner
-            .column_families
-            .write()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut map = self.inner.column_families_mut();
         if map.contains_key(name) {
             return Err(Error::invalid(
                 "column family name",
@@ -351,11 +352,7 @@ impl Db {
     /// Drops a column family and its data. `ColumnFamily` values still held for it keep
     /// working on the dropped family's data until they are dropped.
     pub fn drop_cf(&self, name: &str) -> Result<()> {
-        let mut map = self
-            .inner
-            .column_families
-            .write()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut map = self.inner.column_families_mut();
         let handle = map
             .get(name)
             .ok_or_else(|| Error::ColumnFamilyNotFound(name.to_owned()))?;
