@@ -5,7 +5,6 @@
 
 use std::ffi::{c_char, c_void};
 
-use bytes::BytesMut;
 use pinrocks::{ffi, CopyResult, Db, Options};
 
 /// Every tier, in report order. `raw_*` call the C functions with no safe layer (the
@@ -165,13 +164,6 @@ pub fn pinrocks_tier<'a>(db: &'a Db, name: &str, size: usize, consumer: Consumer
             Box::new(move |k| match reader.get_into(k, &mut buf).unwrap() {
                 CopyResult::Copied(n) => consumer.consume(&buf[..n]),
                 other => panic!("{other:?}"),
-            })
-        }
-        "buffer_bytes" => {
-            let mut buf = BytesMut::with_capacity(size);
-            Box::new(move |k| {
-                assert!(reader.get_into_bytes(k, &mut buf).unwrap());
-                consumer.consume(&buf)
             })
         }
         "pinned" => Box::new(move |k| {
