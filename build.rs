@@ -46,7 +46,7 @@ fn main() {
         .clang_arg(format!("-I{}", include.display()))
         .allowlist_function("rocksdb_.*|pinrocks_.*")
         .allowlist_type("rocksdb_.*|pinrocks_.*")
-        .allowlist_var("rocksdb_.*")
+        .allowlist_var("rocksdb_.*|PINROCKS_.*")
         .size_t_is_usize(true)
         .use_core()
         .derive_debug(false)

@@ -4,8 +4,9 @@
 //   struct rocksdb_t                      { DB* rep; };
 //   struct rocksdb_readoptions_t          { ReadOptions rep; ...more fields... };
 //   struct rocksdb_column_family_handle_t { ColumnFamilyHandle* rep; bool immortal; };
+//   struct rocksdb_writebatch_t           { WriteBatch rep; };
 // The C header only declares them, so we reach `rep`, always the first member, at offset 0.
-// librocksdb-sys is pinned with `=` in Cargo.toml; tests/layout.rs fails loudly if a new
+// librocksdb-sys is pinned with `=` in Cargo.toml; src/layout_tests.rs fails loudly if a new
 // RocksDB moves these fields (options set through the C API must be seen here, a column
 // family handle must name the right column family).
 #ifndef PINROCKS_LAYOUT_H
@@ -14,6 +15,7 @@
 #include "rocksdb/c.h"
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
+#include "rocksdb/write_batch.h"
 
 namespace pinrocks {
 
@@ -27,6 +29,10 @@ inline const rocksdb::ReadOptions& read_options_of(const rocksdb_readoptions_t* 
 
 inline rocksdb::ColumnFamilyHandle* handle_of(rocksdb_column_family_handle_t* cf) {
   return *reinterpret_cast<rocksdb::ColumnFamilyHandle**>(cf);
+}
+
+inline rocksdb::WriteBatch& batch_of(rocksdb_writebatch_t* batch) {
+  return *reinterpret_cast<rocksdb::WriteBatch*>(batch);
 }
 
 // NULL means the default column family.

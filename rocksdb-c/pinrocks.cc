@@ -1,11 +1,15 @@
-// Native reads beyond RocksDB's C API. Every entry point is extern "C" and noexcept in
-// effect: RocksDB reports failures through Status, and the callback never unwinds (the
-// Rust trampoline catches panics), so no exception crosses into Rust.
+// Native reads and writes beyond RocksDB's C API. Every entry point is extern "C" and lets
+// no C++ exception out: each body runs inside `guarded`, which turns a thrown exception into
+// an error code (std::bad_alloc: PINROCKS_CODE_OUT_OF_MEMORY), and the Rust callbacks never
+// unwind (their trampolines catch panics). The few functions without an error channel only
+// copy bytes and are noexcept.
 #include "pinrocks.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -15,14 +19,41 @@
 
 namespace {
 
-// Same contract as SaveError in db/c.cc: a malloc'd copy that rocksdb_free releases.
-void save_error(char** errptr, int* status_code, const rocksdb::Status& s) {
-  *status_code = static_cast<int>(s.code());
+// Same contract as SaveError in db/c.cc: a malloc'd copy that rocksdb_free releases. Never
+// throws: if the message cannot be allocated, the code alone reports the failure.
+void save_error(char** errptr, int* status_code, int code, const char* message) PINROCKS_NOEXCEPT {
+  *status_code = code;
   std::free(*errptr);
-  *errptr = strdup(s.ToString().c_str());
+  *errptr = strdup(message);
 }
 
-size_t copy_name(const std::string& name, char* buf, size_t buflen) {
+void save_status(char** errptr, int* status_code, const rocksdb::Status& s) {
+  save_error(errptr, status_code, static_cast<int>(s.code()), s.ToString().c_str());
+}
+
+// Runs `body` and reports whatever it throws as an error instead of letting it unwind into
+// Rust (which cannot catch a foreign exception and aborts).
+template <typename Body>
+void guarded(int* status_code, char** errptr, Body&& body) PINROCKS_NOEXCEPT {
+  try {
+    body();
+  } catch (const std::bad_alloc& e) {
+    save_error(errptr, status_code, PINROCKS_CODE_OUT_OF_MEMORY, e.what());
+  } catch (const std::exception& e) {
+    save_error(errptr, status_code, PINROCKS_CODE_EXCEPTION, e.what());
+  } catch (...) {
+    save_error(errptr, status_code, PINROCKS_CODE_EXCEPTION, "unknown C++ exception");
+  }
+}
+
+// Reports `s` unless it is OK.
+void report(char** errptr, int* status_code, const rocksdb::Status& s) {
+  if (!s.ok()) {
+    save_status(errptr, status_code, s);
+  }
+}
+
+size_t copy_name(const std::string& name, char* buf, size_t buflen) PINROCKS_NOEXCEPT {
   std::memcpy(buf, name.data(), std::min(name.size(), buflen));
   return name.size();
 }
@@ -34,81 +65,131 @@ extern "C" {
 unsigned char pinrocks_get_pinned(rocksdb_t* db, const rocksdb_readoptions_t* options,
                                   rocksdb_column_family_handle_t* column_family,
                                   const char* key, size_t keylen, pinrocks_value_fn fn,
-                                  void* ctx, int* status_code, char** errptr) {
-  rocksdb::DB* rep = pinrocks::db_of(db);
-  rocksdb::PinnableSlice value;
-  rocksdb::Status s = rep->Get(pinrocks::read_options_of(options),
-                               pinrocks::column_family_of(db, column_family),
-                               rocksdb::Slice(key, keylen), &value);
-  if (s.ok()) {
-    fn(ctx, value.data(), value.size());
-    return 1;  // `value` releases its pin as this frame returns.
-  }
-  if (!s.IsNotFound()) {
-    save_error(errptr, status_code, s);
-  }
-  return 0;
+                                  void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  unsigned char found = 0;
+  guarded(status_code, errptr, [&] {
+    rocksdb::DB* rep = pinrocks::db_of(db);
+    rocksdb::PinnableSlice value;
+    rocksdb::Status s = rep->Get(pinrocks::read_options_of(options),
+                                 pinrocks::column_family_of(db, column_family),
+                                 rocksdb::Slice(key, keylen), &value);
+    if (s.ok()) {
+      fn(ctx, value.data(), value.size());
+      found = 1;  // `value` releases its pin as this frame returns.
+    } else if (!s.IsNotFound()) {
+      save_status(errptr, status_code, s);
+    }
+  });
+  return found;
 }
 
 void pinrocks_multi_get_pinned(rocksdb_t* db, const rocksdb_readoptions_t* options,
                                rocksdb_column_family_handle_t* column_family, size_t num_keys,
-                               const char* const* keys, const size_t* key_lens,
-                               pinrocks_multi_value_fn fn, void* ctx, int* status_code,
-                               char** errptr) {
-  std::vector<rocksdb::Slice> key_slices;
-  key_slices.reserve(num_keys);
-  for (size_t i = 0; i < num_keys; i++) {
-    key_slices.emplace_back(keys[i], key_lens[i]);
-  }
-  std::vector<rocksdb::PinnableSlice> values(num_keys);
-  std::vector<rocksdb::Status> statuses(num_keys);
-  pinrocks::db_of(db)->MultiGet(pinrocks::read_options_of(options),
-                                pinrocks::column_family_of(db, column_family), num_keys,
-                                key_slices.data(), values.data(), statuses.data(),
-                                /*sorted_input=*/false);
-  for (size_t i = 0; i < num_keys; i++) {
-    if (!statuses[i].ok() && !statuses[i].IsNotFound()) {
-      save_error(errptr, status_code, statuses[i]);
-      return;
+                               const pinrocks_slice* keys, pinrocks_multi_value_fn fn,
+                               void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  guarded(status_code, errptr, [&] {
+    // Sized by the caller's key count: these may throw std::bad_alloc, reported as an error.
+    std::vector<rocksdb::Slice> key_slices;
+    key_slices.reserve(num_keys);
+    for (size_t i = 0; i < num_keys; i++) {
+      key_slices.emplace_back(keys[i].data, keys[i].len);
     }
-  }
-  for (size_t i = 0; i < num_keys; i++) {
-    bool found = statuses[i].ok();
-    if (fn(ctx, i, found, found ? values[i].data() : nullptr, found ? values[i].size() : 0)) {
-      return;
+    std::vector<rocksdb::PinnableSlice> values(num_keys);
+    std::vector<rocksdb::Status> statuses(num_keys);
+    pinrocks::db_of(db)->MultiGet(pinrocks::read_options_of(options),
+                                  pinrocks::column_family_of(db, column_family), num_keys,
+                                  key_slices.data(), values.data(), statuses.data(),
+                                  /*sorted_input=*/false);
+    for (size_t i = 0; i < num_keys; i++) {
+      if (!statuses[i].ok() && !statuses[i].IsNotFound()) {
+        save_status(errptr, status_code, statuses[i]);
+        return;
+      }
     }
-  }
+    for (size_t i = 0; i < num_keys; i++) {
+      bool found = statuses[i].ok();
+      if (fn(ctx, i, found, found ? values[i].data() : nullptr, found ? values[i].size() : 0)) {
+        return;
+      }
+    }
+  });
 }
 
 void pinrocks_compact_range(rocksdb_t* db, rocksdb_column_family_handle_t* column_family,
                             const char* start, size_t startlen, const char* limit,
-                            size_t limitlen, int* status_code, char** errptr) {
-  rocksdb::Slice start_slice(start, startlen);
-  rocksdb::Slice limit_slice(limit, limitlen);
-  rocksdb::CompactRangeOptions options;
-  rocksdb::Status s = pinrocks::db_of(db)->CompactRange(
-      options, pinrocks::column_family_of(db, column_family),
-      start == nullptr ? nullptr : &start_slice, limit == nullptr ? nullptr : &limit_slice);
-  if (!s.ok()) {
-    save_error(errptr, status_code, s);
-  }
+                            size_t limitlen, int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  guarded(status_code, errptr, [&] {
+    rocksdb::Slice start_slice(start, startlen);
+    rocksdb::Slice limit_slice(limit, limitlen);
+    rocksdb::CompactRangeOptions options;
+    report(errptr, status_code,
+           pinrocks::db_of(db)->CompactRange(
+               options, pinrocks::column_family_of(db, column_family),
+               start == nullptr ? nullptr : &start_slice,
+               limit == nullptr ? nullptr : &limit_slice));
+  });
 }
 
-unsigned char pinrocks_readoptions_fill_cache(const rocksdb_readoptions_t* options) {
+void pinrocks_writebatch_put(rocksdb_writebatch_t* batch,
+                             rocksdb_column_family_handle_t* column_family, const char* key,
+                             size_t keylen, const char* value, size_t valuelen,
+                             int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  guarded(status_code, errptr, [&] {
+    rocksdb::WriteBatch& b = pinrocks::batch_of(batch);
+    rocksdb::Slice k(key, keylen), v(value, valuelen);
+    report(errptr, status_code,
+           column_family == nullptr ? b.Put(k, v)
+                                    : b.Put(pinrocks::handle_of(column_family), k, v));
+  });
+}
+
+void pinrocks_writebatch_delete(rocksdb_writebatch_t* batch,
+                                rocksdb_column_family_handle_t* column_family,
+                                const char* key, size_t keylen, int* status_code,
+                                char** errptr) PINROCKS_NOEXCEPT {
+  guarded(status_code, errptr, [&] {
+    rocksdb::WriteBatch& b = pinrocks::batch_of(batch);
+    rocksdb::Slice k(key, keylen);
+    report(errptr, status_code,
+           column_family == nullptr ? b.Delete(k)
+                                    : b.Delete(pinrocks::handle_of(column_family), k));
+  });
+}
+
+void pinrocks_writebatch_delete_range(rocksdb_writebatch_t* batch,
+                                      rocksdb_column_family_handle_t* column_family,
+                                      const char* start, size_t startlen, const char* end,
+                                      size_t endlen, int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  guarded(status_code, errptr, [&] {
+    rocksdb::WriteBatch& b = pinrocks::batch_of(batch);
+    rocksdb::Slice from(start, startlen), to(end, endlen);
+    report(errptr, status_code,
+           column_family == nullptr
+               ? b.DeleteRange(from, to)
+               : b.DeleteRange(pinrocks::handle_of(column_family), from, to));
+  });
+}
+
+unsigned char pinrocks_readoptions_fill_cache(const rocksdb_readoptions_t* options) PINROCKS_NOEXCEPT {
   return pinrocks::read_options_of(options).fill_cache;
 }
 
-unsigned char pinrocks_readoptions_verify_checksums(const rocksdb_readoptions_t* options) {
+unsigned char pinrocks_readoptions_verify_checksums(
+    const rocksdb_readoptions_t* options) PINROCKS_NOEXCEPT {
   return pinrocks::read_options_of(options).verify_checksums;
 }
 
 size_t pinrocks_column_family_name(rocksdb_column_family_handle_t* column_family, char* buf,
-                                   size_t buflen) {
+                                   size_t buflen) PINROCKS_NOEXCEPT {
   return copy_name(pinrocks::handle_of(column_family)->GetName(), buf, buflen);
 }
 
-size_t pinrocks_db_name(rocksdb_t* db, char* buf, size_t buflen) {
+size_t pinrocks_db_name(rocksdb_t* db, char* buf, size_t buflen) PINROCKS_NOEXCEPT {
   return copy_name(pinrocks::db_of(db)->GetName(), buf, buflen);
+}
+
+unsigned int pinrocks_writebatch_count(rocksdb_writebatch_t* batch) PINROCKS_NOEXCEPT {
+  return pinrocks::batch_of(batch).Count();
 }
 
 }  // extern "C"

@@ -1,5 +1,12 @@
 /* pinrocks: RocksDB's C API plus the few native functions pinrocks adds where the C API
- * stops. bindgen reads this header; rocksdb-c/pinrocks.cc implements the additions. */
+ * stops. bindgen reads this header; rocksdb-c/pinrocks.cc implements the additions.
+ *
+ * Errors: every function that can fail takes `int* status_code` and `char** errptr`. The
+ * caller sets *status_code to 0 (rocksdb::Status::kOk) and *errptr to NULL; on failure
+ * *status_code is a rocksdb::Status::Code, or one of the PINROCKS_CODE_* below for a C++
+ * exception caught at this boundary, and *errptr a malloc'd message (free it with
+ * rocksdb_free), which may stay NULL if even that allocation failed. No C++ exception
+ * leaves these functions. */
 #ifndef PINROCKS_H
 #define PINROCKS_H
 
@@ -8,8 +15,24 @@
 #include "rocksdb/c.h"
 
 #ifdef __cplusplus
+/* Every entry point is noexcept: should an exception ever get past `guarded`, C++ stops the
+ * process at once instead of unwinding into Rust frames, which is undefined behaviour. */
+#define PINROCKS_NOEXCEPT noexcept
 extern "C" {
+#else
+#define PINROCKS_NOEXCEPT
 #endif
+
+/* std::bad_alloc was thrown (and caught) inside the call. */
+#define PINROCKS_CODE_OUT_OF_MEMORY 100
+/* Any other C++ exception was thrown (and caught) inside the call. */
+#define PINROCKS_CODE_EXCEPTION 101
+
+/* A key for pinrocks_multi_get_pinned: bytes the caller keeps alive for the call. */
+typedef struct pinrocks_slice {
+  const char* data;
+  size_t len;
+} pinrocks_slice;
 
 /* Receives a value while RocksDB holds it pinned. `data` may be NULL when `len` is 0.
  * Must not unwind: the Rust side catches panics before returning here. */
@@ -18,13 +41,11 @@ typedef void (*pinrocks_value_fn)(void* ctx, const char* data, size_t len);
 /* One native call, no heap allocation of its own: reads `key` into a PinnableSlice on this
  * function's stack and calls `fn(ctx, data, len)` while the pin is held.
  * `column_family` may be NULL for the default column family.
- * Returns 1 if the key was found (fn was called once), 0 if not found or on error; on error
- * *errptr is set to a malloc'd message (free it with rocksdb_free) and *status_code to
- * the rocksdb::Status::Code, so callers need not parse the message. */
+ * Returns 1 if the key was found (fn was called once), 0 if not found or on error. */
 unsigned char pinrocks_get_pinned(rocksdb_t* db, const rocksdb_readoptions_t* options,
                                   rocksdb_column_family_handle_t* column_family,
                                   const char* key, size_t keylen, pinrocks_value_fn fn,
-                                  void* ctx, int* status_code, char** errptr);
+                                  void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
 /* Receives the i-th result of a multi-get while every value of the batch is pinned:
  * found = 0 for an absent key (data NULL, len 0). Returns 0 to go on, 1 to stop early. */
@@ -33,28 +54,45 @@ typedef unsigned char (*pinrocks_multi_value_fn)(void* ctx, size_t index, unsign
 
 /* DB::MultiGet of `num_keys` keys of one column family (NULL: default) into PinnableSlices
  * held in one array for the batch, then fn for each key in order while they are pinned.
- * On the first per-key error, nothing is called back, *errptr and *status_code are set. */
+ * On the first per-key error (or a failed allocation), nothing is called back. */
 void pinrocks_multi_get_pinned(rocksdb_t* db, const rocksdb_readoptions_t* options,
                                rocksdb_column_family_handle_t* column_family, size_t num_keys,
-                               const char* const* keys, const size_t* key_lens,
-                               pinrocks_multi_value_fn fn, void* ctx, int* status_code,
-                               char** errptr);
+                               const pinrocks_slice* keys, pinrocks_multi_value_fn fn,
+                               void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
 /* CompactRange over [start, limit) of a column family (NULL: default), reporting its Status,
  * which the C API's rocksdb_compact_range drops. A NULL start or limit means unbounded. */
 void pinrocks_compact_range(rocksdb_t* db, rocksdb_column_family_handle_t* column_family,
                             const char* start, size_t startlen, const char* limit,
-                            size_t limitlen, int* status_code, char** errptr);
+                            size_t limitlen, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
+/* WriteBatch::Put / Delete / DeleteRange into a batch, for a column family (NULL: the
+ * default one), reporting the Status that the C API's rocksdb_writebatch_* drop (RocksDB
+ * refuses a key or value over 4 GiB, and then leaves the entry out of the batch). */
+void pinrocks_writebatch_put(rocksdb_writebatch_t* batch,
+                             rocksdb_column_family_handle_t* column_family, const char* key,
+                             size_t keylen, const char* value, size_t valuelen,
+                             int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_writebatch_delete(rocksdb_writebatch_t* batch,
+                                rocksdb_column_family_handle_t* column_family,
+                                const char* key, size_t keylen, int* status_code,
+                                char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_writebatch_delete_range(rocksdb_writebatch_t* batch,
+                                      rocksdb_column_family_handle_t* column_family,
+                                      const char* start, size_t startlen, const char* end,
+                                      size_t endlen, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
 /* Layout checks: what the C++ side sees through the mirrored C API structs.
- * Tests compare these with what was set through the C API. */
-unsigned char pinrocks_readoptions_fill_cache(const rocksdb_readoptions_t* options);
-unsigned char pinrocks_readoptions_verify_checksums(const rocksdb_readoptions_t* options);
+ * Tests compare these with what was set through the C API. None of them can throw. */
+unsigned char pinrocks_readoptions_fill_cache(const rocksdb_readoptions_t* options) PINROCKS_NOEXCEPT;
+unsigned char pinrocks_readoptions_verify_checksums(const rocksdb_readoptions_t* options) PINROCKS_NOEXCEPT;
 /* Copies the column family's name into buf (truncated to buflen); returns its full length. */
 size_t pinrocks_column_family_name(rocksdb_column_family_handle_t* column_family, char* buf,
-                                   size_t buflen);
+                                   size_t buflen) PINROCKS_NOEXCEPT;
 /* The path RocksDB was opened at, as the C++ DB object reports it; same contract as above. */
-size_t pinrocks_db_name(rocksdb_t* db, char* buf, size_t buflen);
+size_t pinrocks_db_name(rocksdb_t* db, char* buf, size_t buflen) PINROCKS_NOEXCEPT;
+/* The number of entries in the batch, as the C++ WriteBatch reports it. */
+unsigned int pinrocks_writebatch_count(rocksdb_writebatch_t* batch) PINROCKS_NOEXCEPT;
 
 #ifdef __cplusplus
 }

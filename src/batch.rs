@@ -1,39 +1,81 @@
 //! Atomic groups of writes.
 
 use std::ptr::NonNull;
+use std::sync::{Arc, Weak};
 
-use crate::column_family::ColumnFamily;
+use crate::column_family::{CfHandle, ColumnFamily};
+use crate::db::DbInner;
+use crate::error::{ErrPtr, Error, Result};
 use crate::ffi;
 
 /// Puts and deletes applied together by [`Writer::write`](crate::Writer::write): all of
 /// them or none. The batch copies keys and values in, so they need not outlive it.
+///
+/// Each operation reports what RocksDB refuses (a key or value over 4 GiB): the C API's
+/// batch functions drop that status and leave the entry out, so pinrocks calls
+/// `WriteBatch::Put`/`Delete`/`DeleteRange` itself (rocksdb-c/).
+///
+/// A batch is `Send` but not `Sync`: writing it stamps a sequence number into it
+/// (`WriteBatchInternal::SetSequence` in `DBImpl::WriteImpl`), so two threads writing one
+/// batch at once would race and lose writes. This does not compile:
+///
+/// ```compile_fail
+/// fn shared<T: Sync>(_: &T) {}
+/// shared(&pinrocks::WriteBatch::new());
+/// ```
 pub struct WriteBatch {
     raw: NonNull<ffi::rocksdb_writebatch_t>,
     /// The first `delete_range` whose start sorts after its end: writing it would poison
     /// the database (see `Writer::delete_range`), so the write refuses the batch.
     inverted_range: Option<InvertedRange>,
-    /// Where the named column families come from: a batch stores column family ids, which
-    /// mean something else in another database, so a write elsewhere is refused.
-    databases: Databases,
+    /// The column families the batch names (`None` for the default one is not named), each
+    /// once.
+    families: Vec<NamedFamily>,
 }
 
-/// The database(s) whose column families a batch names, by the address of their inner
-/// state (compared, never dereferenced).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Databases {
-    None,
-    One(usize),
-    Several,
+/// A column family a batch names. A batch stores only its id, which means another family
+/// (or none) in another database, or nothing once the family is dropped, so the write
+/// checks each against the database it writes to.
+pub(crate) struct NamedFamily {
+    /// `DbInner::id` of its database: unique, unlike an address.
+    db_id: u64,
+    /// Does not keep the handle alive (a batch may outlive its database, and a handle must
+    /// not be destroyed after its database closed), but keeps its allocation, so the
+    /// address compared in `note_family` cannot be reused.
+    handle: Weak<CfHandle>,
+    name: String,
+}
+
+impl NamedFamily {
+    /// `Ok` if a write to `db` may name this family. Call with `db.lock_families()` held.
+    pub(crate) fn check_live(&self, db: &DbInner) -> Result<()> {
+        if self.db_id != db.id {
+            return Err(Error::ForeignColumnFamily {
+                name: self.name.clone(),
+            });
+        }
+        // The database is open (we write to it), so the handle is gone only if the family
+        // was dropped and nothing holds it any more. An upgraded handle may be dropped here
+        // last: it belongs to `db`, which is open.
+        match self.handle.upgrade() {
+            Some(handle) => db.live_family(&handle),
+            None => Err(Error::ColumnFamilyDropped(self.name.clone())),
+        }
+    }
 }
 
 /// The start and end of a `delete_range` whose start sorts after its end.
 type InvertedRange = (Box<[u8]>, Box<[u8]>);
 
-// SAFETY: a `WriteBatch` is an owned byte buffer with no thread affinity; mutation needs
-// `&mut self`, and `&WriteBatch` is only read (by `DB::Write`).
+// SAFETY: a `rocksdb::WriteBatch` is an owned buffer (`rep_`, a std::string) with no thread
+// affinity, so it may move between threads. Not `Sync`: `DB::Write` writes into the batch
+// it is given (`WriteBatchInternal::SetSequence`), though the C API's pointer looks const.
 unsafe impl Send for WriteBatch {}
-// SAFETY: see `Send`.
-unsafe impl Sync for WriteBatch {}
+
+/// The raw handle of `cf`, or NULL for the default column family.
+fn raw_cf(cf: Option<&ColumnFamily<'_>>) -> *mut ffi::rocksdb_column_family_handle_t {
+    cf.map_or(std::ptr::null_mut(), |cf| cf.handle().raw())
+}
 
 impl WriteBatch {
     /// An empty batch.
@@ -43,97 +85,97 @@ impl WriteBatch {
         WriteBatch {
             raw: NonNull::new(raw).expect("rocksdb_writebatch_create returned NULL"),
             inverted_range: None,
-            databases: Databases::None,
+            families: Vec::new(),
         }
     }
 
-    /// Sets `key` to `value` in `cf` (`None`: the default column family).
-    pub fn put(&mut self, cf: Option<&ColumnFamily<'_>>, key: &[u8], value: &[u8]) -> &mut Self {
-        self.note_database(cf);
-        // SAFETY: live batch and handle; the bytes are copied into the batch.
+    /// Sets `key` to `value` in `cf` (`None`: the default column family). A key or value
+    /// over 4 GiB is refused (`InvalidArgument`) and leaves the batch as it was.
+    pub fn put(
+        &mut self,
+        cf: Option<&ColumnFamily<'_>>,
+        key: &[u8],
+        value: &[u8],
+    ) -> Result<&mut Self> {
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live batch (owned, `&mut self`) and handle (borrowed through `cf`); the
+        // bytes are copied into the batch during the call.
         unsafe {
-            match cf {
-                Some(cf) => ffi::rocksdb_writebatch_put_cf(
-                    self.raw.as_ptr(),
-                    cf.handle().raw(),
-                    key.as_ptr().cast(),
-                    key.len(),
-                    value.as_ptr().cast(),
-                    value.len(),
-                ),
-                None => ffi::rocksdb_writebatch_put(
-                    self.raw.as_ptr(),
-                    key.as_ptr().cast(),
-                    key.len(),
-                    value.as_ptr().cast(),
-                    value.len(),
-                ),
-            }
-        }
-        self
+            ffi::pinrocks_writebatch_put(
+                self.raw.as_ptr(),
+                raw_cf(cf),
+                key.as_ptr().cast(),
+                key.len(),
+                value.as_ptr().cast(),
+                value.len(),
+                &mut code,
+                err.as_out(),
+            )
+        };
+        err.check_with_code(Some(code))?;
+        self.note_family(cf);
+        Ok(self)
     }
 
-    /// Removes `key` from `cf` (`None`: the default column family).
-    pub fn delete(&mut self, cf: Option<&ColumnFamily<'_>>, key: &[u8]) -> &mut Self {
-        self.note_database(cf);
-        // SAFETY: live batch and handle; the key is copied into the batch.
+    /// Removes `key` from `cf` (`None`: the default column family). A key over 4 GiB is
+    /// refused and leaves the batch as it was.
+    pub fn delete(&mut self, cf: Option<&ColumnFamily<'_>>, key: &[u8]) -> Result<&mut Self> {
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: as in `put`.
         unsafe {
-            match cf {
-                Some(cf) => ffi::rocksdb_writebatch_delete_cf(
-                    self.raw.as_ptr(),
-                    cf.handle().raw(),
-                    key.as_ptr().cast(),
-                    key.len(),
-                ),
-                None => ffi::rocksdb_writebatch_delete(
-                    self.raw.as_ptr(),
-                    key.as_ptr().cast(),
-                    key.len(),
-                ),
-            }
-        }
-        self
+            ffi::pinrocks_writebatch_delete(
+                self.raw.as_ptr(),
+                raw_cf(cf),
+                key.as_ptr().cast(),
+                key.len(),
+                &mut code,
+                err.as_out(),
+            )
+        };
+        err.check_with_code(Some(code))?;
+        self.note_family(cf);
+        Ok(self)
     }
 
     /// Removes keys in `[from, to)` from `cf` (`None`: the default column family). A range
-    /// whose start sorts after its end makes the whole batch fail to write.
+    /// whose start sorts after its end makes the whole batch fail to write; a bound over
+    /// 4 GiB is refused here and leaves the batch as it was.
     pub fn delete_range(
         &mut self,
         cf: Option<&ColumnFamily<'_>>,
         from: &[u8],
         to: &[u8],
-    ) -> &mut Self {
-        self.note_database(cf);
+    ) -> Result<&mut Self> {
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: as in `put`.
+        unsafe {
+            ffi::pinrocks_writebatch_delete_range(
+                self.raw.as_ptr(),
+                raw_cf(cf),
+                from.as_ptr().cast(),
+                from.len(),
+                to.as_ptr().cast(),
+                to.len(),
+                &mut code,
+                err.as_out(),
+            )
+        };
+        err.check_with_code(Some(code))?;
+        self.note_family(cf);
         if from > to && self.inverted_range.is_none() {
             self.inverted_range = Some((from.into(), to.into()));
         }
-        // SAFETY: live batch and handle; the keys are copied into the batch.
-        unsafe {
-            match cf {
-                Some(cf) => ffi::rocksdb_writebatch_delete_range_cf(
-                    self.raw.as_ptr(),
-                    cf.handle().raw(),
-                    from.as_ptr().cast(),
-                    from.len(),
-                    to.as_ptr().cast(),
-                    to.len(),
-                ),
-                None => ffi::rocksdb_writebatch_delete_range(
-                    self.raw.as_ptr(),
-                    from.as_ptr().cast(),
-                    from.len(),
-                    to.as_ptr().cast(),
-                    to.len(),
-                ),
-            }
-        }
-        self
+        Ok(self)
     }
 
     /// The number of operations in the batch.
     pub fn len(&self) -> usize {
-        // SAFETY: live batch.
-        let count = unsafe { ffi::rocksdb_writebatch_count(self.raw.as_ptr()) };
+        // SAFETY: live batch; `WriteBatch::Count` only reads the header. (Ours, because the C
+        // API's `rocksdb_writebatch_count` answers a signed int.)
+        let count = unsafe { ffi::pinrocks_writebatch_count(self.raw.as_ptr()) };
         count as usize
     }
 
@@ -144,31 +186,33 @@ impl WriteBatch {
 
     /// Removes every operation, keeping the allocation for reuse.
     pub fn clear(&mut self) {
-        // SAFETY: live batch.
+        // SAFETY: live batch, owned.
         unsafe { ffi::rocksdb_writebatch_clear(self.raw.as_ptr()) };
         self.inverted_range = None;
-        self.databases = Databases::None;
+        self.families.clear();
     }
 
-    fn note_database(&mut self, cf: Option<&ColumnFamily<'_>>) {
-        if let Some(cf) = cf {
-            let db = cf.db_address();
-            self.databases = match self.databases {
-                Databases::None => Databases::One(db),
-                Databases::One(d) if d == db => Databases::One(d),
-                _ => Databases::Several,
-            };
+    fn note_family(&mut self, cf: Option<&ColumnFamily<'_>>) {
+        let Some(handle) = cf.map(ColumnFamily::handle) else {
+            return;
+        };
+        if self
+            .families
+            .iter()
+            .any(|f| std::ptr::eq(f.handle.as_ptr(), Arc::as_ptr(handle)))
+        {
+            return;
         }
+        self.families.push(NamedFamily {
+            db_id: handle.db_id,
+            handle: Arc::downgrade(handle),
+            name: handle.name.clone(),
+        });
     }
 
-    /// Whether the batch may be written to the database at `db`: it names no column family
-    /// of any other.
-    pub(crate) fn fits_database(&self, db: usize) -> bool {
-        match self.databases {
-            Databases::None => true,
-            Databases::One(d) => d == db,
-            Databases::Several => false,
-        }
+    /// The column families the batch names.
+    pub(crate) fn families(&self) -> &[NamedFamily] {
+        &self.families
     }
 
     pub(crate) fn inverted_range(&self) -> Option<(&[u8], &[u8])> {
@@ -177,6 +221,18 @@ impl WriteBatch {
 
     pub(crate) fn raw(&self) -> *mut ffi::rocksdb_writebatch_t {
         self.raw.as_ptr()
+    }
+}
+
+impl std::fmt::Debug for WriteBatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WriteBatch")
+            .field("len", &self.len())
+            .field(
+                "column_families",
+                &self.families.iter().map(|f| &f.name).collect::<Vec<_>>(),
+            )
+            .finish_non_exhaustive()
     }
 }
 

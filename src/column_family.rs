@@ -2,6 +2,7 @@
 
 use std::ffi::CString;
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use crate::db::{Db, DbInner};
@@ -10,35 +11,68 @@ use crate::ffi;
 use crate::read::Reader;
 use crate::write::Writer;
 
-/// Owns one `rocksdb_column_family_handle_t`. The database destroys its handles before it
-/// closes (see `DbInner`'s field order).
+/// Owns one `rocksdb_column_family_handle_t`, and with it the column family's
+/// `ColumnFamilyData` (`ColumnFamilyHandleImpl`'s destructor unrefs it): its options, table
+/// factory and block cache, which pinned blocks live in. Every owner of a pin holds an
+/// `Arc<CfHandle>` for that reason. The handle must be destroyed while its database is open:
+/// `DbInner` drops its handles before closing, and every other owner of an `Arc<CfHandle>`
+/// also owns (or borrows) the `DbInner`, dropped after it.
 pub(crate) struct CfHandle {
     raw: NonNull<ffi::rocksdb_column_family_handle_t>,
-    name: String,
+    pub(crate) name: String,
+    /// The `DbInner::id` of the database it belongs to.
+    pub(crate) db_id: u64,
+    is_default: bool,
+    /// Set by `Db::drop_cf` while it holds the database's family lock exclusively; writers
+    /// read it under the same lock held shared (`DbInner::live_family`).
+    dropped: AtomicBool,
 }
 
-// SAFETY: a `ColumnFamilyHandle` is an immutable reference to a column family that RocksDB
-// lets any thread use concurrently; it is destroyed only by `Drop`, with `&mut self`.
+// SAFETY: `ColumnFamilyHandleImpl` (db/column_family.h) is immutable after creation (a
+// `ColumnFamilyData*`, the `DBImpl*` and the mutex pointer); RocksDB's reads, writes and
+// `DropColumnFamily` take it by pointer from any thread. It is destroyed only by `Drop`.
 unsafe impl Send for CfHandle {}
 // SAFETY: see `Send`.
 unsafe impl Sync for CfHandle {}
 
 impl CfHandle {
-    pub(crate) fn new(raw: *mut ffi::rocksdb_column_family_handle_t, name: String) -> Self {
+    pub(crate) fn new(
+        raw: *mut ffi::rocksdb_column_family_handle_t,
+        name: String,
+        db_id: u64,
+    ) -> Self {
         CfHandle {
             raw: NonNull::new(raw).expect("RocksDB returned a NULL column family handle"),
+            is_default: name == crate::db::DEFAULT_COLUMN_FAMILY,
             name,
+            db_id,
+            dropped: AtomicBool::new(false),
         }
     }
 
     pub(crate) fn raw(&self) -> *mut ffi::rocksdb_column_family_handle_t {
         self.raw.as_ptr()
     }
+
+    /// The default family cannot be dropped (RocksDB refuses), so writes to it need no lock.
+    pub(crate) fn is_default(&self) -> bool {
+        self.is_default
+    }
+
+    /// Whether `Db::drop_cf` dropped it. Exact only under the database's family lock.
+    pub(crate) fn is_dropped(&self) -> bool {
+        self.dropped.load(Ordering::Acquire)
+    }
+
+    pub(crate) fn mark_dropped(&self) {
+        self.dropped.store(true, Ordering::Release);
+    }
 }
 
 impl Drop for CfHandle {
     fn drop(&mut self) {
-        // SAFETY: owned by `self`, destroyed once, while its database is still open.
+        // SAFETY: owned by `self`, destroyed once, while its database is still open (see
+        // the type's comment).
         unsafe { ffi::rocksdb_column_family_handle_destroy(self.raw.as_ptr()) };
     }
 }
@@ -58,22 +92,17 @@ impl<'db> ColumnFamily<'db> {
         ColumnFamily { db, handle }
     }
 
-    pub(crate) fn handle(&self) -> &CfHandle {
+    pub(crate) fn handle(&self) -> &Arc<CfHandle> {
         &self.handle
-    }
-
-    /// The address of the database's inner state, to tell databases apart.
-    pub(crate) fn db_address(&self) -> usize {
-        std::sync::Arc::as_ptr(self.db.inner()) as usize
     }
 
     /// The handle, after checking that this column family belongs to `db`. RocksDB would
     /// otherwise run one database's read or write on another's column family data, under
     /// the wrong locks: that is a programming error, so it panics, like an index out of
     /// bounds.
-    pub(crate) fn handle_for(&self, db: &DbInner) -> &CfHandle {
+    pub(crate) fn handle_for(&self, db: &DbInner) -> &Arc<CfHandle> {
         assert!(
-            std::ptr::eq(&**self.db.inner(), db),
+            self.handle.db_id == db.id,
             "column family {:?} belongs to another database",
             self.handle.name
         );
@@ -97,6 +126,7 @@ impl<'db> ColumnFamily<'db> {
 
     /// Flushes this column family's memtable to an SST file and waits for it.
     pub fn flush(&self) -> Result<()> {
+        self.db.inner().check_writable("flush")?;
         // SAFETY: plain constructor/destructor pair around one flush of a live handle.
         unsafe {
             let options = ffi::rocksdb_flushoptions_create();
@@ -116,6 +146,7 @@ impl<'db> ColumnFamily<'db> {
     /// Compacts keys in `[from, to)` (`None`: unbounded) and waits for it. Unlike the C
     /// API's `rocksdb_compact_range`, a failure is reported.
     pub fn compact_range(&self, from: Option<&[u8]>, to: Option<&[u8]>) -> Result<()> {
+        self.db.inner().check_writable("compact_range")?;
         let (from_ptr, from_len) = from.map_or((std::ptr::null(), 0), |k| (k.as_ptr(), k.len()));
         let (to_ptr, to_len) = to.map_or((std::ptr::null(), 0), |k| (k.as_ptr(), k.len()));
         let mut err = ErrPtr::new();

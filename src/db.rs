@@ -4,6 +4,7 @@ use std::collections::HashMap;
 use std::ffi::{c_char, CStr, CString};
 use std::path::{Path, PathBuf};
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use crate::column_family::{CfHandle, ColumnFamily};
@@ -31,6 +32,15 @@ pub struct Db {
 /// `raw` closes the database. Every `ColumnFamily` borrows a `Db`, so when this drops the
 /// handles below hold the last references to them.
 pub(crate) struct DbInner {
+    /// Unique for the life of the process (never an address, which a later open can
+    /// reuse): what column families, batches and snapshots name their database by.
+    pub(crate) id: u64,
+    /// Opened read-only: pinrocks refuses every change itself (`check_writable`).
+    read_only: bool,
+    /// Held shared by every write that names a column family other than the default one,
+    /// for the whole write, and exclusively by `drop_cf`: a write never reaches RocksDB for
+    /// a family that is being or has been dropped.
+    family_lock: RwLock<()>,
     pub(crate) default_cf: Arc<CfHandle>,
     column_families: RwLock<HashMap<String, Arc<CfHandle>>>,
     pub(crate) default_read: ReadOptions,
@@ -50,9 +60,14 @@ impl Drop for RawDb {
     }
 }
 
-// SAFETY: `rocksdb::DB` is thread-safe: RocksDB documents that all its methods may be called
-// concurrently from several threads without external synchronization. The column family
-// map is behind a `RwLock`, and the default options are only read.
+/// Source of `DbInner::id`: a 64-bit counter does not wrap in the life of a process.
+static NEXT_DB_ID: AtomicU64 = AtomicU64::new(1);
+
+// SAFETY: `rocksdb::DB` is thread-safe: RocksDB documents (include/rocksdb/db.h) that all its
+// methods may be called concurrently from several threads without external synchronization.
+// The column family map is behind a `RwLock`, and the default options are only read
+// (`DB::Get`, `DB::Write` and `NewIterator` take them by const reference and copy nothing
+// back into them).
 unsafe impl Send for DbInner {}
 // SAFETY: see `Send`.
 unsafe impl Sync for DbInner {}
@@ -74,6 +89,36 @@ impl DbInner {
         self.column_families
             .write()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// `Err(ReadOnly)` for a change to a database opened read-only.
+    pub(crate) fn check_writable(&self, operation: &'static str) -> Result<()> {
+        if self.read_only {
+            return Err(Error::ReadOnly { operation });
+        }
+        Ok(())
+    }
+
+    /// Blocks `drop_cf` for as long as the guard lives; see `live_family`.
+    pub(crate) fn lock_families(&self) -> RwLockReadGuard<'_, ()> {
+        // The lock guards no data, so a poisoned one is as good as a clean one.
+        self.family_lock
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// `Ok` if a write may name `cf`: it belongs to this database and is not dropped. Call it
+    /// with `lock_families` held and keep that guard until the write has returned.
+    pub(crate) fn live_family(&self, cf: &CfHandle) -> Result<()> {
+        if cf.db_id != self.id {
+            return Err(Error::ForeignColumnFamily {
+                name: cf.name.clone(),
+            });
+        }
+        if cf.is_dropped() {
+            return Err(Error::ColumnFamilyDropped(cf.name.clone()));
+        }
+        Ok(())
     }
 }
 
@@ -151,8 +196,12 @@ impl Db {
         read_only: bool,
     ) -> Result<Db> {
         let (names, cf_options) = with_default_cf(options, column_families)?;
+        for o in std::iter::once(options).chain(cf_options.iter().copied()) {
+            o.check()?;
+        }
         let c_path = path_to_cstring(path)?;
-        let count = names.len() as i32;
+        let count = i32::try_from(names.len())
+            .map_err(|_| Error::invalid("column families", "more than i32::MAX"))?;
         let name_ptrs: Vec<*const c_char> = names.iter().map(|n| n.as_ptr()).collect();
         let opt_ptrs: Vec<*const ffi::rocksdb_options_t> =
             cf_options.iter().map(|o| o.raw()).collect();
@@ -178,7 +227,7 @@ impl Db {
                 handles.as_mut_ptr(),
             ))
         }?;
-        Self::from_raw(raw, path, &names, &handles)
+        Self::from_raw(raw, path, &names, &handles, read_only)
     }
 
     /// The column family names of the database at `path`, without opening it.
@@ -214,19 +263,24 @@ impl Db {
         path: &Path,
         names: &[CString],
         handles: &[*mut ffi::rocksdb_column_family_handle_t],
+        read_only: bool,
     ) -> Result<Db> {
         let raw = RawDb(NonNull::new(raw).expect("RocksDB open returned NULL without an error"));
+        let id = NEXT_DB_ID.fetch_add(1, Ordering::Relaxed);
         let column_families: HashMap<String, Arc<CfHandle>> = names
             .iter()
             .zip(handles)
             .map(|(name, &handle)| {
                 let name = name.to_string_lossy().into_owned();
-                (name.clone(), Arc::new(CfHandle::new(handle, name)))
+                (name.clone(), Arc::new(CfHandle::new(handle, name, id)))
             })
             .collect();
         let default_cf = Arc::clone(&column_families[DEFAULT_COLUMN_FAMILY]);
         Ok(Db {
             inner: Arc::new(DbInner {
+                id,
+                read_only,
+                family_lock: RwLock::new(()),
                 raw,
                 default_cf,
                 column_families: RwLock::new(column_families),
@@ -331,6 +385,8 @@ impl Db {
 
     /// Creates a column family. Fails if one of that name exists.
     pub fn create_cf(&self, name: &str, options: &Options) -> Result<ColumnFamily<'_>> {
+        self.inner.check_writable("create_cf")?;
+        options.check()?;
         let c_name = name_to_cstring(name)?;
         let mut map = self.inner.column_families_mut();
         if map.contains_key(name) {
@@ -344,21 +400,45 @@ impl Db {
             options.raw(),
             c_name.as_ptr()
         ))?;
-        let handle = Arc::new(CfHandle::new(raw, name.to_owned()));
+        let handle = Arc::new(CfHandle::new(raw, name.to_owned(), self.inner.id));
         map.insert(name.to_owned(), Arc::clone(&handle));
         Ok(ColumnFamily::new(self, handle))
     }
 
-    /// Drops a column family and its data. `ColumnFamily` values still held for it keep
-    /// working on the dropped family's data until they are dropped.
+    /// Drops a column family and its data. What still holds it (a `ColumnFamily`, a
+    /// `Table`, a pinned value, an iterator) goes on reading the dropped family's data until
+    /// it is dropped; a write naming it fails with [`Error::ColumnFamilyDropped`].
+    ///
+    /// Waits for writes in flight that name a column family other than the default one.
+    /// If RocksDB reports a failure, the family may have been dropped or not: it is treated
+    /// as dropped until the database is reopened.
     pub fn drop_cf(&self, name: &str) -> Result<()> {
+        self.inner.check_writable("drop_cf")?;
+        // Exclusive: no write naming a non-default family is in flight while the family
+        // goes, and every later one sees it marked dropped.
+        let _no_writes = self
+            .inner
+            .family_lock
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         let mut map = self.inner.column_families_mut();
         let handle = map
             .get(name)
             .ok_or_else(|| Error::ColumnFamilyNotFound(name.to_owned()))?;
-        ffi_try!(rocksdb_drop_column_family(self.inner.raw(), handle.raw()))?;
+        if handle.is_default() {
+            return Err(Error::invalid(
+                "column family name",
+                "the default column family cannot be dropped",
+            ));
+        }
+        let dropped = ffi_try!(rocksdb_drop_column_family(self.inner.raw(), handle.raw()));
+        // `DBImpl::DropColumnFamily` can fail after the drop is committed (writing the
+        // OPTIONS file), so a failure may mean dropped or not. Either way no write may reach
+        // the family again in this open: a write to a dropped family stops the database.
+        // If it was not dropped after all, it is back, whole, at the next open.
+        handle.mark_dropped();
         map.remove(name);
-        Ok(())
+        dropped
     }
 
     /// Flushes the default column family's memtable to an SST file and waits for it.

@@ -40,6 +40,13 @@ pub enum ErrorKind {
     CompactionTooLarge,
     /// The column family was dropped.
     ColumnFamilyDropped,
+    /// A native allocation failed: `std::bad_alloc` was thrown inside RocksDB or pinrocks'
+    /// C++ (for example a multi-get of more keys than memory holds) and caught before it
+    /// could reach Rust. Nothing was read or written.
+    MemoryLimit,
+    /// Another C++ exception was thrown inside the call and caught before it could reach
+    /// Rust; the message is its `what()`.
+    NativeException,
     /// A status RocksDB reported that this version of pinrocks does not know.
     Unknown,
 }
@@ -64,6 +71,8 @@ impl ErrorKind {
             13 => TryAgain,
             14 => CompactionTooLarge,
             15 => ColumnFamilyDropped,
+            c if c == ffi::PINROCKS_CODE_OUT_OF_MEMORY as i32 => MemoryLimit,
+            c if c == ffi::PINROCKS_CODE_EXCEPTION as i32 => NativeException,
             _ => Unknown,
         }
     }
@@ -125,6 +134,32 @@ pub enum Error {
     /// No column family of that name is open in this database.
     #[error("column family not found: {0}")]
     ColumnFamilyNotFound(String),
+    /// A write to a column family that was dropped (through [`Db::drop_cf`]) while a
+    /// [`ColumnFamily`], a `Table` or a [`WriteBatch`] still named it. Refused before it
+    /// reaches RocksDB, which would log it, fail it, and then refuse every later write to the
+    /// database until it is reopened. Nothing was written.
+    ///
+    /// [`Db::drop_cf`]: crate::Db::drop_cf
+    /// [`ColumnFamily`]: crate::ColumnFamily
+    /// [`WriteBatch`]: crate::WriteBatch
+    #[error("column family dropped: {0}")]
+    ColumnFamilyDropped(String),
+    /// A [`WriteBatch`](crate::WriteBatch) names a column family of another database (a
+    /// batch stores column family ids, which mean another family there, or none). Refused
+    /// whole; nothing was written.
+    #[error("column family {name:?} belongs to another database")]
+    ForeignColumnFamily {
+        /// The column family's name.
+        name: String,
+    },
+    /// A change through a database opened read-only. pinrocks refuses every one itself:
+    /// RocksDB's read-only mode lets some through (dropping a column family rewrites the
+    /// MANIFEST and deletes its files under the read-write instance).
+    #[error("{operation} refused: the database is open read-only")]
+    ReadOnly {
+        /// What was refused, such as `"drop_cf"`.
+        operation: &'static str,
+    },
     /// A stored value (or key) could not be decoded by its codec.
     #[error("cannot decode {codec} at key {key:?}: {source}")]
     Decode {
@@ -178,17 +213,26 @@ impl ErrPtr {
         &mut self.0
     }
 
-    /// `Err` if RocksDB reported an error; `code` is the status code where the caller knows
-    /// it (our own C++ reports it), else the kind is read from the message prefix.
+    /// `Err` if the call failed. `code` is the status code where the callee reports one
+    /// (our own C++ does, starting from 0): a non-zero code is an error even without a
+    /// message (allocating the message can fail too). Without a code, the kind is read from
+    /// the message's prefix.
     pub(crate) fn check_with_code(self, code: Option<i32>) -> Result<()> {
-        if self.0.is_null() {
+        let failed_code = code.filter(|&c| c != 0);
+        if self.0.is_null() && failed_code.is_none() {
             return Ok(());
         }
-        // SAFETY: a non-NULL errptr is a NUL-terminated string from strdup in RocksDB.
-        let message = unsafe { CStr::from_ptr(self.0) }
-            .to_string_lossy()
-            .into_owned();
-        let kind = code.map_or_else(|| ErrorKind::from_message(&message), ErrorKind::from_code);
+        let message = if self.0.is_null() {
+            String::from("(no message: it could not be allocated)")
+        } else {
+            // SAFETY: a non-NULL errptr is a NUL-terminated string from strdup in RocksDB
+            // or rocksdb-c/, owned by `self` until it drops.
+            unsafe { CStr::from_ptr(self.0) }
+                .to_string_lossy()
+                .into_owned()
+        };
+        let kind =
+            failed_code.map_or_else(|| ErrorKind::from_message(&message), ErrorKind::from_code);
         Err(Error::RocksDb { kind, message })
     }
 
@@ -246,5 +290,15 @@ mod tests {
         assert_eq!(ErrorKind::from_code(2), ErrorKind::Corruption);
         assert_eq!(ErrorKind::from_code(15), ErrorKind::ColumnFamilyDropped);
         assert_eq!(ErrorKind::from_code(99), ErrorKind::Unknown);
+        assert_eq!(ErrorKind::from_code(100), ErrorKind::MemoryLimit);
+        assert_eq!(ErrorKind::from_code(101), ErrorKind::NativeException);
+    }
+
+    #[test]
+    fn a_code_without_a_message_is_still_an_error() {
+        let err = ErrPtr::new().check_with_code(Some(100)).unwrap_err();
+        assert_eq!(err.kind(), Some(ErrorKind::MemoryLimit));
+        assert!(ErrPtr::new().check_with_code(Some(0)).is_ok());
+        assert!(ErrPtr::new().check().is_ok());
     }
 }

@@ -50,6 +50,17 @@ use crate::pinned::value_slice;
 /// println!("{key:?}"); // error: `it` is borrowed by `key`
 /// # Ok(()) }
 /// ```
+///
+/// `Send`, so a scan can move to another thread, but not `Sync`: a cursor is used by one
+/// thread at a time (RocksDB requires external synchronization for its moves, and some of
+/// its `value()` paths load lazily).
+///
+/// ```compile_fail
+/// fn shared<T: Sync>(_: &T) {}
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let db = pinrocks::Db::open(&pinrocks::Options::new(), dir.path()).unwrap();
+/// shared(&db.reader().iter());
+/// ```
 pub struct DbIterator<'a> {
     raw: NonNull<ffi::rocksdb_iterator_t>,
     prefix: Option<Box<[u8]>>,
@@ -58,8 +69,11 @@ pub struct DbIterator<'a> {
     _borrow: PhantomData<&'a ()>,
 }
 
-// SAFETY: a RocksDB iterator may be used from any thread, one at a time; every method that
-// touches it takes `&mut self` or only reads its current entry through `&self`.
+// SAFETY: a RocksDB iterator (`ArenaWrappedDBIter`) has no thread affinity: it may be used
+// from any thread, one at a time (include/rocksdb/iterator.h: non-const methods need external
+// synchronization), and its destructor releases its SuperVersion through the thread-safe
+// `ColumnFamilyData::ReturnThreadLocalSuperVersion`/`Cleanup` paths. Every move takes
+// `&mut self`; the type is not `Sync`.
 unsafe impl Send for DbIterator<'_> {}
 
 impl<'a> DbIterator<'a> {

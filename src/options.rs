@@ -49,6 +49,9 @@ struct TableSettings {
 pub struct Options {
     raw: NonNull<ffi::rocksdb_options_t>,
     table: TableSettings,
+    /// A setting RocksDB refused without saying so (the C API has no error for it),
+    /// reported when the options are used to open a database or create a column family.
+    refused: Option<String>,
 }
 
 // SAFETY: `rocksdb_options_t` is a plain C++ value with no thread affinity; `&Options`
@@ -76,6 +79,7 @@ impl Options {
         Options {
             raw: NonNull::new(raw).expect("rocksdb_options_create returned NULL"),
             table: TableSettings::default(),
+            refused: None,
         }
     }
 
@@ -140,7 +144,8 @@ impl Options {
     }
 
     /// Splits the block cache into `2^bits` shards (RocksDB picks up to 64 shards of at
-    /// least 512 KiB each). A block larger than one shard's capacity is evicted as soon as
+    /// least 512 KiB each; `-1` asks for that). RocksDB accepts at most 19: more makes
+    /// opening with these options fail with `Error::InvalidInput`. A block larger than one shard's capacity is evicted as soon as
     /// it is unpinned, and blocks hash unevenly to shards: for large values use fewer,
     /// larger shards, or every read goes back to the SST file.
     pub fn block_cache_shard_bits(&mut self, bits: i32) -> &mut Self {
@@ -162,6 +167,12 @@ impl Options {
 
     fn apply_table_settings(&mut self) -> &mut Self {
         let settings = self.table;
+        // `LRUCacheOptions::MakeSharedCache` makes no cache for 20 shard bits or more
+        // (cache/lru_cache.cc), and the table factory then silently uses a default one.
+        self.refused = settings
+            .block_cache_shard_bits
+            .filter(|&bits| bits >= 20)
+            .map(|bits| format!("block_cache_shard_bits {bits} (RocksDB takes at most 19)"));
         // SAFETY: each handle is created here, configured, copied into `self.raw` by
         // `set_block_based_table_factory` (which copies the table options, and the cache by
         // shared_ptr), then destroyed; the filter policy is owned by the table options.
@@ -194,6 +205,14 @@ impl Options {
 
     pub(crate) fn raw(&self) -> *const ffi::rocksdb_options_t {
         self.raw.as_ptr()
+    }
+
+    /// `Err` if a setting was refused by RocksDB without an error of its own.
+    pub(crate) fn check(&self) -> crate::Result<()> {
+        match &self.refused {
+            Some(setting) => Err(crate::Error::invalid("options", setting)),
+            None => Ok(()),
+        }
     }
 }
 
@@ -257,8 +276,10 @@ impl ReadOptions {
     );
 
     /// Read as of `snapshot`. The options hold the snapshot (and so its database) alive.
-    /// Use them only with the snapshot's own database: RocksDB would read another one as
-    /// of an unrelated sequence number (memory-safe, but meaningless).
+    /// Use them only with the snapshot's own database: [`Reader::options`] panics on
+    /// another one (RocksDB would read it as of an unrelated sequence number).
+    ///
+    /// [`Reader::options`]: crate::Reader::options
     pub fn snapshot(&mut self, snapshot: &Snapshot) -> &mut Self {
         // SAFETY: the snapshot pointer stays valid while `self.snapshot` holds it.
         unsafe { ffi::rocksdb_readoptions_set_snapshot(self.raw.as_ptr(), snapshot.raw()) };
@@ -299,6 +320,11 @@ impl ReadOptions {
 
     pub(crate) fn raw(&self) -> *const ffi::rocksdb_readoptions_t {
         self.raw.as_ptr()
+    }
+
+    /// The database of the snapshot these options read at, if any.
+    pub(crate) fn snapshot_db_id(&self) -> Option<u64> {
+        self.snapshot.as_ref().map(Snapshot::db_id)
     }
 }
 

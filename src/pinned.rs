@@ -178,21 +178,30 @@ where
     K: AsRef<[u8]>,
     F: FnMut(usize, Option<&[u8]>),
 {
-    let key_ptrs: Vec<*const c_char> = keys.iter().map(|k| k.as_ref().as_ptr().cast()).collect();
-    let key_lens: Vec<usize> = keys.iter().map(|k| k.as_ref().len()).collect();
+    // Each key's `as_ref` is called once: a pointer and a length from two calls of a
+    // user's `AsRef` could disagree, and RocksDB would read past the key.
+    let key_slices: Vec<ffi::pinrocks_slice> = keys
+        .iter()
+        .map(|k| {
+            let k = k.as_ref();
+            ffi::pinrocks_slice {
+                data: k.as_ptr().cast(),
+                len: k.len(),
+            }
+        })
+        .collect();
     let mut callback = MultiCallback { f, panic: None };
     let mut err = ErrPtr::new();
     let mut code = 0;
-    // SAFETY: live handles; the key arrays describe `keys`, borrowed for the call;
-    // `multi_trampoline::<F>` matches `callback`'s type.
+    // SAFETY: live handles; each of `key_slices` describes one key's bytes, borrowed from
+    // `keys` for the call; `multi_trampoline::<F>` matches `callback`'s type.
     unsafe {
         ffi::pinrocks_multi_get_pinned(
             db,
             options,
             cf,
-            keys.len(),
-            key_ptrs.as_ptr(),
-            key_lens.as_ptr(),
+            key_slices.len(),
+            key_slices.as_ptr(),
             Some(multi_trampoline::<F>),
             (&mut callback as *mut MultiCallback<F>).cast(),
             &mut code,

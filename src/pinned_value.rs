@@ -5,6 +5,7 @@ use std::fmt;
 use std::ops::Deref;
 use std::sync::Arc;
 
+use crate::column_family::CfHandle;
 use crate::db::DbInner;
 use crate::pinned::PinnableHandle;
 
@@ -55,16 +56,24 @@ impl fmt::Debug for PinnedValue<'_> {
     }
 }
 
-/// The owner behind a zero-copy `Bytes`: the pin, then the database it belongs to. Field
-/// order is drop order, so the pin is released while the database is still open.
+/// The owner behind a zero-copy `Bytes`: the pin, then what the pinned bytes live in. A
+/// block-cache pin lives in its column family's block cache, which the family's table
+/// factory owns and which dies with the family's last handle (after `drop_cf`, the `Bytes`
+/// may hold that last handle); the handle must be destroyed while the database is open.
+/// Field order is drop order: pin, then column family, then database.
 pub(crate) struct PinOwner {
     handle: PinnableHandle,
+    _cf: Arc<CfHandle>,
     _db: Arc<DbInner>,
 }
 
 impl PinOwner {
-    pub(crate) fn new(handle: PinnableHandle, db: Arc<DbInner>) -> Self {
-        PinOwner { handle, _db: db }
+    pub(crate) fn new(handle: PinnableHandle, cf: Arc<CfHandle>, db: Arc<DbInner>) -> Self {
+        PinOwner {
+            handle,
+            _cf: cf,
+            _db: db,
+        }
     }
 }
 

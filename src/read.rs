@@ -59,12 +59,12 @@ pub enum CopyResult {
 #[derive(Clone, Copy)]
 pub struct Reader<'a> {
     db: &'a Arc<DbInner>,
-    cf: &'a CfHandle,
+    cf: &'a Arc<CfHandle>,
     options: &'a ReadOptions,
 }
 
 impl<'a> Reader<'a> {
-    pub(crate) fn new(db: &'a Arc<DbInner>, cf: &'a CfHandle) -> Self {
+    pub(crate) fn new(db: &'a Arc<DbInner>, cf: &'a Arc<CfHandle>) -> Self {
         Reader {
             db,
             cf,
@@ -84,7 +84,17 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads with `options` instead of the defaults.
+    ///
+    /// # Panics
+    /// If `options` hold a [`Snapshot`](crate::Snapshot) of another database: RocksDB would
+    /// read this one as of an unrelated sequence number.
     pub fn options(self, options: &'a ReadOptions) -> Self {
+        if let Some(db_id) = options.snapshot_db_id() {
+            assert!(
+                db_id == self.db.id,
+                "the read options hold a snapshot of another database"
+            );
+        }
         Reader { options, ..self }
     }
 
@@ -238,13 +248,20 @@ impl<'a> Reader<'a> {
 
     /// **Owned, zero-copy.** The value of `key` as [`Bytes`] whose owner is the pin itself:
     /// no copy of the value, cheap to clone, `Send + Sync`. The pin is released when the
-    /// last clone drops, and the database stays open (even after its `Db` is dropped)
-    /// until then, so a long-lived value also holds its block-cache block (or memtable
-    /// copy) and the database's files and lock.
+    /// last clone drops. Until then the value holds all that its bytes live in: its
+    /// block-cache block (or memtable copy), its column family (whose table factory owns
+    /// the block cache), even after [`Db::drop_cf`](crate::Db::drop_cf), and the database,
+    /// open with its files and lock even after its `Db` is dropped.
     pub fn get_bytes(&self, key: &[u8]) -> Result<Option<Bytes>> {
         let handle =
             pinned::get_pinned_handle(self.db.raw(), self.options.raw(), self.cf.raw(), key)?;
-        Ok(handle.map(|handle| Bytes::from_owner(PinOwner::new(handle, Arc::clone(self.db)))))
+        Ok(handle.map(|handle| {
+            Bytes::from_owner(PinOwner::new(
+                handle,
+                Arc::clone(self.cf),
+                Arc::clone(self.db),
+            ))
+        }))
     }
 
     /// **Batched pinned reads.** One `DB::MultiGet` for all `keys` (of this reader's column

@@ -28,6 +28,9 @@ impl Snapshot {
     pub(crate) fn new(db: Arc<DbInner>) -> Self {
         // SAFETY: `db.raw()` is open for as long as `db` (an owning Arc) lives.
         let raw = unsafe { ffi::rocksdb_create_snapshot(db.raw()) };
+        // `DBImpl::GetSnapshot` answers NULL only for a memtable that cannot do snapshots
+        // (`is_snapshot_supported_`); pinrocks opens none.
+        assert!(!raw.is_null(), "RocksDB refused a snapshot");
         Snapshot {
             inner: Arc::new(SnapshotInner { db, raw }),
         }
@@ -35,6 +38,10 @@ impl Snapshot {
 
     pub(crate) fn raw(&self) -> *const ffi::rocksdb_snapshot_t {
         self.inner.raw
+    }
+
+    pub(crate) fn db_id(&self) -> u64 {
+        self.inner.db.id
     }
 }
 

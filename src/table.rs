@@ -131,7 +131,17 @@ impl<'db, K: Codec, V: Codec> Table<'db, K, V> {
 }
 
 /// A lending iterator over a [`Table`], decoding each entry from the pinned bytes. Entries
-/// borrow the iterator and are valid until it moves, as with [`DbIterator`].
+/// borrow the iterator and are valid until it moves, as with [`DbIterator`]. `Send`, not
+/// `Sync`, like it:
+///
+/// ```compile_fail
+/// # use pinrocks::{codec::Raw, Table};
+/// fn shared<T: Sync>(_: &T) {}
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let db = pinrocks::Db::open(&pinrocks::Options::new(), dir.path()).unwrap();
+/// let table: Table<Raw, Raw> = Table::new(db.default_cf());
+/// shared(&table.iter());
+/// ```
 pub struct TypedIter<'a, K, V> {
     inner: DbIterator<'a>,
     _codecs: PhantomData<fn() -> (K, V)>,

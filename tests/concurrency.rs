@@ -182,7 +182,7 @@ fn send_and_sync_types_cross_threads() {
         db.put(&key_bytes(key), &make_value(key, 2)).unwrap();
     }
     let mut batch = pinrocks::WriteBatch::new();
-    batch.put(None, b"from another thread", b"yes");
+    batch.put(None, b"from another thread", b"yes").unwrap();
     let bytes = db.reader().get_bytes(&key_bytes(3)).unwrap().unwrap();
     std::thread::scope(|s| {
         for _ in 0..3 {
@@ -200,6 +200,7 @@ fn send_and_sync_types_cross_threads() {
             });
         }
         let db = &db;
+        // A batch moves to another thread (`Send`); it is not shared (not `Sync`).
         s.spawn(move || db.write(&batch).unwrap());
         let mut it = db.reader().iter();
         it.seek_to_first();

@@ -92,7 +92,8 @@ fn apply(db: &Db, model: &mut BTreeMap<Vec<u8>, Vec<u8>>, op: &Op) {
                 match v {
                     Some(v) => batch.put(None, k, v),
                     None => batch.delete(None, k),
-                };
+                }
+                .unwrap();
             }
             db.write(&batch).unwrap();
             for (k, v) in ops {
@@ -104,7 +105,11 @@ fn apply(db: &Db, model: &mut BTreeMap<Vec<u8>, Vec<u8>>, op: &Op) {
         }
         Op::BatchWithRange(k, v, a, b) => {
             let mut batch = WriteBatch::new();
-            batch.put(None, k, v).delete_range(None, a, b);
+            batch
+                .put(None, k, v)
+                .unwrap()
+                .delete_range(None, a, b)
+                .unwrap();
             if a <= b {
                 db.write(&batch).unwrap();
                 model.insert(k.clone(), v.clone());

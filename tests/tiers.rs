@@ -226,9 +226,13 @@ fn write_batch_is_atomic_across_column_families() {
     let mut batch = pinrocks::WriteBatch::new();
     batch
         .put(None, b"a", b"default a")
+        .unwrap()
         .put(Some(&other), b"a", b"other a")
+        .unwrap()
         .delete(None, b"gone")
-        .delete_range(Some(&other), b"r1", b"r3");
+        .unwrap()
+        .delete_range(Some(&other), b"r1", b"r3")
+        .unwrap();
     assert_eq!(batch.len(), 4);
     db.write(&batch).unwrap();
     assert_eq!(db.get(b"a").unwrap().as_deref(), Some(&b"default a"[..]));

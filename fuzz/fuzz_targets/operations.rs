@@ -43,7 +43,11 @@ fuzz_target!(|data: &[u8]| {
             }
             4 => {
                 let mut batch = WriteBatch::new();
-                batch.put(None, &key(a), &value).delete(None, &key(b));
+                batch
+                    .put(None, &key(a), &value)
+                    .unwrap()
+                    .delete(None, &key(b))
+                    .unwrap();
                 db.write(&batch).unwrap();
                 model.insert(key(a), value);
                 model.remove(&key(b));
