@@ -55,7 +55,11 @@ pub struct Options {
 }
 
 // SAFETY: `rocksdb_options_t` is a plain C++ value with no thread affinity; `&Options`
-// only ever reads it (RocksDB copies options at open), and mutation needs `&mut`.
+// only ever reads it: `rocksdb_open*` and `rocksdb_create_column_family` copy it by value
+// (`DBOptions(..->rep)`, `ColumnFamilyOptions(..->rep)` in db/c.cc) and sanitize the copy.
+// What the copies share (the table factory, its block cache and filter policy) is only read
+// or locked internally (`BlockBasedTableFactory`'s shared state, the sharded caches), so
+// two threads may open databases with one `Options` at once. Mutation needs `&mut`.
 unsafe impl Send for Options {}
 // SAFETY: see `Send`; shared access is read-only.
 unsafe impl Sync for Options {}
@@ -124,7 +128,9 @@ impl Options {
         disable_auto_compactions(bool) => rocksdb_options_set_disable_auto_compactions as i32
     );
     setter!(
-        /// Size the background thread pools for `threads` cores.
+        /// Size the background thread pools for `threads` cores. The pools are RocksDB's
+        /// process-wide `Env::Default()` ones: this resizes them for every database in the
+        /// process, open or opened later, not only for databases opened with these options.
         increase_parallelism(i32) => rocksdb_options_increase_parallelism
     );
 
@@ -242,9 +248,11 @@ pub struct ReadOptions {
     snapshot: Option<Snapshot>,
 }
 
-// SAFETY: `rocksdb_readoptions_t` is a plain C++ value; `DB::Get` and iterators take it by
-// const reference, so concurrent reads through `&ReadOptions` are what RocksDB supports.
-// The bounds are immutable boxes and the snapshot is itself `Send + Sync`.
+// SAFETY: `rocksdb_readoptions_t` is a plain C++ value. `DB::Get`, `MultiGet` and
+// `NewIterator` take its `ReadOptions` by const reference and copy it before changing
+// anything (`io_activity`, in `DBImpl::GetImpl`/`NewIterator`); an iterator keeps pointers
+// to the bound slices inside it, which the iterator's borrow of `&ReadOptions` keeps
+// unchanged. The bounds are immutable boxes and the snapshot is itself `Send + Sync`.
 unsafe impl Send for ReadOptions {}
 // SAFETY: see `Send`.
 unsafe impl Sync for ReadOptions {}
@@ -346,7 +354,8 @@ pub struct WriteOptions {
     raw: NonNull<ffi::rocksdb_writeoptions_t>,
 }
 
-// SAFETY: a plain C++ value read by `DB::Write` through a const reference.
+// SAFETY: a plain C++ value that `DBImpl::WriteImpl` reads through a const reference and
+// never writes.
 unsafe impl Send for WriteOptions {}
 // SAFETY: see `Send`.
 unsafe impl Sync for WriteOptions {}

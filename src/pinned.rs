@@ -214,9 +214,12 @@ where
     err.check_with_code(Some(code))
 }
 
-// SAFETY: the handle owns a `PinnableSlice`: a block-cache handle (released through the
-// thread-safe cache) or RocksDB's own copy of a memtable value. Nothing in it is tied to
-// the thread that read it, and reading the bytes through `&self` never mutates it.
+// SAFETY: the handle owns a `PinnableSlice`: either a block-cache pin, whose cleanup is one
+// `Cache::Release(handle)` (table/block_based/cachable_entry.h; the sharded caches are
+// thread-safe), or RocksDB's own copy of a memtable value (`SaveValue` in db/memtable.cc,
+// then `PinSelf`). Nothing in it is tied to the thread that read it, and
+// `rocksdb_pinnable_handle_get_value` only reads it. What the bytes live in (the column
+// family's cache, the database) is kept alive by the handle's owners.
 unsafe impl Send for PinnableHandle {}
 // SAFETY: see `Send`; `value` only reads.
 unsafe impl Sync for PinnableHandle {}

@@ -18,8 +18,10 @@ struct SnapshotInner {
     raw: *const ffi::rocksdb_snapshot_t,
 }
 
-// SAFETY: a RocksDB snapshot is an immutable sequence number; it is created and released
-// through the thread-safe `DB` and may be used from any thread.
+// SAFETY: a `SnapshotImpl` is an immutable sequence number in a list that
+// `DBImpl::GetSnapshot`/`ReleaseSnapshot` change under the DB mutex, from any thread;
+// readers only read its number. It is released on its own database (held by `db`) before
+// that database closes, as `DBImpl::Close` requires.
 unsafe impl Send for SnapshotInner {}
 // SAFETY: see `Send`.
 unsafe impl Sync for SnapshotInner {}

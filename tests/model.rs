@@ -177,7 +177,9 @@ fn check(db: &Db, model: &BTreeMap<Vec<u8>, Vec<u8>>) {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: 128,
+        // 128, or PROPTEST_CASES (memcheck runs 4; a soak runs 10,000): an explicit
+        // `cases` would override the environment.
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(128),
         failure_persistence: Some(Box::new(
             proptest::test_runner::FileFailurePersistence::Direct("tests/model.proptest-regressions"),
         )),
