@@ -72,11 +72,6 @@ type InvertedRange = (Box<[u8]>, Box<[u8]>);
 // it is given (`WriteBatchInternal::SetSequence`), though the C API's pointer looks const.
 unsafe impl Send for WriteBatch {}
 
-/// The raw handle of `cf`, or NULL for the default column family.
-fn raw_cf(cf: Option<&ColumnFamily<'_>>) -> *mut ffi::rocksdb_column_family_handle_t {
-    cf.map_or(std::ptr::null_mut(), |cf| cf.handle().raw())
-}
-
 impl WriteBatch {
     /// An empty batch.
     pub fn new() -> Self {
@@ -97,46 +92,29 @@ impl WriteBatch {
         key: &[u8],
         value: &[u8],
     ) -> Result<&mut Self> {
-        let mut err = ErrPtr::new();
-        let mut code = 0;
         // SAFETY: live batch (owned, `&mut self`) and handle (borrowed through `cf`); the
         // bytes are copied into the batch during the call.
-        unsafe {
+        self.apply(cf, |batch, cf, code, err| unsafe {
             ffi::pinrocks_writebatch_put(
-                self.raw.as_ptr(),
-                raw_cf(cf),
+                batch,
+                cf,
                 key.as_ptr().cast(),
                 key.len(),
                 value.as_ptr().cast(),
                 value.len(),
-                &mut code,
-                err.as_out(),
+                code,
+                err,
             )
-        };
-        err.check_with_code(Some(code))?;
-        self.note_family(cf);
-        Ok(self)
+        })
     }
 
     /// Removes `key` from `cf` (`None`: the default column family). A key over 4 GiB is
     /// refused and leaves the batch as it was.
     pub fn delete(&mut self, cf: Option<&ColumnFamily<'_>>, key: &[u8]) -> Result<&mut Self> {
-        let mut err = ErrPtr::new();
-        let mut code = 0;
         // SAFETY: as in `put`.
-        unsafe {
-            ffi::pinrocks_writebatch_delete(
-                self.raw.as_ptr(),
-                raw_cf(cf),
-                key.as_ptr().cast(),
-                key.len(),
-                &mut code,
-                err.as_out(),
-            )
-        };
-        err.check_with_code(Some(code))?;
-        self.note_family(cf);
-        Ok(self)
+        self.apply(cf, |batch, cf, code, err| unsafe {
+            ffi::pinrocks_writebatch_delete(batch, cf, key.as_ptr().cast(), key.len(), code, err)
+        })
     }
 
     /// Removes keys in `[from, to)` from `cf` (`None`: the default column family). A range
@@ -148,26 +126,43 @@ impl WriteBatch {
         from: &[u8],
         to: &[u8],
     ) -> Result<&mut Self> {
-        let mut err = ErrPtr::new();
-        let mut code = 0;
         // SAFETY: as in `put`.
-        unsafe {
+        self.apply(cf, |batch, cf, code, err| unsafe {
             ffi::pinrocks_writebatch_delete_range(
-                self.raw.as_ptr(),
-                raw_cf(cf),
+                batch,
+                cf,
                 from.as_ptr().cast(),
                 from.len(),
                 to.as_ptr().cast(),
                 to.len(),
-                &mut code,
-                err.as_out(),
+                code,
+                err,
             )
-        };
-        err.check_with_code(Some(code))?;
-        self.note_family(cf);
+        })?;
         if from > to && self.inverted_range.is_none() {
             self.inverted_range = Some((from.into(), to.into()));
         }
+        Ok(self)
+    }
+
+    /// Runs one of rocksdb-c/'s batch operations on this batch and `cf` (NULL: the default
+    /// family), and notes the family once the operation is in.
+    fn apply(
+        &mut self,
+        cf: Option<&ColumnFamily<'_>>,
+        op: impl FnOnce(
+            *mut ffi::rocksdb_writebatch_t,
+            *mut ffi::rocksdb_column_family_handle_t,
+            &mut i32,
+            *mut *mut std::ffi::c_char,
+        ),
+    ) -> Result<&mut Self> {
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        let raw_cf = cf.map_or(std::ptr::null_mut(), |cf| cf.handle().raw());
+        op(self.raw.as_ptr(), raw_cf, &mut code, err.as_out());
+        err.check_with_code(Some(code))?;
+        self.note_family(cf);
         Ok(self)
     }
 

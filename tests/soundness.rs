@@ -12,21 +12,29 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use common::{create_options, open_db, patterned};
 use pinrocks::{Db, Error, ErrorKind, Options, WriteBatch};
 
+/// A column family "cached" with a block cache of its own (its options dropped, so the
+/// family's table factory and cache are the family's alone), holding `value` at `k` in an
+/// SST file: reads of `k` pin a block of that cache.
+fn family_with_its_own_cache<'db>(db: &'db Db, value: &[u8]) -> pinrocks::ColumnFamily<'db> {
+    let mut cf_options = Options::new();
+    cf_options
+        .block_cache_size(1 << 20)
+        .block_cache_shard_bits(0);
+    let cf = db.create_cf("cached", &cf_options).unwrap();
+    drop(cf_options);
+    cf.writer().put(b"k", value).unwrap();
+    cf.flush().unwrap();
+    cf
+}
+
 /// 1. `Bytes` from a column family with its own block cache, the `ColumnFamily` dropped,
 ///    the family dropped: the bytes live in a block of that cache, so the `Bytes` must keep
 ///    the column family (its table factory, its cache) alive.
 #[test]
 fn bytes_keep_their_column_family_and_its_block_cache_alive() {
     let (_dir, db) = open_db(&[]);
-    let mut cf_options = Options::new();
-    cf_options
-        .block_cache_size(1 << 20)
-        .block_cache_shard_bits(0);
-    let cf = db.create_cf("cached", &cf_options).unwrap();
-    drop(cf_options); // the family's table factory, and its cache, are now the family's alone
     let value = patterned(3000, 7);
-    cf.writer().put(b"k", &value).unwrap();
-    cf.flush().unwrap(); // the read below pins a block of the family's own cache
+    let cf = family_with_its_own_cache(&db, &value);
     let bytes = cf.reader().get_bytes(b"k").unwrap().unwrap();
     let clone = bytes.clone();
     drop(cf);
@@ -48,14 +56,8 @@ fn bytes_keep_their_column_family_and_its_block_cache_alive() {
 #[test]
 fn guards_and_iterators_read_a_dropped_family_they_borrow() {
     let (_dir, db) = open_db(&[]);
-    let mut cf_options = Options::new();
-    cf_options
-        .block_cache_size(1 << 20)
-        .block_cache_shard_bits(0);
-    let cf = db.create_cf("cached", &cf_options).unwrap();
     let value = patterned(3000, 9);
-    cf.writer().put(b"k", &value).unwrap();
-    cf.flush().unwrap();
+    let cf = family_with_its_own_cache(&db, &value);
     let reader = cf.reader();
     let guard = reader.pin(b"k").unwrap().unwrap();
     let mut it = reader.iter();
