@@ -3,10 +3,10 @@
 use std::ptr::NonNull;
 use std::sync::{Arc, Weak};
 
-use crate::column_family::{CfHandle, ColumnFamily};
-use crate::db::DbInner;
+use crate::column_family::ColumnFamily;
 use crate::error::{ErrPtr, Error, Result};
 use crate::ffi;
+use crate::handles::{CfHandle, DbInner};
 
 /// Puts and deletes applied together by [`Writer::write`](crate::Writer::write): all of
 /// them or none. The batch copies keys and values in, so they need not outlive it.

@@ -122,8 +122,8 @@ pub enum Error {
         /// RocksDB's full message, `Status::ToString()`.
         message: String,
     },
-    /// A path or name contained an interior NUL byte, or a path was not valid UTF-8 where
-    /// RocksDB needs a C string.
+    /// A path, name or option RocksDB cannot take: an interior NUL byte, a path that is not
+    /// valid UTF-8 where RocksDB needs a C string, a setting RocksDB would silently ignore.
     #[error("invalid {what}: {detail}")]
     InvalidInput {
         /// What was invalid ("path", "column family name", ...).
@@ -134,6 +134,22 @@ pub enum Error {
     /// No column family of that name is open in this database.
     #[error("column family not found: {0}")]
     ColumnFamilyNotFound(String),
+    /// `create_cf` of a name that is already a column family of the database.
+    #[error("column family already exists: {0}")]
+    ColumnFamilyExists(String),
+    /// `drop_cf("default")`: RocksDB's default column family cannot be dropped.
+    #[error("the default column family cannot be dropped")]
+    DefaultColumnFamily,
+    /// A `delete_range` whose start sorts after its end. Refused before it reaches RocksDB
+    /// (with its whole batch): RocksDB 11.8.1 would log it, fail it in the memtable, and then
+    /// refuse every later write until the database is reopened.
+    #[error("inverted range: start {start:?} sorts after end {end:?}")]
+    InvertedRange {
+        /// The range's start (inclusive).
+        start: Vec<u8>,
+        /// The range's end (exclusive), which sorts before `start`.
+        end: Vec<u8>,
+    },
     /// A write to a column family that was dropped (through [`Db::drop_cf`]) while a
     /// [`ColumnFamily`], a `Table` or a [`WriteBatch`] still named it. Refused before it
     /// reaches RocksDB, which would log it, fail it, and then refuse every later write to the
@@ -249,19 +265,6 @@ impl Drop for ErrPtr {
         }
     }
 }
-
-/// Calls a C API function that takes a trailing `char** errptr`, returning its result or
-/// the error it reported. The error is checked before the result is looked at.
-macro_rules! ffi_try {
-    ($func:ident($($arg:expr),* $(,)?)) => {{
-        let mut err = $crate::error::ErrPtr::new();
-        #[allow(unused_unsafe)]
-        // SAFETY: the caller's arguments are valid handles (see each call site).
-        let value = unsafe { $crate::ffi::$func($($arg,)* err.as_out()) };
-        err.check().map(|()| value)
-    }};
-}
-pub(crate) use ffi_try;
 
 #[cfg(test)]
 mod tests {

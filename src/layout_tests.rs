@@ -36,7 +36,7 @@ fn db_and_column_family_handles_reach_their_objects() {
         .create_if_missing(true)
         .create_missing_column_families(true);
     let db = Db::open_cf(&options, dir.path(), ["alpha", "beta"]).unwrap();
-    let raw = db.inner().raw();
+    let raw = db.as_raw().0;
     // SAFETY: live db handle, buffer of the stated length.
     let db_name = name_via(|buf, len| unsafe { ffi::pinrocks_db_name(raw, buf, len) });
     assert_eq!(db_name, dir.path().to_str().unwrap());

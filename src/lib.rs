@@ -38,6 +38,7 @@ mod db;
 mod error;
 #[doc(hidden)]
 pub mod ffi;
+mod handles;
 mod iter;
 #[cfg(test)]
 mod layout_tests;
@@ -49,16 +50,18 @@ mod snapshot;
 mod table;
 mod write;
 
+pub use batch::WriteBatch;
 pub use column_family::ColumnFamily;
-pub use db::{Db, DEFAULT_COLUMN_FAMILY};
+pub use db::Db;
 pub use error::{Error, ErrorKind, Result};
+pub use handles::DEFAULT_COLUMN_FAMILY;
 pub use iter::DbIterator;
 pub use options::{Compression, Options, ReadOptions, WriteOptions};
 pub use pinned_value::PinnedValue;
 pub use read::{CopyResult, Reader};
 pub use snapshot::Snapshot;
 pub use table::{Table, TypedIter};
-pub use write::{WriteBatch, Writer};
+pub use write::Writer;
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]

@@ -3,6 +3,7 @@
 
 use std::ffi::c_int;
 use std::ptr::NonNull;
+use std::sync::OnceLock;
 
 use crate::ffi;
 use crate::snapshot::Snapshot;
@@ -330,6 +331,13 @@ impl ReadOptions {
         self.raw.as_ptr()
     }
 
+    /// RocksDB's defaults, one value for the process: what a `Reader` reads with unless
+    /// told otherwise.
+    pub(crate) fn defaults() -> &'static ReadOptions {
+        static DEFAULTS: OnceLock<ReadOptions> = OnceLock::new();
+        DEFAULTS.get_or_init(ReadOptions::new)
+    }
+
     /// The database of the snapshot these options read at, if any.
     pub(crate) fn snapshot_db_id(&self) -> Option<u64> {
         self.snapshot.as_ref().map(Snapshot::db_id)
@@ -385,6 +393,13 @@ impl WriteOptions {
 
     pub(crate) fn raw(&self) -> *const ffi::rocksdb_writeoptions_t {
         self.raw.as_ptr()
+    }
+
+    /// RocksDB's defaults, one value for the process: what a `Writer` writes with unless
+    /// told otherwise.
+    pub(crate) fn defaults() -> &'static WriteOptions {
+        static DEFAULTS: OnceLock<WriteOptions> = OnceLock::new();
+        DEFAULTS.get_or_init(WriteOptions::new)
     }
 }
 

@@ -13,7 +13,7 @@ use std::ffi::{c_char, c_void};
 use std::panic::{self, AssertUnwindSafe};
 use std::ptr::NonNull;
 
-use crate::error::{ffi_try, ErrPtr, Result};
+use crate::error::{ErrPtr, Result};
 use crate::ffi;
 
 /// The bytes RocksDB handed over; a NULL or zero-length value is the empty slice.
@@ -125,13 +125,21 @@ pub(crate) fn get_pinned_handle(
     cf: *mut ffi::rocksdb_column_family_handle_t,
     key: &[u8],
 ) -> Result<Option<PinnableHandle>> {
-    let raw = ffi_try!(rocksdb_get_pinned_cf_v2(
-        db,
-        options,
-        cf,
-        key.as_ptr().cast(),
-        key.len()
-    ))?;
+    let mut err = ErrPtr::new();
+    // SAFETY: live handles (the caller borrows their owners); `key` is borrowed for the
+    // call. The result is a new handle owned by `PinnableHandle`, or NULL.
+    let raw = unsafe {
+        ffi::rocksdb_get_pinned_cf_v2(
+            db,
+            options,
+            cf,
+            key.as_ptr().cast(),
+            key.len(),
+            err.as_out(),
+        )
+    };
+    // Checked first: on error the handle is NULL too, which would read as not found.
+    err.check()?;
     Ok(NonNull::new(raw).map(PinnableHandle))
 }
 

@@ -5,8 +5,7 @@ use std::fmt;
 use std::ops::Deref;
 use std::sync::Arc;
 
-use crate::column_family::CfHandle;
-use crate::db::DbInner;
+use crate::handles::{CfHandle, DbInner};
 use crate::pinned::PinnableHandle;
 
 /// A value pinned where RocksDB holds it, released when the guard drops. Derefs to `[u8]`.

@@ -30,13 +30,21 @@ use bytes::{Bytes, BytesMut};
 
 use std::sync::Arc;
 
-use crate::column_family::{CfHandle, ColumnFamily};
-use crate::db::DbInner;
-use crate::error::{ffi_try, Result};
+use crate::column_family::ColumnFamily;
+use crate::error::{ErrPtr, Result};
+use crate::ffi;
+use crate::handles::{CfHandle, DbInner};
 use crate::iter::DbIterator;
 use crate::options::ReadOptions;
 use crate::pinned;
 use crate::pinned_value::{PinOwner, PinnedValue};
+
+impl<'db> ColumnFamily<'db> {
+    /// Reads from this column family with default read options.
+    pub fn reader(&self) -> Reader<'_> {
+        Reader::new(self.db, self.handle())
+    }
+}
 
 /// What [`Reader::get_into`] did with the caller's buffer.
 #[must_use = "the buffer holds the value only in the `Copied` case"]
@@ -68,7 +76,7 @@ impl<'a> Reader<'a> {
         Reader {
             db,
             cf,
-            options: &db.default_read,
+            options: ReadOptions::defaults(),
         }
     }
 
@@ -165,17 +173,25 @@ impl<'a> Reader<'a> {
     unsafe fn get_into_raw(&self, key: &[u8], buf: *mut u8, capacity: usize) -> Result<CopyResult> {
         let mut len = 0usize;
         let mut found = 0u8;
-        let fits = ffi_try!(rocksdb_get_into_buffer_cf(
-            self.db.raw(),
-            self.options.raw(),
-            self.cf.raw(),
-            key.as_ptr().cast(),
-            key.len(),
-            buf.cast(),
-            capacity,
-            &mut len,
-            &mut found,
-        ))?;
+        let mut err = ErrPtr::new();
+        // SAFETY: live database, options and handle (borrowed for 'a); `key` is borrowed for
+        // the call; `buf` is valid for `capacity` bytes (the caller's contract), and
+        // `rocksdb_get_into_buffer_cf` writes it only when the value fits.
+        let fits = unsafe {
+            ffi::rocksdb_get_into_buffer_cf(
+                self.db.raw(),
+                self.options.raw(),
+                self.cf.raw(),
+                key.as_ptr().cast(),
+                key.len(),
+                buf.cast(),
+                capacity,
+                &mut len,
+                &mut found,
+                err.as_out(),
+            )
+        };
+        err.check()?;
         Ok(match (found != 0, fits != 0) {
             (false, _) => CopyResult::NotFound,
             (true, true) => CopyResult::Copied(len),
@@ -305,7 +321,7 @@ impl<'a> Reader<'a> {
     fn new_iter(&self, prefix: Option<&[u8]>) -> DbIterator<'a> {
         // SAFETY: live db, options and handle, all borrowed for 'a like the iterator.
         let raw = unsafe {
-            crate::ffi::rocksdb_create_iterator_cf(self.db.raw(), self.options.raw(), self.cf.raw())
+            ffi::rocksdb_create_iterator_cf(self.db.raw(), self.options.raw(), self.cf.raw())
         };
         DbIterator::new(raw, prefix)
     }

@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use crate::db::DbInner;
 use crate::ffi;
+use crate::handles::DbInner;
 
 /// A consistent view of the database at the moment it was taken. Use it through
 /// [`ReadOptions::snapshot`](crate::ReadOptions::snapshot). Cheap to clone; released when

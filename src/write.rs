@@ -1,21 +1,31 @@
 //! Writes, on any column family with any write options.
 
-use crate::column_family::{CfHandle, ColumnFamily};
-use crate::db::DbInner;
-use crate::error::{ffi_try, Result};
-use crate::options::WriteOptions;
+use std::ffi::c_char;
+use std::sync::Arc;
 
-pub use crate::batch::WriteBatch;
+use crate::batch::WriteBatch;
+use crate::column_family::ColumnFamily;
+use crate::error::{ErrPtr, Error, Result};
+use crate::ffi;
+use crate::handles::{CfHandle, DbInner};
+use crate::options::WriteOptions;
 
 /// Rejects a delete range whose start sorts after its end (bytewise, RocksDB's order).
 pub(crate) fn check_range(from: &[u8], to: &[u8]) -> Result<()> {
     if from > to {
-        return Err(crate::Error::invalid(
-            "delete range",
-            format!("start {from:?} sorts after end {to:?}"),
-        ));
+        return Err(Error::InvertedRange {
+            start: from.to_vec(),
+            end: to.to_vec(),
+        });
     }
     Ok(())
+}
+
+impl<'db> ColumnFamily<'db> {
+    /// Writes to this column family with default write options.
+    pub fn writer(&self) -> Writer<'_> {
+        Writer::new(self.db, self.handle())
+    }
 }
 
 /// Where and how to write: a column family (default: the default one) and write options
@@ -23,8 +33,27 @@ pub(crate) fn check_range(from: &[u8], to: &[u8]) -> Result<()> {
 /// [`ColumnFamily::writer`].
 ///
 /// Every write is refused, before it reaches RocksDB, on a database opened read-only
-/// ([`Error::ReadOnly`](crate::Error::ReadOnly)) and on a column family that was dropped
-/// ([`Error::ColumnFamilyDropped`](crate::Error::ColumnFamilyDropped)).
+/// ([`Error::ReadOnly`]) and on a column family that was dropped
+/// ([`Error::ColumnFamilyDropped`]).
+///
+/// ```
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let mut opts = pinrocks::Options::new();
+/// # opts.create_if_missing(true);
+/// # let db = pinrocks::Db::open(&opts, dir.path())?;
+/// let mut durable = pinrocks::WriteOptions::new();
+/// durable.sync(true);
+/// let users = db.create_cf("users", &pinrocks::Options::new())?;
+/// let writer = db.writer().cf(&users).options(&durable);
+/// writer.put(b"ada", b"Lovelace")?;
+/// writer.put(b"alan", b"Turing")?;
+/// writer.delete(b"alan")?;
+/// writer.delete_range(b"b", b"c")?; // removes [b, c)
+/// assert_eq!(users.reader().get(b"ada")?.as_deref(), Some(&b"Lovelace"[..]));
+/// assert_eq!(users.reader().get(b"alan")?, None);
+/// # Ok(()) }
+/// ```
 #[derive(Clone, Copy)]
 pub struct Writer<'a> {
     db: &'a DbInner,
@@ -33,11 +62,11 @@ pub struct Writer<'a> {
 }
 
 impl<'a> Writer<'a> {
-    pub(crate) fn new(db: &'a DbInner, cf: &'a CfHandle) -> Self {
+    pub(crate) fn new(db: &'a DbInner, cf: &'a Arc<CfHandle>) -> Self {
         Writer {
             db,
             cf,
-            options: &db.default_write,
+            options: WriteOptions::defaults(),
         }
     }
 
@@ -57,67 +86,83 @@ impl<'a> Writer<'a> {
         Writer { options, ..self }
     }
 
-    /// Runs `write` with this writer's column family alive: not dropped, and not droppable
-    /// until `write` returns.
+    /// Runs `write` (one C API call with a trailing `errptr`) with this writer's column
+    /// family alive: not dropped, and not droppable until `write` returns.
     fn in_live_family(
         &self,
         operation: &'static str,
-        write: impl FnOnce() -> Result<()>,
+        write: impl FnOnce(*mut *mut c_char),
     ) -> Result<()> {
         self.db.check_writable(operation)?;
+        let mut err = ErrPtr::new();
         if self.cf.is_default() {
-            return write();
+            write(err.as_out());
+        } else {
+            let _families = self.db.lock_families();
+            self.db.live_family(self.cf)?;
+            write(err.as_out());
         }
-        let _families = self.db.lock_families();
-        self.db.live_family(self.cf)?;
-        write()
+        err.check()
     }
 
     /// Sets `key` to `value`.
     pub fn put(&self, key: &[u8], value: &[u8]) -> Result<()> {
-        self.in_live_family("put", || {
-            ffi_try!(rocksdb_put_cf(
-                self.db.raw(),
-                self.options.raw(),
-                self.cf.raw(),
-                key.as_ptr().cast(),
-                key.len(),
-                value.as_ptr().cast(),
-                value.len(),
-            ))
+        self.in_live_family("put", |err| {
+            // SAFETY: live database, handle and options (borrowed for 'a); RocksDB copies
+            // the bytes into its write batch during the call.
+            unsafe {
+                ffi::rocksdb_put_cf(
+                    self.db.raw(),
+                    self.options.raw(),
+                    self.cf.raw(),
+                    key.as_ptr().cast(),
+                    key.len(),
+                    value.as_ptr().cast(),
+                    value.len(),
+                    err,
+                )
+            }
         })
     }
 
     /// Removes `key`. Removing an absent key is not an error.
     pub fn delete(&self, key: &[u8]) -> Result<()> {
-        self.in_live_family("delete", || {
-            ffi_try!(rocksdb_delete_cf(
-                self.db.raw(),
-                self.options.raw(),
-                self.cf.raw(),
-                key.as_ptr().cast(),
-                key.len(),
-            ))
+        self.in_live_family("delete", |err| {
+            // SAFETY: as in `put`.
+            unsafe {
+                ffi::rocksdb_delete_cf(
+                    self.db.raw(),
+                    self.options.raw(),
+                    self.cf.raw(),
+                    key.as_ptr().cast(),
+                    key.len(),
+                    err,
+                )
+            }
         })
     }
 
     /// Removes every key in `[from, to)` with one range tombstone.
     ///
-    /// `from > to` is an `Error::InvalidInput`, checked here: RocksDB 11.8.1 would write
+    /// `from > to` is an [`Error::InvertedRange`], checked here: RocksDB 11.8.1 would write
     /// such a range to the WAL, fail to apply it, and then refuse every later write to the
     /// database until it is reopened.
     pub fn delete_range(&self, from: &[u8], to: &[u8]) -> Result<()> {
-        self.in_live_family("delete_range", || {
-            check_range(from, to)?;
-            ffi_try!(rocksdb_delete_range_cf(
-                self.db.raw(),
-                self.options.raw(),
-                self.cf.raw(),
-                from.as_ptr().cast(),
-                from.len(),
-                to.as_ptr().cast(),
-                to.len(),
-            ))
+        check_range(from, to)?;
+        self.in_live_family("delete_range", |err| {
+            // SAFETY: as in `put`.
+            unsafe {
+                ffi::rocksdb_delete_range_cf(
+                    self.db.raw(),
+                    self.options.raw(),
+                    self.cf.raw(),
+                    from.as_ptr().cast(),
+                    from.len(),
+                    to.as_ptr().cast(),
+                    to.len(),
+                    err,
+                )
+            }
         })
     }
 
@@ -128,28 +173,20 @@ impl<'a> Writer<'a> {
     /// naming a column family of another database (a batch stores column family ids, which
     /// mean another family there: [`Error::ForeignColumnFamily`]) or a dropped one
     /// ([`Error::ColumnFamilyDropped`]) is rejected whole, before anything is written.
-    ///
-    /// [`Error::ForeignColumnFamily`]: crate::Error::ForeignColumnFamily
-    /// [`Error::ColumnFamilyDropped`]: crate::Error::ColumnFamilyDropped
     pub fn write(&self, batch: &WriteBatch) -> Result<()> {
         self.db.check_writable("write")?;
         if let Some((from, to)) = batch.inverted_range() {
             return check_range(from, to);
         }
-        let write = || {
-            ffi_try!(rocksdb_write(
-                self.db.raw(),
-                self.options.raw(),
-                batch.raw()
-            ))
-        };
-        if batch.families().is_empty() {
-            return write();
-        }
-        let _families = self.db.lock_families();
+        let mut err = ErrPtr::new();
+        let _families = (!batch.families().is_empty()).then(|| self.db.lock_families());
         for family in batch.families() {
             family.check_live(self.db)?;
         }
-        write()
+        // SAFETY: live database and options; `DB::Write` writes the batch's sequence number
+        // into it (`WriteBatchInternal::SetSequence`), which no other thread can race:
+        // `WriteBatch` is not `Sync`, and we hold it borrowed for the call.
+        unsafe { ffi::rocksdb_write(self.db.raw(), self.options.raw(), batch.raw(), err.as_out()) };
+        err.check()
     }
 }

@@ -259,13 +259,7 @@ fn flipped_bytes_in_an_sst_file_read_as_corruption_never_as_wrong_bytes() {
 fn assert_inverted_range(result: pinrocks::Result<()>) {
     let err = result.unwrap_err();
     assert!(
-        matches!(
-            err,
-            Error::InvalidInput {
-                what: "delete range",
-                ..
-            }
-        ),
+        matches!(err, Error::InvertedRange { ref start, ref end } if start > end),
         "{err}"
     );
 }

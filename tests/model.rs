@@ -83,7 +83,10 @@ fn apply(db: &Db, model: &mut BTreeMap<Vec<u8>, Vec<u8>>, op: &Op) {
                 model.retain(|k, _| !(a <= k && k < b));
             } else {
                 let err = db.delete_range(a, b).unwrap_err();
-                assert!(matches!(err, pinrocks::Error::InvalidInput { .. }), "{err}");
+                assert!(
+                    matches!(err, pinrocks::Error::InvertedRange { .. }),
+                    "{err}"
+                );
             }
         }
         Op::Batch(ops) => {
@@ -117,7 +120,10 @@ fn apply(db: &Db, model: &mut BTreeMap<Vec<u8>, Vec<u8>>, op: &Op) {
             } else {
                 // Refused whole: not even the put lands.
                 let err = db.write(&batch).unwrap_err();
-                assert!(matches!(err, pinrocks::Error::InvalidInput { .. }), "{err}");
+                assert!(
+                    matches!(err, pinrocks::Error::InvertedRange { .. }),
+                    "{err}"
+                );
             }
         }
         Op::Flush => db.flush().unwrap(),

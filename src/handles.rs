@@ -1,0 +1,257 @@
+//! The owned native handles that every API type stands on: the open database (`DbInner`,
+//! owning the `rocksdb_t`) and its column family handles (`CfHandle`). Everything above
+//! (reads, writes, column families, `Db`) borrows or shares these; this module imports
+//! nothing of the API above it.
+//!
+//! What must outlive what (RocksDB 11.8.1): a column family handle must be destroyed while
+//! its database is open (`~ColumnFamilyHandleImpl` locks the DB mutex), and a pinned
+//! block-cache block lives in its column family's cache, which dies with the family's last
+//! handle once the family is dropped. Owners of pins therefore hold `Arc<CfHandle>` and
+//! `Arc<DbInner>`, dropped in that order.
+
+use std::collections::HashMap;
+use std::ffi::CString;
+use std::path::PathBuf;
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+use crate::error::{ErrPtr, Error, Result};
+use crate::ffi;
+
+/// The name RocksDB gives the column family every database has.
+pub const DEFAULT_COLUMN_FAMILY: &str = "default";
+
+/// What the open database is, shared by everything that must keep it open.
+///
+/// Field order is drop order: the column family handles must be destroyed before `raw`
+/// closes the database. Every other owner of a `CfHandle` also owns or borrows the
+/// `DbInner`, so when this drops the handles below hold the last references to them.
+pub(crate) struct DbInner {
+    /// Unique for the life of the process (never an address, which a later open can
+    /// reuse): what column families, batches and snapshots name their database by.
+    pub(crate) id: u64,
+    /// Opened read-only: pinrocks refuses every change itself (`check_writable`).
+    read_only: bool,
+    /// Held shared by every write that names a column family, for the whole write, and
+    /// exclusively by `drop_cf`: a write never reaches RocksDB for a family that is being or
+    /// has been dropped.
+    family_lock: RwLock<()>,
+    pub(crate) default_cf: Arc<CfHandle>,
+    column_families: RwLock<HashMap<String, Arc<CfHandle>>>,
+    pub(crate) path: PathBuf,
+    raw: RawDb,
+}
+
+/// Owns the `rocksdb_t`; closes it on drop.
+struct RawDb(NonNull<ffi::rocksdb_t>);
+
+impl Drop for RawDb {
+    fn drop(&mut self) {
+        // SAFETY: owned by `self` and closed exactly once, after the handles (field order
+        // in `DbInner`) and after every snapshot, iterator and pin (their owners hold or
+        // borrow the `DbInner`).
+        unsafe { ffi::rocksdb_close(self.0.as_ptr()) };
+    }
+}
+
+/// Source of `DbInner::id`: a 64-bit counter does not wrap in the life of a process.
+static NEXT_DB_ID: AtomicU64 = AtomicU64::new(1);
+
+// SAFETY: `rocksdb::DB` is thread-safe: RocksDB documents (include/rocksdb/db.h) that all its
+// methods may be called concurrently from several threads without external synchronization.
+// The column family map is behind a `RwLock`; the rest is immutable after open.
+unsafe impl Send for DbInner {}
+// SAFETY: see `Send`.
+unsafe impl Sync for DbInner {}
+
+impl DbInner {
+    /// Takes ownership of a freshly opened `rocksdb_t` and its handles, one per name in
+    /// order (what `rocksdb_open_column_families` fills in).
+    pub(crate) fn new(
+        raw: *mut ffi::rocksdb_t,
+        path: PathBuf,
+        names: &[CString],
+        handles: &[*mut ffi::rocksdb_column_family_handle_t],
+        read_only: bool,
+    ) -> Arc<DbInner> {
+        let raw = RawDb(NonNull::new(raw).expect("RocksDB open returned NULL without an error"));
+        let id = NEXT_DB_ID.fetch_add(1, Ordering::Relaxed);
+        let column_families: HashMap<String, Arc<CfHandle>> = names
+            .iter()
+            .zip(handles)
+            .map(|(name, &handle)| {
+                let name = name.to_string_lossy().into_owned();
+                (name.clone(), Arc::new(CfHandle::new(handle, name, id)))
+            })
+            .collect();
+        let default_cf = Arc::clone(&column_families[DEFAULT_COLUMN_FAMILY]);
+        Arc::new(DbInner {
+            id,
+            read_only,
+            family_lock: RwLock::new(()),
+            default_cf,
+            column_families: RwLock::new(column_families),
+            path,
+            raw,
+        })
+    }
+
+    pub(crate) fn raw(&self) -> *mut ffi::rocksdb_t {
+        self.raw.0.as_ptr()
+    }
+
+    // A panic while the lock was held cannot leave the map half-changed (each change is
+    // one insert or remove), so a poisoned lock is still usable.
+    pub(crate) fn column_families(&self) -> RwLockReadGuard<'_, HashMap<String, Arc<CfHandle>>> {
+        self.column_families
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn column_families_mut(&self) -> RwLockWriteGuard<'_, HashMap<String, Arc<CfHandle>>> {
+        self.column_families
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// `Err(ReadOnly)` for a change to a database opened read-only.
+    pub(crate) fn check_writable(&self, operation: &'static str) -> Result<()> {
+        if self.read_only {
+            return Err(Error::ReadOnly { operation });
+        }
+        Ok(())
+    }
+
+    /// Blocks `drop_cf` for as long as the guard lives; see `live_family`.
+    pub(crate) fn lock_families(&self) -> RwLockReadGuard<'_, ()> {
+        // The lock guards no data, so a poisoned one is as good as a clean one.
+        self.family_lock
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// `Ok` if a write may name `cf`: it belongs to this database and is not dropped. Call it
+    /// with `lock_families` held and keep that guard until the write has returned.
+    pub(crate) fn live_family(&self, cf: &CfHandle) -> Result<()> {
+        if cf.db_id != self.id {
+            return Err(Error::ForeignColumnFamily {
+                name: cf.name.clone(),
+            });
+        }
+        if cf.is_dropped() {
+            return Err(Error::ColumnFamilyDropped(cf.name.clone()));
+        }
+        Ok(())
+    }
+
+    /// Creates a column family (`rocksdb_create_column_family`) and keeps its handle.
+    pub(crate) fn create_cf(
+        &self,
+        name: &str,
+        options: *const ffi::rocksdb_options_t,
+    ) -> Result<Arc<CfHandle>> {
+        self.check_writable("create_cf")?;
+        let c_name = CString::new(name).map_err(|e| Error::invalid("column family name", e))?;
+        let mut map = self.column_families_mut();
+        if map.contains_key(name) {
+            return Err(Error::ColumnFamilyExists(name.to_owned()));
+        }
+        let mut err = ErrPtr::new();
+        // SAFETY: live database (owned) and options (borrowed by the caller); RocksDB copies
+        // the options and the name. The result is a new handle, owned below.
+        let raw = unsafe {
+            ffi::rocksdb_create_column_family(self.raw(), options, c_name.as_ptr(), err.as_out())
+        };
+        err.check()?;
+        let handle = Arc::new(CfHandle::new(raw, name.to_owned(), self.id));
+        map.insert(name.to_owned(), Arc::clone(&handle));
+        Ok(handle)
+    }
+
+    /// Drops a column family (`rocksdb_drop_column_family`) once no write naming a column
+    /// family is in flight; every later write sees it dropped.
+    pub(crate) fn drop_cf(&self, name: &str) -> Result<()> {
+        self.check_writable("drop_cf")?;
+        let _no_writes = self
+            .family_lock
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut map = self.column_families_mut();
+        let handle = map
+            .get(name)
+            .ok_or_else(|| Error::ColumnFamilyNotFound(name.to_owned()))?;
+        if handle.is_default() {
+            return Err(Error::DefaultColumnFamily);
+        }
+        let mut err = ErrPtr::new();
+        // SAFETY: live database and handle (both owned here).
+        unsafe { ffi::rocksdb_drop_column_family(self.raw(), handle.raw(), err.as_out()) };
+        // `DBImpl::DropColumnFamily` can fail after the drop is committed (writing the
+        // OPTIONS file), so a failure may mean dropped or not. Either way no write may reach
+        // the family again in this open: a write to a dropped family stops the database.
+        // If it was not dropped after all, it is back, whole, at the next open.
+        handle.mark_dropped();
+        map.remove(name);
+        err.check()
+    }
+}
+
+/// Owns one `rocksdb_column_family_handle_t`, and with it the column family's
+/// `ColumnFamilyData` (`ColumnFamilyHandleImpl`'s destructor unrefs it): its options, table
+/// factory and block cache, which pinned blocks live in.
+pub(crate) struct CfHandle {
+    raw: NonNull<ffi::rocksdb_column_family_handle_t>,
+    pub(crate) name: String,
+    /// The `DbInner::id` of the database it belongs to.
+    pub(crate) db_id: u64,
+    is_default: bool,
+    /// Set by `DbInner::drop_cf` while it holds the family lock exclusively; writers read it
+    /// under the same lock held shared (`DbInner::live_family`).
+    dropped: AtomicBool,
+}
+
+// SAFETY: `ColumnFamilyHandleImpl` (db/column_family.h) is immutable after creation (a
+// `ColumnFamilyData*`, the `DBImpl*` and the mutex pointer); RocksDB's reads, writes and
+// `DropColumnFamily` take it by pointer from any thread. It is destroyed only by `Drop`.
+unsafe impl Send for CfHandle {}
+// SAFETY: see `Send`.
+unsafe impl Sync for CfHandle {}
+
+impl CfHandle {
+    fn new(raw: *mut ffi::rocksdb_column_family_handle_t, name: String, db_id: u64) -> Self {
+        CfHandle {
+            raw: NonNull::new(raw).expect("RocksDB returned a NULL column family handle"),
+            is_default: name == DEFAULT_COLUMN_FAMILY,
+            name,
+            db_id,
+            dropped: AtomicBool::new(false),
+        }
+    }
+
+    pub(crate) fn raw(&self) -> *mut ffi::rocksdb_column_family_handle_t {
+        self.raw.as_ptr()
+    }
+
+    /// The default family cannot be dropped (RocksDB refuses), so writes to it need no lock.
+    pub(crate) fn is_default(&self) -> bool {
+        self.is_default
+    }
+
+    /// Whether `drop_cf` dropped it. Exact only under the database's family lock.
+    pub(crate) fn is_dropped(&self) -> bool {
+        self.dropped.load(Ordering::Acquire)
+    }
+
+    fn mark_dropped(&self) {
+        self.dropped.store(true, Ordering::Release);
+    }
+}
+
+impl Drop for CfHandle {
+    fn drop(&mut self) {
+        // SAFETY: owned by `self`, destroyed once, while its database is still open (see
+        // the module's comment).
+        unsafe { ffi::rocksdb_column_family_handle_destroy(self.raw.as_ptr()) };
+    }
+}
