@@ -1,17 +1,87 @@
 //! Zero-copy iteration: key and value slices borrowed from the iterator, valid until it
-//! moves. No allocation per entry.
+//! moves. No allocation per entry. Two faces: the lending cursor [`DbIterator`] (seek, move,
+//! read the entry in place), and [`Entries`], a std [`Iterator`] over values that a closure
+//! computes from the borrowed bytes, ending with the scan's error if it failed.
 
+use std::iter::FusedIterator;
 use std::marker::PhantomData;
+use std::ops::{Bound, Range, RangeFrom, RangeFull, RangeInclusive, RangeTo, RangeToInclusive};
 use std::ptr::NonNull;
 
 use crate::error::{ErrPtr, Result};
 use crate::ffi;
 use crate::pinned::value_slice;
 
-/// A positioned cursor over one column family, from [`Reader::iter`](crate::Reader::iter)
-/// or [`Reader::prefix_iter`](crate::Reader::prefix_iter). Range bounds come from the
-/// reader's [`ReadOptions`](crate::ReadOptions) (`iterate_lower_bound`,
-/// `iterate_upper_bound`), which it borrows for its life.
+/// A range of keys, in RocksDB's bytewise order: any std range over something that is
+/// `AsRef<[u8]>` (`b"a"..b"c"`, `k1..=k2`, `b"m"..`, `..b"m"`, `..`), or a pair of
+/// [`Bound`]s. Used by [`Reader::range`](crate::Reader::range) and
+/// [`Reader::scan`](crate::Reader::scan).
+pub trait KeyRange {
+    /// The start and end bounds, copied out once.
+    fn key_bounds(&self) -> KeyBounds;
+}
+
+/// A range's start and end bounds, as owned keys.
+pub type KeyBounds = (Bound<Box<[u8]>>, Bound<Box<[u8]>>);
+
+fn copied<K: AsRef<[u8]>>(bound: Bound<&K>) -> Bound<Box<[u8]>> {
+    bound.map(|k| Box::from(k.as_ref()))
+}
+
+impl KeyRange for RangeFull {
+    fn key_bounds(&self) -> KeyBounds {
+        (Bound::Unbounded, Bound::Unbounded)
+    }
+}
+
+impl<K: AsRef<[u8]>> KeyRange for Range<K> {
+    fn key_bounds(&self) -> KeyBounds {
+        (
+            copied(Bound::Included(&self.start)),
+            copied(Bound::Excluded(&self.end)),
+        )
+    }
+}
+
+impl<K: AsRef<[u8]>> KeyRange for RangeInclusive<K> {
+    fn key_bounds(&self) -> KeyBounds {
+        (
+            copied(Bound::Included(self.start())),
+            copied(Bound::Included(self.end())),
+        )
+    }
+}
+
+impl<K: AsRef<[u8]>> KeyRange for RangeFrom<K> {
+    fn key_bounds(&self) -> KeyBounds {
+        (copied(Bound::Included(&self.start)), Bound::Unbounded)
+    }
+}
+
+impl<K: AsRef<[u8]>> KeyRange for RangeTo<K> {
+    fn key_bounds(&self) -> KeyBounds {
+        (Bound::Unbounded, copied(Bound::Excluded(&self.end)))
+    }
+}
+
+impl<K: AsRef<[u8]>> KeyRange for RangeToInclusive<K> {
+    fn key_bounds(&self) -> KeyBounds {
+        (Bound::Unbounded, copied(Bound::Included(&self.end)))
+    }
+}
+
+impl<K: AsRef<[u8]>> KeyRange for (Bound<K>, Bound<K>) {
+    fn key_bounds(&self) -> KeyBounds {
+        (copied(self.0.as_ref()), copied(self.1.as_ref()))
+    }
+}
+
+/// A positioned cursor over one column family, from [`Reader::iter`](crate::Reader::iter),
+/// [`Reader::range`](crate::Reader::range) or
+/// [`Reader::prefix_iter`](crate::Reader::prefix_iter). A range's keys are all it sees:
+/// keys outside read as the end, both ways, and `seek_to_first`/`seek_to_last` go to the
+/// range's first and last keys. The reader's [`ReadOptions`](crate::ReadOptions) bounds
+/// (`iterate_lower_bound`, `iterate_upper_bound`) apply too; the iterator borrows them.
 ///
 /// It is a lending iterator: [`entry`](Self::entry) borrows the iterator, and every move
 /// takes `&mut self`, so the borrow checker ends each entry's use before the iterator moves
@@ -24,8 +94,7 @@ use crate::pinned::value_slice;
 /// # opts.create_if_missing(true);
 /// # let db = pinrocks::Db::open(&opts, dir.path())?;
 /// for k in [b"a", b"b", b"c"] { db.put(k, k)?; }
-/// let mut it = db.reader().iter();
-/// it.seek_to_first();
+/// let mut it = db.reader().range(b"a"..=b"b"); // positioned at "a"
 /// let mut seen = Vec::new();
 /// while let Some((key, value)) = it.entry() {
 ///     assert_eq!(key, value);
@@ -33,7 +102,11 @@ use crate::pinned::value_slice;
 ///     it.next();
 /// }
 /// it.status()?;
-/// assert_eq!(seen, b"abc");
+/// assert_eq!(seen, b"ab");
+///
+/// // The same as a std iterator: each item computed from the borrowed bytes.
+/// let lens: Vec<usize> = db.reader().scan(.., |_key, value| value.len()).collect::<Result<_, _>>()?;
+/// assert_eq!(lens, [1, 1, 1]);
 /// # Ok(()) }
 /// ```
 ///
@@ -63,7 +136,8 @@ use crate::pinned::value_slice;
 /// ```
 pub struct DbIterator<'a> {
     raw: NonNull<ffi::rocksdb_iterator_t>,
-    prefix: Option<Box<[u8]>>,
+    lower: Bound<Box<[u8]>>,
+    upper: Bound<Box<[u8]>>,
     /// The database, column family and read options (whose bounds RocksDB points into)
     /// must outlive the iterator.
     _borrow: PhantomData<&'a ()>,
@@ -77,10 +151,13 @@ pub struct DbIterator<'a> {
 unsafe impl Send for DbIterator<'_> {}
 
 impl<'a> DbIterator<'a> {
-    pub(crate) fn new(raw: *mut ffi::rocksdb_iterator_t, prefix: Option<&[u8]>) -> Self {
+    /// Owns `raw`, seeing only keys within `range`; not positioned.
+    pub(crate) fn new(raw: *mut ffi::rocksdb_iterator_t, range: &dyn KeyRange) -> Self {
+        let (lower, upper) = range.key_bounds();
         DbIterator {
             raw: NonNull::new(raw).expect("rocksdb_create_iterator returned NULL"),
-            prefix: prefix.map(Box::from),
+            lower,
+            upper,
             _borrow: PhantomData,
         }
     }
@@ -90,30 +167,77 @@ impl<'a> DbIterator<'a> {
         unsafe { ffi::rocksdb_iter_valid(self.raw.as_ptr()) != 0 }
     }
 
-    /// Moves to the first entry (of the prefix, for a prefix iterator).
-    pub fn seek_to_first(&mut self) {
-        match self.prefix.take() {
-            Some(prefix) => {
-                self.seek(&prefix);
-                self.prefix = Some(prefix);
-            }
-            // SAFETY: live iterator.
-            None => unsafe { ffi::rocksdb_iter_seek_to_first(self.raw.as_ptr()) },
+    /// The entry RocksDB is at, in or out of the range.
+    fn raw_entry(&self) -> Option<(&[u8], &[u8])> {
+        if !self.valid() {
+            return None;
+        }
+        // SAFETY: a valid iterator's key and value stay unchanged until it moves, which
+        // needs `&mut self` and so ends these borrows first.
+        unsafe {
+            let mut len = 0usize;
+            let key = ffi::rocksdb_iter_key(self.raw.as_ptr(), &mut len);
+            let key = value_slice(key, len);
+            let value = ffi::rocksdb_iter_value(self.raw.as_ptr(), &mut len);
+            Some((key, value_slice(value, len)))
         }
     }
 
-    /// Moves to the last entry (of the prefix, for a prefix iterator).
+    fn in_range(&self, key: &[u8]) -> bool {
+        let above_lower = match &self.lower {
+            Bound::Included(start) => key >= &start[..],
+            Bound::Excluded(start) => key > &start[..],
+            Bound::Unbounded => true,
+        };
+        let below_upper = match &self.upper {
+            Bound::Included(end) => key <= &end[..],
+            Bound::Excluded(end) => key < &end[..],
+            Bound::Unbounded => true,
+        };
+        above_lower && below_upper
+    }
+
+    /// Moves to the first entry of the range.
+    pub fn seek_to_first(&mut self) {
+        match std::mem::replace(&mut self.lower, Bound::Unbounded) {
+            Bound::Unbounded => {
+                // SAFETY: live iterator.
+                unsafe { ffi::rocksdb_iter_seek_to_first(self.raw.as_ptr()) }
+            }
+            Bound::Included(start) => {
+                self.seek(&start);
+                self.lower = Bound::Included(start);
+            }
+            Bound::Excluded(start) => {
+                self.seek(&start);
+                if self.raw_entry().is_some_and(|(key, _)| key == &start[..]) {
+                    self.next();
+                }
+                self.lower = Bound::Excluded(start);
+            }
+        }
+    }
+
+    /// Moves to the last entry of the range.
     pub fn seek_to_last(&mut self) {
-        match self.prefix.as_deref().and_then(successor) {
-            Some(end) => {
+        match std::mem::replace(&mut self.upper, Bound::Unbounded) {
+            Bound::Unbounded => {
+                // SAFETY: live iterator.
+                unsafe { ffi::rocksdb_iter_seek_to_last(self.raw.as_ptr()) }
+            }
+            Bound::Included(end) => {
                 self.seek_for_prev(&end);
-                // `end` itself is outside the prefix.
-                if self.key() == Some(&end[..]) {
+                self.upper = Bound::Included(end);
+            }
+            Bound::Excluded(end) => {
+                self.seek_for_prev(&end);
+                // `end` itself is outside the range; compare RocksDB's own key, since
+                // `entry` already hides keys outside it.
+                if self.raw_entry().is_some_and(|(key, _)| key == &end[..]) {
                     self.prev();
                 }
+                self.upper = Bound::Excluded(end);
             }
-            // SAFETY: live iterator.
-            None => unsafe { ffi::rocksdb_iter_seek_to_last(self.raw.as_ptr()) },
         }
     }
 
@@ -148,34 +272,19 @@ impl<'a> DbIterator<'a> {
         }
     }
 
-    /// The current key, or `None` past either end (or outside the prefix).
+    /// The current key, or `None` past either end (or outside the range).
     pub fn key(&self) -> Option<&[u8]> {
         self.entry().map(|(key, _)| key)
     }
 
-    /// The current value, or `None` past either end (or outside the prefix).
+    /// The current value, or `None` past either end (or outside the range).
     pub fn value(&self) -> Option<&[u8]> {
         self.entry().map(|(_, value)| value)
     }
 
     /// The current key and value, borrowed until the iterator moves.
     pub fn entry(&self) -> Option<(&[u8], &[u8])> {
-        if !self.valid() {
-            return None;
-        }
-        // SAFETY: a valid iterator's key and value stay unchanged until it moves, which
-        // needs `&mut self` and so ends these borrows first.
-        let (key, value) = unsafe {
-            let mut len = 0usize;
-            let key = ffi::rocksdb_iter_key(self.raw.as_ptr(), &mut len);
-            let key = value_slice(key, len);
-            let value = ffi::rocksdb_iter_value(self.raw.as_ptr(), &mut len);
-            (key, value_slice(value, len))
-        };
-        match &self.prefix {
-            Some(prefix) if !key.starts_with(prefix) => None,
-            _ => Some((key, value)),
-        }
+        self.raw_entry().filter(|(key, _)| self.in_range(key))
     }
 
     /// The error that stopped the iterator, if any. An iterator that ran off its end
@@ -186,10 +295,22 @@ impl<'a> DbIterator<'a> {
         unsafe { ffi::rocksdb_iter_get_error(self.raw.as_ptr(), err.as_out()) };
         err.check()
     }
+
+    /// A std [`Iterator`] over `f(key, value)` for each entry from the current one
+    /// forward. The bytes are borrowed only for the call, so `f` copies what it keeps. If
+    /// the scan stops on an error (an I/O error, corruption), that error is the last item.
+    pub fn forward<T, F: FnMut(&[u8], &[u8]) -> T>(self, f: F) -> Entries<'a, F> {
+        Entries::new(self, f, false)
+    }
+
+    /// Like [`forward`](Self::forward), from the current entry backward.
+    pub fn backward<T, F: FnMut(&[u8], &[u8]) -> T>(self, f: F) -> Entries<'a, F> {
+        Entries::new(self, f, true)
+    }
 }
 
 /// The smallest key greater than every key that starts with `prefix`, if there is one.
-fn successor(prefix: &[u8]) -> Option<Vec<u8>> {
+pub(crate) fn successor(prefix: &[u8]) -> Option<Vec<u8>> {
     let mut end = prefix.to_vec();
     while let Some(last) = end.pop() {
         if last < u8::MAX {
@@ -206,6 +327,57 @@ impl Drop for DbIterator<'_> {
         unsafe { ffi::rocksdb_iter_destroy(self.raw.as_ptr()) };
     }
 }
+
+/// A std [`Iterator`] over a scan: each item is `Ok(f(key, value))`, and a scan that stopped
+/// on an error ends with that `Err` (then `None`). From [`DbIterator::forward`],
+/// [`DbIterator::backward`], [`Reader::scan`](crate::Reader::scan) and
+/// [`Reader::scan_rev`](crate::Reader::scan_rev).
+pub struct Entries<'a, F> {
+    it: DbIterator<'a>,
+    f: F,
+    backward: bool,
+    started: bool,
+    done: bool,
+}
+
+impl<'a, F> Entries<'a, F> {
+    fn new(it: DbIterator<'a>, f: F, backward: bool) -> Self {
+        Entries {
+            it,
+            f,
+            backward,
+            started: false,
+            done: false,
+        }
+    }
+}
+
+impl<T, F: FnMut(&[u8], &[u8]) -> T> Iterator for Entries<'_, F> {
+    type Item = Result<T>;
+
+    fn next(&mut self) -> Option<Result<T>> {
+        if self.done {
+            return None;
+        }
+        if self.started {
+            if self.backward {
+                self.it.prev();
+            } else {
+                self.it.next();
+            }
+        }
+        self.started = true;
+        match self.it.entry() {
+            Some((key, value)) => Some(Ok((self.f)(key, value))),
+            None => {
+                self.done = true;
+                self.it.status().err().map(Err)
+            }
+        }
+    }
+}
+
+impl<T, F: FnMut(&[u8], &[u8]) -> T> FusedIterator for Entries<'_, F> {}
 
 #[cfg(test)]
 mod tests {

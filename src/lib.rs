@@ -55,7 +55,7 @@ pub use column_family::ColumnFamily;
 pub use db::Db;
 pub use error::{Error, ErrorKind, Result};
 pub use handles::DEFAULT_COLUMN_FAMILY;
-pub use iter::DbIterator;
+pub use iter::{DbIterator, Entries, KeyBounds, KeyRange};
 pub use options::{Compression, Options, ReadOptions, WriteOptions};
 pub use pinned_value::PinnedValue;
 pub use read::{CopyResult, Reader};

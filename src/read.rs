@@ -34,7 +34,7 @@ use crate::column_family::ColumnFamily;
 use crate::error::{ErrPtr, Result};
 use crate::ffi;
 use crate::handles::{CfHandle, DbInner};
-use crate::iter::DbIterator;
+use crate::iter::{successor, DbIterator, Entries, KeyRange};
 use crate::options::ReadOptions;
 use crate::pinned;
 use crate::pinned_value::{PinOwner, PinnedValue};
@@ -306,23 +306,92 @@ impl<'a> Reader<'a> {
     /// **Iteration.** A [`DbIterator`] over this reader's column family, not yet
     /// positioned: call a `seek` first. Bounds come from the reader's read options.
     pub fn iter(&self) -> DbIterator<'a> {
-        self.new_iter(None)
+        self.new_iter(&..)
     }
 
-    /// **Prefix iteration.** Like [`iter`](Self::iter), positioned at the first key that
-    /// starts with `prefix`, and ending (both ways) at the last one: keys outside the
-    /// prefix read as the end.
-    pub fn prefix_iter(&self, prefix: &[u8]) -> DbIterator<'a> {
-        let mut it = self.new_iter(Some(prefix));
+    /// **Range iteration.** A [`DbIterator`] that sees only the keys in `range` (bytewise:
+    /// `b"a"..b"c"`, `start..=end`, `b"m"..`, `..`), positioned at the first of them.
+    /// `seek_to_last` goes to the last; keys outside read as the end, both ways.
+    ///
+    /// ```
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let mut opts = pinrocks::Options::new();
+    /// # opts.create_if_missing(true);
+    /// # let db = pinrocks::Db::open(&opts, dir.path())?;
+    /// for k in [b"a", b"b", b"c", b"d"] { db.put(k, b"")?; }
+    /// let mut it = db.reader().range(b"b"..b"d");
+    /// assert_eq!(it.key(), Some(&b"b"[..]));
+    /// it.seek_to_last();
+    /// assert_eq!(it.key(), Some(&b"c"[..]));
+    /// it.next();
+    /// assert_eq!(it.key(), None); // "d" is outside
+    /// # Ok(()) }
+    /// ```
+    pub fn range(&self, range: impl KeyRange) -> DbIterator<'a> {
+        let mut it = self.new_iter(&range);
         it.seek_to_first();
         it
     }
 
-    fn new_iter(&self, prefix: Option<&[u8]>) -> DbIterator<'a> {
+    /// **Prefix iteration.** [`range`](Self::range) over the keys that start with
+    /// `prefix`: positioned at the first, ending (both ways) at the last.
+    pub fn prefix_iter(&self, prefix: &[u8]) -> DbIterator<'a> {
+        match successor(prefix) {
+            Some(end) => self.range(prefix..&end[..]),
+            None => self.range(prefix..),
+        }
+    }
+
+    /// **Scan.** A std [`Iterator`] over `f(key, value)` for the keys in `range`, in order:
+    /// `f` reads the bytes in place and returns what to keep. A scan that stops on an error
+    /// (an I/O error, corruption) ends with that error as its last item, so it cannot pass
+    /// for the end of the data.
+    ///
+    /// ```
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let mut opts = pinrocks::Options::new();
+    /// # opts.create_if_missing(true);
+    /// # let db = pinrocks::Db::open(&opts, dir.path())?;
+    /// for (k, v) in [("a", "1"), ("b", "22"), ("c", "333")] { db.put(k.as_bytes(), v.as_bytes())?; }
+    /// let total: usize = db
+    ///     .reader()
+    ///     .scan(b"a"..=b"b", |_, value| value.len())
+    ///     .sum::<pinrocks::Result<usize>>()?;
+    /// assert_eq!(total, 3);
+    /// let owned: Vec<(Vec<u8>, Vec<u8>)> = db
+    ///     .reader()
+    ///     .scan_rev(.., |k, v| (k.to_vec(), v.to_vec()))
+    ///     .collect::<pinrocks::Result<_>>()?;
+    /// assert_eq!(owned[0], (b"c".to_vec(), b"333".to_vec()));
+    /// # Ok(()) }
+    /// ```
+    pub fn scan<T, F: FnMut(&[u8], &[u8]) -> T>(
+        &self,
+        range: impl KeyRange,
+        f: F,
+    ) -> Entries<'a, F> {
+        self.range(range).forward(f)
+    }
+
+    /// **Scan, backward.** Like [`scan`](Self::scan), from the last key in `range` to the
+    /// first.
+    pub fn scan_rev<T, F: FnMut(&[u8], &[u8]) -> T>(
+        &self,
+        range: impl KeyRange,
+        f: F,
+    ) -> Entries<'a, F> {
+        let mut it = self.new_iter(&range);
+        it.seek_to_last();
+        it.backward(f)
+    }
+
+    fn new_iter(&self, range: &dyn KeyRange) -> DbIterator<'a> {
         // SAFETY: live db, options and handle, all borrowed for 'a like the iterator.
         let raw = unsafe {
             ffi::rocksdb_create_iterator_cf(self.db.raw(), self.options.raw(), self.cf.raw())
         };
-        DbIterator::new(raw, prefix)
+        DbIterator::new(raw, range)
     }
 }

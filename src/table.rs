@@ -1,6 +1,7 @@
 //! `Table<K, V>`: a column family whose keys and values have codecs.
 
 use std::marker::PhantomData;
+use std::ops::{Bound, RangeBounds};
 
 use crate::codec::{Codec, DecodeError};
 use crate::column_family::ColumnFamily;
@@ -128,6 +129,77 @@ impl<'db, K: Codec, V: Codec> Table<'db, K, V> {
             _codecs: PhantomData,
         }
     }
+
+    /// A typed iterator over the keys in `range` (`&1..&10`, `"a"..="m"`, `..`), in the
+    /// order of their encodings, positioned at the first. Use order-preserving codecs
+    /// (`BigEndian`, `Utf8`, `F64`, ...) for the range to mean what it says.
+    pub fn range(&self, range: impl RangeBounds<K::Item>) -> Result<TypedIter<'_, K, V>> {
+        let bound = |b: Bound<&K::Item>| -> Result<Bound<Box<[u8]>>> {
+            Ok(match b {
+                Bound::Included(k) => Bound::Included(encode::<K, _>(k, |b| Box::<[u8]>::from(b))?),
+                Bound::Excluded(k) => Bound::Excluded(encode::<K, _>(k, |b| Box::<[u8]>::from(b))?),
+                Bound::Unbounded => Bound::Unbounded,
+            })
+        };
+        let bounds = (bound(range.start_bound())?, bound(range.end_bound())?);
+        Ok(TypedIter {
+            inner: self.cf.reader().range(bounds),
+            _codecs: PhantomData,
+        })
+    }
+
+    /// A std [`Iterator`] over `f(key, value)` for the keys in `range`, decoded from the
+    /// bytes in place. A decode error, or an error that stopped the scan, is the last item.
+    ///
+    /// ```
+    /// use pinrocks::codec::{BigEndian, Utf8};
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let mut opts = pinrocks::Options::new();
+    /// # opts.create_if_missing(true);
+    /// # let db = pinrocks::Db::open(&opts, dir.path())?;
+    /// let names: pinrocks::Table<BigEndian<u32>, Utf8> = pinrocks::Table::new(db.default_cf());
+    /// for (id, name) in [(1, "Ada"), (2, "Alan"), (3, "Grace"), (10, "Edsger")] {
+    ///     names.put(&id, name)?;
+    /// }
+    /// let short: Vec<u32> = names
+    ///     .scan(&2..&10, |id, name: &str| (id, name.len()))?
+    ///     .filter_map(|entry| match entry {
+    ///         Ok((id, len)) => (len <= 4).then_some(Ok(id)),
+    ///         Err(e) => Some(Err(e)),
+    ///     })
+    ///     .collect::<pinrocks::Result<_>>()?;
+    /// assert_eq!(short, [2]);
+    /// let last = names.scan_rev(.., |id, _| id)?.next().transpose()?;
+    /// assert_eq!(last, Some(10));
+    /// # Ok(()) }
+    /// ```
+    pub fn scan<T, R, F>(
+        &self,
+        range: R,
+        f: F,
+    ) -> Result<impl Iterator<Item = Result<T>> + use<'_, 'db, K, V, T, R, F>>
+    where
+        R: RangeBounds<K::Item>,
+        F: for<'e> FnMut(K::Decoded<'e>, V::Decoded<'e>) -> T,
+    {
+        Ok(self.range(range)?.forward(f))
+    }
+
+    /// Like [`scan`](Self::scan), from the last key in `range` to the first.
+    pub fn scan_rev<T, R, F>(
+        &self,
+        range: R,
+        f: F,
+    ) -> Result<impl Iterator<Item = Result<T>> + use<'_, 'db, K, V, T, R, F>>
+    where
+        R: RangeBounds<K::Item>,
+        F: for<'e> FnMut(K::Decoded<'e>, V::Decoded<'e>) -> T,
+    {
+        let mut it = self.range(range)?;
+        it.seek_to_last();
+        Ok(it.backward(f))
+    }
 }
 
 /// A lending iterator over a [`Table`], decoding each entry from the pinned bytes. Entries
@@ -147,7 +219,7 @@ pub struct TypedIter<'a, K, V> {
     _codecs: PhantomData<fn() -> (K, V)>,
 }
 
-impl<K: Codec, V: Codec> TypedIter<'_, K, V> {
+impl<'a, K: Codec, V: Codec> TypedIter<'a, K, V> {
     /// Moves to the first entry.
     pub fn seek_to_first(&mut self) {
         self.inner.seek_to_first();
@@ -189,4 +261,42 @@ impl<K: Codec, V: Codec> TypedIter<'_, K, V> {
     pub fn status(&self) -> Result<()> {
         self.inner.status()
     }
+
+    /// A std [`Iterator`] over `f(key, value)` from the current entry forward, decoded in
+    /// place; a decode error or the error that stopped the scan is the last item.
+    pub fn forward<T, F>(self, f: F) -> impl Iterator<Item = Result<T>> + use<'a, K, V, T, F>
+    where
+        F: for<'e> FnMut(K::Decoded<'e>, V::Decoded<'e>) -> T,
+    {
+        fuse_on_error(self.inner.forward(decoding::<K, V, T>(f)))
+    }
+
+    /// Like [`forward`](Self::forward), from the current entry backward.
+    pub fn backward<T, F>(self, f: F) -> impl Iterator<Item = Result<T>> + use<'a, K, V, T, F>
+    where
+        F: for<'e> FnMut(K::Decoded<'e>, V::Decoded<'e>) -> T,
+    {
+        fuse_on_error(self.inner.backward(decoding::<K, V, T>(f)))
+    }
+}
+
+/// `f` over raw bytes: decodes the key and the value, then calls the typed closure.
+fn decoding<K: Codec, V: Codec, T>(
+    mut f: impl for<'e> FnMut(K::Decoded<'e>, V::Decoded<'e>) -> T,
+) -> impl FnMut(&[u8], &[u8]) -> Result<T> {
+    move |key, value| Ok(f(decode::<K>(key, key)?, decode::<V>(key, value)?))
+}
+
+/// Flattens a scan's items and ends it after the first error of either kind.
+fn fuse_on_error<T>(
+    items: impl Iterator<Item = Result<Result<T>>>,
+) -> impl Iterator<Item = Result<T>> {
+    items.scan(false, |failed, item| {
+        if *failed {
+            return None;
+        }
+        let item = item.and_then(|decoded| decoded);
+        *failed = item.is_err();
+        Some(item)
+    })
 }

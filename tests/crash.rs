@@ -84,17 +84,15 @@ fn recovered(dir: &std::path::Path) -> Vec<u64> {
     let db = Db::open(&common::create_options(), dir).unwrap();
     let mut checked = ReadOptions::new();
     checked.verify_checksums(true);
-    let mut it = db.reader().options(&checked).iter();
-    it.seek_to_first();
-    let mut keys = Vec::new();
-    while let Some((k, v)) = it.entry() {
-        let i = u64::from_be_bytes(k.try_into().expect("an 8-byte key"));
-        assert_eq!(v, value(i), "key {i} recovered with wrong bytes");
-        keys.push(i);
-        it.next();
-    }
-    it.status().expect("no corruption after the crash");
-    keys
+    db.reader()
+        .options(&checked)
+        .scan(.., |k, v| {
+            let i = u64::from_be_bytes(k.try_into().expect("an 8-byte key"));
+            assert_eq!(v, value(i), "key {i} recovered with wrong bytes");
+            i
+        })
+        .collect::<pinrocks::Result<_>>()
+        .expect("no corruption after the crash")
 }
 
 #[test]

@@ -169,14 +169,11 @@ fn check(db: &Db, model: &BTreeMap<Vec<u8>, Vec<u8>>) {
     let expected: Vec<_> = keys.iter().map(|k| model.get(k).cloned()).collect();
     assert_eq!(multi, expected, "multi-get");
 
-    let mut it = db.reader().iter();
-    it.seek_to_first();
-    let mut scanned = Vec::new();
-    while let Some((k, v)) = it.entry() {
-        scanned.push((k.to_vec(), v.to_vec()));
-        it.next();
-    }
-    it.status().unwrap();
+    let scanned: Vec<_> = db
+        .reader()
+        .scan(.., |k, v| (k.to_vec(), v.to_vec()))
+        .collect::<pinrocks::Result<_>>()
+        .unwrap();
     let expected: Vec<_> = model.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
     assert_eq!(scanned, expected, "iterator");
 }

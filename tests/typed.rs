@@ -289,37 +289,34 @@ fn big_endian_keys_iterate_in_numeric_order() {
     ints.sort();
     uints.sort();
 
-    let mut it = signed.iter();
-    it.seek_to_first();
-    let mut seen = Vec::new();
-    while let Some(entry) = it.entry() {
-        let (k, v) = entry.unwrap();
-        assert_eq!(v, k.wrapping_mul(3));
-        seen.push(k);
-        it.next();
-    }
-    it.status().unwrap();
+    let seen: Vec<i64> = signed
+        .scan(.., |k, v| {
+            assert_eq!(v, k.wrapping_mul(3));
+            k
+        })
+        .unwrap()
+        .collect::<pinrocks::Result<_>>()
+        .unwrap();
     assert_eq!(seen, ints);
 
-    // Backward from a seek.
+    // Backward from a seek, on the lending cursor.
+    let mut it = signed.iter();
     it.seek_for_prev(&0).unwrap();
-    let mut below = Vec::new();
-    while let Some(entry) = it.entry() {
-        below.push(entry.unwrap().0);
-        it.prev();
-    }
+    let below: Vec<i64> = it
+        .backward(|k, _| k)
+        .collect::<pinrocks::Result<_>>()
+        .unwrap();
     let expected: Vec<i64> = ints.iter().rev().copied().filter(|&n| n <= 0).collect();
     assert_eq!(below, expected);
 
-    let mut it = unsigned.iter();
-    it.seek(&256).unwrap();
-    let mut from_256 = Vec::new();
-    while let Some(entry) = it.entry() {
-        let (k, even) = entry.unwrap();
-        assert_eq!(even, k % 2 == 0);
-        from_256.push(k);
-        it.next();
-    }
+    let from_256: Vec<u32> = unsigned
+        .scan(&256.., |k, even| {
+            assert_eq!(even, k % 2 == 0);
+            k
+        })
+        .unwrap()
+        .collect::<pinrocks::Result<_>>()
+        .unwrap();
     assert_eq!(
         from_256,
         uints.into_iter().filter(|&n| n >= 256).collect::<Vec<_>>()
