@@ -12,19 +12,19 @@ source scripts/setup.sh
 what="${1:?usage: count-per-read.sh allocations|instructions [sizes]}"
 sizes="${2:-8 4096 1048576}"
 require_valgrind
-cargo build --release --example per_read >&2
-bin="$CARGO_TARGET_DIR/release/examples/per_read"
-tiers="vec buffer pinned pinned_v2 bytes raw_pinned raw_get rocksdb_get rocksdb_get_pinned"
+bin=$(sweep_binary)
+[ -x "$bin" ] || need "could not build the sweep binary (cargo bench --bench sweep --no-run)"
+tiers=$("$bin" tiers)
 low=200
 high=1200
 
 count() { # tier size reads
     case "$what" in
     allocations)
-        valgrind --tool=memcheck --leak-check=no "$bin" "$@" 2>&1 |
+        valgrind --tool=memcheck --leak-check=no "$bin" per-read "$@" 2>&1 |
             sed -n 's/.*total heap usage: \([0-9,]*\) allocs.*/\1/p' | tr -d , ;;
     instructions)
-        valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$@" 2>&1 |
+        valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" per-read "$@" 2>&1 |
             sed -n 's/.*Collected : \([0-9]*\).*/\1/p' ;;
     *) need "unknown count: $what (allocations or instructions)" ;;
     esac

@@ -40,5 +40,12 @@ has_libclang || apt_install "libclang is missing. Debian/Ubuntu: sudo apt-get in
 clang libclang-dev; elsewhere install libclang and set LIBCLANG_PATH to its directory." \
     clang libclang-dev
 
+# Builds the sweep's one binary (timing, per-read counts, report: benches/sweep/) and prints
+# its path.
+sweep_binary() {
+    cargo bench --bench sweep --no-run --message-format=json 2>/dev/null |
+        sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -1
+}
+
 # RocksDB takes many minutes to compile: build it once per machine, not per checkout.
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-${HOME:-$PWD}/.cache/pinrocks-target}"

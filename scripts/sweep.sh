@@ -33,4 +33,4 @@ else
     scripts/count-per-read.sh instructions "8 128 1024" >"$out/instructions.md"
     scripts/count-per-read.sh allocations "8 128 1024 4096 65536 1048576" >"$out/allocations.md"
 fi
-cargo run --release --example sweep_report -- "$CRITERION_HOME" "$out" "$machine"
+"$(sweep_binary)" report "$CRITERION_HOME" "$out" "$machine"

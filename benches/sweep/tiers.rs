@@ -1,25 +1,75 @@
-//! The read tiers as the sweep measures them, shared by `benches/sweep.rs` (time) and
-//! `examples/per_read.rs` (allocations and instructions under valgrind), so both measure
-//! exactly the same code.
-#![allow(dead_code)]
+//! The read tiers as the sweep measures them, shared by the timing run (`main.rs`) and the
+//! per-read counts under valgrind (`per_read.rs`), so both measure exactly the same code.
+//! [`Tier`] is the one list of tiers: the scripts ask the binary for it (`sweep tiers`).
 
 use std::ffi::{c_char, c_void};
 
 use pinrocks::{ffi, CopyResult, Db, Options};
 
-/// Every tier, in report order. `raw_*` call the C functions with no safe layer (the
-/// floor); `rocksdb_*` are the `rocksdb` crate 0.25 on the same RocksDB build.
-pub const TIERS: &[&str] = &[
-    "vec",
-    "buffer",
-    "pinned",
-    "pinned_v2",
-    "bytes",
-    "raw_pinned",
-    "raw_get",
-    "rocksdb_get",
-    "rocksdb_get_pinned",
-];
+/// A way to read one value. `Raw*` call the C functions with no safe layer (the floor);
+/// `Rocksdb*` are the `rocksdb` crate 0.25 on the same RocksDB build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tier {
+    Vec,
+    Buffer,
+    Pinned,
+    PinnedV2,
+    Bytes,
+    RawPinned,
+    RawGet,
+    RocksdbGet,
+    RocksdbGetPinned,
+}
+
+impl Tier {
+    /// Every tier, in report order.
+    pub const ALL: [Tier; 9] = [
+        Tier::Vec,
+        Tier::Buffer,
+        Tier::Pinned,
+        Tier::PinnedV2,
+        Tier::Bytes,
+        Tier::RawPinned,
+        Tier::RawGet,
+        Tier::RocksdbGet,
+        Tier::RocksdbGetPinned,
+    ];
+
+    /// The name in reports, criterion's cells and the scripts.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Tier::Vec => "vec",
+            Tier::Buffer => "buffer",
+            Tier::Pinned => "pinned",
+            Tier::PinnedV2 => "pinned_v2",
+            Tier::Bytes => "bytes",
+            Tier::RawPinned => "raw_pinned",
+            Tier::RawGet => "raw_get",
+            Tier::RocksdbGet => "rocksdb_get",
+            Tier::RocksdbGetPinned => "rocksdb_get_pinned",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Tier> {
+        Tier::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// Whether the tier reads through the `rocksdb` crate.
+    pub fn is_peer(self) -> bool {
+        matches!(self, Tier::RocksdbGet | Tier::RocksdbGetPinned)
+    }
+}
+
+/// Every tier's name, in report order.
+pub const TIER_NAMES: [&str; Tier::ALL.len()] = {
+    let mut names = [""; Tier::ALL.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = Tier::ALL[i].name();
+        i += 1;
+    }
+    names
+};
 
 /// Where the values are when read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -153,46 +203,46 @@ pub fn open_peer(dir: &std::path::Path, regime: Regime, size: usize, count: usiz
 /// One read through a tier: `key` in, the consumer's result out.
 pub type ReadFn<'a> = Box<dyn FnMut(&[u8]) -> u64 + 'a>;
 
-/// The tier `name` over a pinrocks database (every tier but `rocksdb_*`).
-pub fn pinrocks_tier<'a>(db: &'a Db, name: &str, size: usize, consumer: Consumer) -> ReadFn<'a> {
+/// `tier` over a pinrocks database (every tier but the peer's).
+pub fn pinrocks_tier<'a>(db: &'a Db, tier: Tier, size: usize, consumer: Consumer) -> ReadFn<'a> {
     let reader = db.reader();
     let (raw_db, raw_options) = db.as_raw();
-    match name {
-        "vec" => Box::new(move |k| consumer.consume(&reader.get(k).unwrap().unwrap())),
-        "buffer" => {
+    match tier {
+        Tier::Vec => Box::new(move |k| consumer.consume(&reader.get(k).unwrap().unwrap())),
+        Tier::Buffer => {
             let mut buf = vec![0u8; size];
             Box::new(move |k| match reader.get_into(k, &mut buf).unwrap() {
                 CopyResult::Copied(n) => consumer.consume(&buf[..n]),
                 other => panic!("{other:?}"),
             })
         }
-        "pinned" => Box::new(move |k| {
+        Tier::Pinned => Box::new(move |k| {
             reader
                 .get_pinned(k, |v| consumer.consume(v))
                 .unwrap()
                 .unwrap()
         }),
-        "pinned_v2" => Box::new(move |k| {
+        Tier::PinnedV2 => Box::new(move |k| {
             reader
                 .get_pinned_v2(k, |v| consumer.consume(v))
                 .unwrap()
                 .unwrap()
         }),
-        "bytes" => Box::new(move |k| consumer.consume(&reader.get_bytes(k).unwrap().unwrap())),
-        "raw_pinned" => Box::new(move |k| raw_pinned(raw_db, raw_options, k, consumer)),
-        "raw_get" => Box::new(move |k| raw_get(raw_db, raw_options, k, consumer)),
-        other => panic!("not a pinrocks tier: {other}"),
+        Tier::Bytes => Box::new(move |k| consumer.consume(&reader.get_bytes(k).unwrap().unwrap())),
+        Tier::RawPinned => Box::new(move |k| raw_pinned(raw_db, raw_options, k, consumer)),
+        Tier::RawGet => Box::new(move |k| raw_get(raw_db, raw_options, k, consumer)),
+        Tier::RocksdbGet | Tier::RocksdbGetPinned => panic!("{tier:?} reads the peer"),
     }
 }
 
-/// The tier `name` over the `rocksdb` crate.
-pub fn peer_tier<'a>(db: &'a rocksdb::DB, name: &str, consumer: Consumer) -> ReadFn<'a> {
-    match name {
-        "rocksdb_get" => Box::new(move |k| consumer.consume(&db.get(k).unwrap().unwrap())),
-        "rocksdb_get_pinned" => {
+/// `tier` over the `rocksdb` crate.
+pub fn peer_tier<'a>(db: &'a rocksdb::DB, tier: Tier, consumer: Consumer) -> ReadFn<'a> {
+    match tier {
+        Tier::RocksdbGet => Box::new(move |k| consumer.consume(&db.get(k).unwrap().unwrap())),
+        Tier::RocksdbGetPinned => {
             Box::new(move |k| consumer.consume(&db.get_pinned(k).unwrap().unwrap()))
         }
-        other => panic!("not a peer tier: {other}"),
+        other => panic!("{other:?} is not a peer tier"),
     }
 }
 

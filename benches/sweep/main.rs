@@ -3,17 +3,24 @@
 //! and with two consumers (length only, every byte). `scripts/sweep.sh` runs it and
 //! builds the report.
 //!
+//! One binary, the whole harness (`cargo bench --bench sweep` builds it):
+//! * no subcommand: the criterion timing run (`cargo bench --bench sweep`);
+//! * `per-read <tier> <size> <reads>`: reads for valgrind's per-read counts (`per_read.rs`);
+//! * `report <criterion dir> <out dir> [machine]`: the report and plot (`report.rs`);
+//! * `tiers`: the tier names, one a line, for the scripts.
+//!
 //! Environment: `PINROCKS_SIZES=8,4096` limits the sizes; `PINROCKS_QUICK=1` runs every
 //! cell briefly (CI's smoke test; its timings mean nothing).
 
-#[path = "../bench-support/tiers.rs"]
+mod per_read;
+mod report;
 mod tiers;
 
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, Criterion};
-use tiers::{Consumer, Regime, TIERS};
+use criterion::{criterion_group, Criterion};
+use tiers::{Consumer, Regime, Tier, TIER_NAMES};
 
 pub const DEFAULT_SIZES: [usize; 7] = [8, 16, 128, 1024, 4096, 65536, 1 << 20];
 
@@ -49,14 +56,14 @@ fn sweep(c: &mut Criterion) {
             for consumer in Consumer::ALL {
                 let mut group =
                     c.benchmark_group(format!("{}_{}_{size}", regime.name(), consumer.name()));
-                for &tier in TIERS {
-                    let mut read = if tier.starts_with("rocksdb_") {
+                for tier in Tier::ALL {
+                    let mut read = if tier.is_peer() {
                         tiers::peer_tier(&peer, tier, consumer)
                     } else {
                         tiers::pinrocks_tier(&db, tier, size, consumer)
                     };
                     let mut next = 0usize;
-                    group.bench_function(tier, |b| {
+                    group.bench_function(tier.name(), |b| {
                         b.iter(|| {
                             next = (next + 1) % keys.len();
                             black_box(read(black_box(&keys[next])))
@@ -90,4 +97,16 @@ criterion_group! {
     config = config();
     targets = sweep
 }
-criterion_main!(benches);
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("per-read") => per_read::main(&args[1..]),
+        Some("report") => report::main(&args[1..]),
+        Some("tiers") => TIER_NAMES.iter().for_each(|name| println!("{name}")),
+        // `cargo bench` passes `--bench` and criterion's own arguments.
+        _ => {
+            benches();
+            Criterion::default().configure_from_args().final_summary();
+        }
+    }
+}

@@ -3,19 +3,16 @@
 //! sides of the FFI boundary). `scripts/count-per-read.sh` runs it at two N and divides
 //! the difference, so opening, populating and closing cancel out.
 //!
-//! `cargo run --release --example per_read -- <tier> <value size> <reads>`
+//! `sweep per-read <tier> <value size> <reads>` (the bench binary; see main.rs)
 
-#[path = "../bench-support/tiers.rs"]
-mod tiers;
+use crate::tiers::{self, Consumer, Regime, Tier, TIER_NAMES};
 
-use tiers::{Consumer, Regime, TIERS};
-
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let [tier, size, reads] = &args[..] else {
-        eprintln!("usage: per_read <tier> <value size> <reads>; tiers: {TIERS:?}");
+pub fn main(args: &[String]) {
+    let [tier, size, reads] = args else {
+        eprintln!("usage: sweep per-read <tier> <value size> <reads>; tiers: {TIER_NAMES:?}");
         std::process::exit(2);
     };
+    let tier = Tier::from_name(tier).unwrap_or_else(|| panic!("no tier {tier}"));
     let size: usize = size.parse().expect("value size");
     let reads: usize = reads.parse().expect("reads");
     let dir = tempfile::tempdir().expect("temporary directory");
@@ -23,7 +20,7 @@ fn main() {
     // its cost anyway.
     let count = 16;
     let keys = tiers::random_keys(count);
-    let total: u64 = if tier.starts_with("rocksdb_") {
+    let total: u64 = if tier.is_peer() {
         let db = tiers::open_peer(dir.path(), Regime::BlockCache, size, count);
         let mut read = tiers::peer_tier(&db, tier, Consumer::Len);
         (0..=reads).map(|i| read(&keys[i % keys.len()])).sum()

@@ -3,16 +3,13 @@
 //! measured in the same run), the per-read counts made under valgrind, and a log-log SVG
 //! of ops/s against value size, one line per tier.
 //!
-//! `cargo run --release --example sweep_report -- <criterion dir> <output dir> [machine]`
+//! `sweep report <criterion dir> <output dir> [machine]` (the bench binary; see main.rs)
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-#[path = "../bench-support/tiers.rs"]
-mod tiers;
-
-use tiers::{Consumer, Regime, TIERS};
+use crate::tiers::{Consumer, Regime, TIER_NAMES};
 
 /// Ops/s of each criterion sample (one sample = many iterations).
 #[derive(Debug, Clone)]
@@ -82,7 +79,7 @@ fn collect(criterion: &Path) -> Results {
                 let Some(size) = name.strip_prefix(&prefix).and_then(|s| s.parse().ok()) else {
                     continue;
                 };
-                for tier in TIERS {
+                for tier in &TIER_NAMES {
                     let path = entry.path().join(tier).join("new/sample.json");
                     if let Some(cell) = read_cell(&path) {
                         results
@@ -137,17 +134,17 @@ fn tables(results: &Results) -> String {
         )
         .unwrap();
         write!(out, "| size |").unwrap();
-        for tier in TIERS {
+        for tier in &TIER_NAMES {
             write!(out, " {tier} |").unwrap();
         }
         write!(out, "\n|---|").unwrap();
-        for _ in TIERS {
+        for _ in &TIER_NAMES {
             write!(out, "---:|").unwrap();
         }
         writeln!(out).unwrap();
         for (size, cells) in by_size {
             write!(out, "| {} |", size_name(*size)).unwrap();
-            for tier in TIERS {
+            for tier in &TIER_NAMES {
                 match cells.get(*tier) {
                     Some(c) => write!(
                         out,
@@ -280,7 +277,7 @@ fn svg(results: &Results) -> String {
             )
             .unwrap();
         }
-        for (t, tier) in TIERS.iter().enumerate() {
+        for (t, tier) in TIER_NAMES.iter().enumerate() {
             let points: Vec<String> = by_size
                 .iter()
                 .filter_map(|(s, cells)| {
@@ -306,20 +303,19 @@ fn svg(results: &Results) -> String {
             .unwrap();
         }
     }
-    for (t, tier) in TIERS.iter().enumerate() {
-        let lx = 20.0 + t as f64 * (w - 40.0) / TIERS.len() as f64;
+    for (t, tier) in TIER_NAMES.iter().enumerate() {
+        let lx = 20.0 + t as f64 * (w - 40.0) / TIER_NAMES.len() as f64;
         writeln!(out, "<rect x=\"{lx}\" y=\"{}\" width=\"12\" height=\"3\" fill=\"{}\"/><text x=\"{}\" y=\"{}\">{tier}</text>", h - 22.0, COLORS[t % COLORS.len()], lx + 16.0, h - 17.0).unwrap();
     }
     out.push_str("</svg>\n");
     out
 }
 
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let (criterion, out_dir) = match &args[..] {
+pub fn main(args: &[String]) {
+    let (criterion, out_dir) = match args {
         [c, o, ..] => (Path::new(c), Path::new(o)),
         _ => {
-            eprintln!("usage: sweep_report <criterion dir> <output dir> [machine]");
+            eprintln!("usage: sweep report <criterion dir> <output dir> [machine]");
             std::process::exit(2);
         }
     };
