@@ -196,10 +196,11 @@ impl Db {
         &self.inner.path
     }
 
-    /// The raw `rocksdb_t` and the default read options, for calling [`ffi`](crate::ffi)
-    /// directly (the benchmark's no-safe-layer floor). Valid while `self` lives; do not
-    /// close or destroy them.
-    #[doc(hidden)]
+    /// The raw `rocksdb_t` and RocksDB's default read options, for calling the C API in
+    /// [`ffi`](crate::ffi) directly where pinrocks has no wrapper (the sweep's raw floor
+    /// does). Both stay valid while `self` lives. Do not close, destroy or change them, and
+    /// do not write through a database opened read-only or to a dropped column family:
+    /// those are refused by pinrocks, not by RocksDB.
     pub fn as_raw(&self) -> (*mut ffi::rocksdb_t, *const ffi::rocksdb_readoptions_t) {
         (self.inner.raw(), ReadOptions::defaults().raw())
     }

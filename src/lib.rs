@@ -36,7 +36,6 @@ pub mod codec;
 mod column_family;
 mod db;
 mod error;
-#[doc(hidden)]
 pub mod ffi;
 mod handles;
 mod iter;

@@ -232,27 +232,23 @@ impl<'a> Reader<'a> {
         pinned::get_pinned_native(self.db.raw(), self.options.raw(), self.cf.raw(), key, f)
     }
 
-    /// **Pinned tier, C API v2 handle.** Same contract as [`get_pinned`](Self::get_pinned),
-    /// through `rocksdb_get_pinned_v2`: one heap-allocated handle and three native calls
-    /// per read. Kept for comparison and as a path that relies on no struct layout.
+    /// **Pinned guard.** The value of `key`, pinned until the returned guard drops. It
+    /// derefs to `[u8]` and borrows the column family (and so the database). One
+    /// heap-allocated C API handle per read (`rocksdb_get_pinned_cf_v2`, which relies on no
+    /// struct layout); the closure form, [`get_pinned`](Self::get_pinned), needs none.
     ///
-    /// ```compile_fail
+    /// ```
     /// # fn main() -> pinrocks::Result<()> {
     /// # let dir = tempfile::tempdir().unwrap();
-    /// # let db = pinrocks::Db::open(&pinrocks::Options::new(), dir.path())?;
-    /// let escaped = db.reader().get_pinned_v2(b"k", |v| v)?;
+    /// # let mut opts = pinrocks::Options::new();
+    /// # opts.create_if_missing(true);
+    /// # let db = pinrocks::Db::open(&opts, dir.path())?;
+    /// db.put(b"config", b"{\"threads\": 4}")?;
+    /// let reader = db.reader();
+    /// let config = reader.pin(b"config")?.expect("present");
+    /// assert!(config.starts_with(b"{")); // derefs to [u8]: no copy
     /// # Ok(()) }
     /// ```
-    pub fn get_pinned_v2<R>(&self, key: &[u8], f: impl FnOnce(&[u8]) -> R) -> Result<Option<R>> {
-        let handle =
-            pinned::get_pinned_handle(self.db.raw(), self.options.raw(), self.cf.raw(), key)?;
-        // If `f` panics, `handle` is dropped while unwinding and the pin is released.
-        Ok(handle.map(|handle| f(handle.value())))
-    }
-
-    /// **Pinned guard.** The value of `key`, pinned until the returned guard drops. It
-    /// derefs to `[u8]` and borrows the database. One heap-allocated C API handle per read
-    /// (the closure form, [`get_pinned`](Self::get_pinned), needs none).
     ///
     /// A long-lived pin holds what backs it: a block of the block cache (which cannot be
     /// evicted meanwhile) or RocksDB's copy of a memtable value.

@@ -233,7 +233,8 @@ fn flipped_bytes_in_an_sst_file_read_as_corruption_never_as_wrong_bytes() {
                 .get_pinned(&key, <[u8]>::to_vec),
             db.reader()
                 .options(&checked)
-                .get_pinned_v2(&key, <[u8]>::to_vec),
+                .pin(&key)
+                .map(|g| g.map(|g| g.to_vec())),
         ];
         for result in tiers {
             match result {

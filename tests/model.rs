@@ -145,7 +145,7 @@ fn check(db: &Db, model: &BTreeMap<Vec<u8>, Vec<u8>>) {
             "pinned {k:?}"
         );
         assert_eq!(
-            db.reader().get_pinned_v2(k, <[u8]>::to_vec).unwrap(),
+            db.reader().pin(k).unwrap().map(|g| g.to_vec()),
             expected,
             "v2 {k:?}"
         );

@@ -16,7 +16,9 @@ type PinnedRead = fn(Reader<'_>, &[u8], &mut dyn FnMut(&[u8])) -> pinrocks::Resu
 
 const PATHS: [(&str, PinnedRead); 2] = [
     ("native", |r, k, f| r.get_pinned(k, |v| f(v))),
-    ("v2 handle", |r, k, f| r.get_pinned_v2(k, |v| f(v))),
+    ("v2 handle (guard)", |r, k, f| {
+        Ok(r.pin(k)?.map(|guard| f(&guard)))
+    }),
 ];
 
 fn pinned_usage(db: &Db) -> u64 {
@@ -152,10 +154,7 @@ fn the_closure_result_is_returned() {
         .get_pinned(b"n", |v| u64::from_be_bytes(v.try_into().unwrap()))
         .unwrap();
     assert_eq!(n, Some(1234));
-    let owned: Option<String> = db
-        .reader()
-        .get_pinned_v2(b"n", |v| format!("{v:?}"))
-        .unwrap();
+    let owned: Option<String> = db.reader().pin(b"n").unwrap().map(|v| format!("{:?}", &*v));
     assert_eq!(owned.as_deref(), Some("[0, 0, 0, 0, 0, 0, 4, 210]"));
 }
 

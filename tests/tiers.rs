@@ -18,8 +18,8 @@ fn assert_all_tiers(reader: Reader<'_>, key: &[u8], expected: Option<&[u8]>, con
 
     let pinned = reader.get_pinned(key, |v| v.to_vec()).unwrap();
     assert_eq!(pinned.as_deref(), expected, "pinned tier, {context}");
-    let pinned_v2 = reader.get_pinned_v2(key, |v| v.to_vec()).unwrap();
-    assert_eq!(pinned_v2.as_deref(), expected, "pinned v2 tier, {context}");
+    let guard = reader.pin(key).unwrap().map(|g| g.to_vec());
+    assert_eq!(guard.as_deref(), expected, "guard (v2 handle), {context}");
 
     let mut buf = vec![0xEEu8; expected.map_or(0, <[u8]>::len) + 3];
     let result = reader.get_into(key, &mut buf).unwrap();

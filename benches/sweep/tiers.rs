@@ -224,8 +224,9 @@ pub fn pinrocks_tier<'a>(db: &'a Db, tier: Tier, size: usize, consumer: Consumer
         }),
         Tier::PinnedV2 => Box::new(move |k| {
             reader
-                .get_pinned_v2(k, |v| consumer.consume(v))
+                .pin(k)
                 .unwrap()
+                .map(|guard| consumer.consume(&guard))
                 .unwrap()
         }),
         Tier::Bytes => Box::new(move |k| consumer.consume(&reader.get_bytes(k).unwrap().unwrap())),
