@@ -1,5 +1,5 @@
 //! Reads values of several sizes through each tier from the block cache and prints the
-//! median time per read. A quick look, not the benchmark: `benches/sweep.rs` is that.
+//! median time per read. A quick look, not the benchmark: `benches/sweep/` is that.
 //!
 //! `cargo run --release --example tiers -- --sizes 8,4096,1048576`
 

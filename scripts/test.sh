@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test command: formatting, lints, the docs, the sweep in quick mode (a smoke test of
 # the benchmark harness and its report; no timing is judged), the unsafe paths' tests
-# under valgrind memcheck, then every test and doctest.
+# under valgrind memcheck, every test and doctest, then the user examples.
 # Everything runs in the release profile so RocksDB is compiled once, for tests and
 # benchmarks alike.
 set -euo pipefail
@@ -15,3 +15,8 @@ scripts/sweep.sh --quick >/dev/null
 echo "sweep harness: ok ($CARGO_TARGET_DIR/pinrocks-sweep-quick/report.md)"
 scripts/memcheck.sh
 cargo test --release --all-features
+# The examples a user would copy, run as they are.
+for example in typed_table hot_path scan migrate_from_rocksdb; do
+    cargo run --quiet --release --all-features --example "$example" >/dev/null
+done
+echo "examples: typed_table hot_path scan migrate_from_rocksdb ran"

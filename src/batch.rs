@@ -11,6 +11,25 @@ use crate::handles::{CfHandle, DbInner};
 /// Puts and deletes applied together by [`Writer::write`](crate::Writer::write): all of
 /// them or none. The batch copies keys and values in, so they need not outlive it.
 ///
+/// ```
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let mut opts = pinrocks::Options::new();
+/// # opts.create_if_missing(true);
+/// # let db = pinrocks::Db::open(&opts, dir.path())?;
+/// let index = db.create_cf("index", &pinrocks::Options::new())?;
+/// let mut batch = pinrocks::WriteBatch::new();
+/// batch
+///     .put(None, b"doc:1", b"hello world")?
+///     .put(Some(&index), b"word:hello", b"doc:1")?
+///     .delete_range(Some(&index), b"word:a", b"word:b")?;
+/// assert_eq!(batch.len(), 3);
+/// db.write(&batch)?; // atomically: both families or neither
+/// assert_eq!(index.reader().get(b"word:hello")?.as_deref(), Some(&b"doc:1"[..]));
+/// batch.clear(); // reuse the allocation
+/// # Ok(()) }
+/// ```
+///
 /// Each operation reports what RocksDB refuses (a key or value over 4 GiB): the C API's
 /// batch functions drop that status and leave the entry out, so pinrocks calls
 /// `WriteBatch::Put`/`Delete`/`DeleteRange` itself (rocksdb-c/).

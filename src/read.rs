@@ -264,6 +264,20 @@ impl<'a> Reader<'a> {
     /// block-cache block (or memtable copy), its column family (whose table factory owns
     /// the block cache), even after [`Db::drop_cf`](crate::Db::drop_cf), and the database,
     /// open with its files and lock even after its `Db` is dropped.
+    ///
+    /// ```
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let mut opts = pinrocks::Options::new();
+    /// # opts.create_if_missing(true);
+    /// let db = pinrocks::Db::open(&opts, dir.path())?;
+    /// db.put(b"page", b"<html>...</html>")?;
+    /// let page: bytes::Bytes = db.reader().get_bytes(b"page")?.expect("present");
+    /// drop(db); // the value keeps the database open
+    /// let sent = std::thread::spawn(move || page.len()).join().unwrap();
+    /// assert_eq!(sent, 16);
+    /// # Ok(()) }
+    /// ```
     pub fn get_bytes(&self, key: &[u8]) -> Result<Option<Bytes>> {
         let handle =
             pinned::get_pinned_handle(self.db.raw(), self.options.raw(), self.cf.raw(), key)?;
@@ -282,6 +296,21 @@ impl<'a> Reader<'a> {
     /// batch the lookups of keys that share blocks and files.
     ///
     /// A panic in `f` stops the batch, releases every pin, and continues in the caller.
+    /// Each key's `as_ref` is called once.
+    ///
+    /// ```
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let mut opts = pinrocks::Options::new();
+    /// # opts.create_if_missing(true);
+    /// # let db = pinrocks::Db::open(&opts, dir.path())?;
+    /// db.put(b"a", b"1")?;
+    /// db.put(b"c", b"333")?;
+    /// let mut lens = [None; 3];
+    /// db.reader().multi_get_pinned(&[b"a", b"b", b"c"], |i, v| lens[i] = v.map(<[u8]>::len))?;
+    /// assert_eq!(lens, [Some(1), None, Some(3)]);
+    /// # Ok(()) }
+    /// ```
     ///
     /// ```compile_fail
     /// # fn main() -> pinrocks::Result<()> {

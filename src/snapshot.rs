@@ -8,6 +8,21 @@ use crate::handles::DbInner;
 /// A consistent view of the database at the moment it was taken. Use it through
 /// [`ReadOptions::snapshot`](crate::ReadOptions::snapshot). Cheap to clone; released when
 /// the last clone drops. It keeps the database open until then.
+///
+/// ```
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let mut opts = pinrocks::Options::new();
+/// # opts.create_if_missing(true);
+/// # let db = pinrocks::Db::open(&opts, dir.path())?;
+/// db.put(b"balance", b"100")?;
+/// let mut then = pinrocks::ReadOptions::new();
+/// then.snapshot(&db.snapshot()); // the options keep the snapshot
+/// db.put(b"balance", b"250")?;
+/// assert_eq!(db.reader().options(&then).get(b"balance")?.as_deref(), Some(&b"100"[..]));
+/// assert_eq!(db.get(b"balance")?.as_deref(), Some(&b"250"[..]));
+/// # Ok(()) }
+/// ```
 #[derive(Clone)]
 pub struct Snapshot {
     inner: Arc<SnapshotInner>,

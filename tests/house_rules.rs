@@ -90,6 +90,46 @@ fn src_has_no_import_circle() {
     }
 }
 
+/// The layers of `src/`, bottom first, as the README's layout table lists them: each module
+/// imports only modules before it.
+const LAYERS: &[&str] = &[
+    "ffi",
+    "codec",
+    "error",
+    "handles",
+    "snapshot",
+    "options",
+    "pinned",
+    "pinned_value",
+    "iter",
+    "column_family",
+    "read",
+    "batch",
+    "write",
+    "table",
+    "db",
+];
+
+#[test]
+fn each_module_imports_only_the_layers_below_it() {
+    let graph = module_imports();
+    for module in graph.keys() {
+        let known =
+            LAYERS.contains(&module.as_str()) || ["lib", "layout_tests"].contains(&module.as_str());
+        assert!(
+            known,
+            "src/{module}.rs is in no layer: add it to LAYERS and the README"
+        );
+    }
+    for (i, module) in LAYERS.iter().enumerate() {
+        for import in &graph[*module] {
+            if let Some(j) = LAYERS.iter().position(|m| m == import) {
+                assert!(j < i, "{module} imports {import}, a layer above it");
+            }
+        }
+    }
+}
+
 #[test]
 fn every_unsafe_block_and_impl_says_why() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
