@@ -16,6 +16,19 @@
 //! any alignment, so every codec reads them as bytes (`from_be_bytes`, zerocopy's
 //! `Unaligned` types). A wrong length, invalid UTF-8 and the like are a [`DecodeError`],
 //! which [`Table`](crate::Table) reports with the key and the codec's name.
+//!
+//! ```
+//! use pinrocks::codec::{BigEndian, Codec, Utf8, F64};
+//! // Order-preserving encodings: bytes sort as the values do.
+//! let enc = |x: i64| BigEndian::<i64>::with_encoded(&x, |b| b.to_vec()).unwrap();
+//! assert!(enc(-5) < enc(3));
+//! let enc = |x: f64| F64::with_encoded(&x, |b| b.to_vec()).unwrap();
+//! assert!(enc(-0.5) < enc(0.25));
+//! // Decoding borrows: `&str` points into the bytes given.
+//! let stored = b"hello".to_vec();
+//! let text: &str = Utf8::decode(&stored).unwrap();
+//! assert_eq!(text.as_ptr(), stored.as_ptr());
+//! ```
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 

@@ -111,6 +111,17 @@ impl fmt::Display for ErrorKind {
 }
 
 /// Everything that can go wrong in pinrocks.
+///
+/// ```
+/// use pinrocks::{Db, Error, ErrorKind, Options};
+/// # let dir = tempfile::tempdir().unwrap();
+/// match Db::open(&Options::new(), dir.path().join("absent")) {
+///     Err(Error::RocksDb { kind: ErrorKind::InvalidArgument, message }) => {
+///         assert!(message.contains("does not exist"), "{message}");
+///     }
+///     other => panic!("{other:?}"),
+/// }
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {

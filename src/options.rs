@@ -47,6 +47,21 @@ struct TableSettings {
 }
 
 /// Options for opening a database or creating a column family (`rocksdb_options_t`).
+///
+/// ```
+/// use pinrocks::{Compression, Db, Options};
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// let mut options = Options::new();
+/// options
+///     .create_if_missing(true)
+///     .compression(Compression::Lz4)
+///     .block_cache_size(64 << 20) // pinned blocks live here
+///     .bloom_filter(10.0)
+///     .write_buffer_size(32 << 20);
+/// let db = Db::open(&options, dir.path())?;
+/// # Ok(()) }
+/// ```
 pub struct Options {
     raw: NonNull<ffi::rocksdb_options_t>,
     table: TableSettings,
@@ -237,6 +252,20 @@ impl Drop for Options {
 }
 
 /// Options for reads (`rocksdb_readoptions_t`): pass one to [`Reader::options`] to use it.
+///
+/// ```
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let mut opts = pinrocks::Options::new();
+/// # opts.create_if_missing(true);
+/// # let db = pinrocks::Db::open(&opts, dir.path())?;
+/// for k in [b"a", b"b", b"c"] { db.put(k, k)?; }
+/// let mut one_off = pinrocks::ReadOptions::new();
+/// one_off.fill_cache(false).iterate_upper_bound(b"c"); // a scan that should not evict
+/// let keys = db.reader().options(&one_off).scan(.., |k, _| k.to_vec()).count();
+/// assert_eq!(keys, 2);
+/// # Ok(()) }
+/// ```
 ///
 /// The iterate bounds and the snapshot are kept alive by the options themselves: RocksDB
 /// stores pointers to them, not copies.
