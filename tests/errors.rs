@@ -290,3 +290,25 @@ fn an_inverted_delete_range_is_refused_and_does_not_poison_later_writes() {
     db.write(&batch).unwrap();
     assert_eq!(db.get(b"c").unwrap().as_deref(), Some(&b"3"[..]));
 }
+
+/// `Db::open` treats only "no database here yet" (no CURRENT file) as "no column families";
+/// a database whose column families cannot be listed is an error about that, not an open
+/// that forgets its families.
+#[test]
+fn open_reports_a_failure_to_list_column_families() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let db = Db::open_cf(&create_options(), dir.path(), ["extra"]).unwrap();
+        db.put(b"k", b"v").unwrap();
+    }
+    // CURRENT names a MANIFEST that is not there.
+    std::fs::write(dir.path().join("CURRENT"), "MANIFEST-999999\n").unwrap();
+    let listed = Db::list_column_families(&Options::new(), dir.path()).unwrap_err();
+    let opened = Db::open(&Options::new(), dir.path()).unwrap_err();
+    assert_eq!(opened.to_string(), listed.to_string());
+    assert!(opened.to_string().contains("MANIFEST-999999"), "{opened}");
+    // A directory without a database still opens empty (with create_if_missing).
+    let fresh = tempfile::tempdir().unwrap();
+    let db = Db::open(&create_options(), fresh.path()).unwrap();
+    assert_eq!(db.cf_names(), ["default"]);
+}
