@@ -9,9 +9,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <new>
 #include <string>
-#include <vector>
 
 #include "layout.h"
 #include "rocksdb/slice.h"
@@ -21,7 +21,7 @@ namespace {
 
 // Same contract as SaveError in db/c.cc: a malloc'd copy that rocksdb_free releases. Never
 // throws: if the message cannot be allocated, the code alone reports the failure.
-void save_error(char** errptr, int* status_code, int code, const char* message) PINROCKS_NOEXCEPT {
+void save_error(char** errptr, int* status_code, int code, const char* message) noexcept {
   *status_code = code;
   std::free(*errptr);
   *errptr = strdup(message);
@@ -34,7 +34,7 @@ void save_status(char** errptr, int* status_code, const rocksdb::Status& s) {
 // Runs `body` and reports whatever it throws as an error instead of letting it unwind into
 // Rust (which cannot catch a foreign exception and aborts).
 template <typename Body>
-void guarded(int* status_code, char** errptr, Body&& body) PINROCKS_NOEXCEPT {
+void guarded(int* status_code, char** errptr, Body&& body) noexcept {
   try {
     body();
   } catch (const std::bad_alloc& e) {
@@ -53,7 +53,45 @@ void report(char** errptr, int* status_code, const rocksdb::Status& s) {
   }
 }
 
-size_t copy_name(const std::string& name, char* buf, size_t buflen) PINROCKS_NOEXCEPT {
+// `n` default-constructed T on this frame when n <= N (RocksDB's own MultiGet batch,
+// MultiGetContext::MAX_BATCH_SIZE, is 32), on the heap otherwise. Destroys them on every
+// way out, exceptions included.
+template <typename T, size_t N>
+class InlineArray {
+ public:
+  explicit InlineArray(size_t n) : n_(n) {
+    if (n > N) {
+      heap_.reset(new T[n]);  // may throw std::bad_alloc: reported by `guarded`
+      data_ = heap_.get();
+    } else {
+      data_ = reinterpret_cast<T*>(inline_);
+      for (size_t i = 0; i < n; i++) {
+        new (&data_[i]) T();  // noexcept for Slice, PinnableSlice and Status
+      }
+    }
+  }
+  ~InlineArray() {
+    if (!heap_) {
+      for (size_t i = 0; i < n_; i++) {
+        data_[i].~T();
+      }
+    }
+  }
+  InlineArray(const InlineArray&) = delete;
+  InlineArray& operator=(const InlineArray&) = delete;
+  T* data() { return data_; }
+  T& operator[](size_t i) { return data_[i]; }
+
+ private:
+  size_t n_;
+  T* data_;
+  std::unique_ptr<T[]> heap_;
+  alignas(T) unsigned char inline_[N * sizeof(T)];
+};
+
+constexpr size_t kInlineKeys = 32;
+
+size_t copy_name(const std::string& name, char* buf, size_t buflen) noexcept {
   std::memcpy(buf, name.data(), std::min(name.size(), buflen));
   return name.size();
 }
@@ -88,14 +126,14 @@ void pinrocks_multi_get_pinned(rocksdb_t* db, const rocksdb_readoptions_t* optio
                                const pinrocks_slice* keys, pinrocks_multi_value_fn fn,
                                void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT {
   guarded(status_code, errptr, [&] {
-    // Sized by the caller's key count: these may throw std::bad_alloc, reported as an error.
-    std::vector<rocksdb::Slice> key_slices;
-    key_slices.reserve(num_keys);
+    // On this frame for up to 32 keys (no allocation of ours); beyond, sized by the
+    // caller's key count on the heap, where std::bad_alloc is reported as an error.
+    InlineArray<rocksdb::Slice, kInlineKeys> key_slices(num_keys);
     for (size_t i = 0; i < num_keys; i++) {
-      key_slices.emplace_back(keys[i].data, keys[i].len);
+      key_slices[i] = rocksdb::Slice(keys[i].data, keys[i].len);
     }
-    std::vector<rocksdb::PinnableSlice> values(num_keys);
-    std::vector<rocksdb::Status> statuses(num_keys);
+    InlineArray<rocksdb::PinnableSlice, kInlineKeys> values(num_keys);
+    InlineArray<rocksdb::Status, kInlineKeys> statuses(num_keys);
     pinrocks::db_of(db)->MultiGet(pinrocks::read_options_of(options),
                                   pinrocks::column_family_of(db, column_family), num_keys,
                                   key_slices.data(), values.data(), statuses.data(),

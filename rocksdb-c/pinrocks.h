@@ -53,8 +53,9 @@ typedef unsigned char (*pinrocks_multi_value_fn)(void* ctx, size_t index, unsign
                                                  const char* data, size_t len);
 
 /* DB::MultiGet of `num_keys` keys of one column family (NULL: default) into PinnableSlices
- * held in one array for the batch, then fn for each key in order while they are pinned.
- * On the first per-key error (or a failed allocation), nothing is called back. */
+ * held in one array for the batch (on this function's stack for up to 32 keys), then fn for
+ * each key in order while they are pinned. On the first per-key error (or a failed
+ * allocation), nothing is called back. */
 void pinrocks_multi_get_pinned(rocksdb_t* db, const rocksdb_readoptions_t* options,
                                rocksdb_column_family_handle_t* column_family, size_t num_keys,
                                const pinrocks_slice* keys, pinrocks_multi_value_fn fn,

@@ -2,10 +2,12 @@
 # Per-read counts under valgrind, both sides of the FFI boundary, deterministic (no clock):
 #   allocations   heap allocations (memcheck's heap totals; C++ `new` and Rust alike)
 #   instructions  instructions executed (callgrind's Ir)
-# Each tier reads from the block cache at two read counts; the difference divided by the
-# extra reads removes opening, populating, warming up and closing.
+# Each tier (and each other read path: multi_get per key, iterate per entry, typed) reads
+# from the block cache at two read counts; the difference divided by the extra reads
+# removes opening, populating, warming up and closing.
 #
 # scripts/count-per-read.sh allocations|instructions [sizes, default "8 4096 1048576"]
+#     [tiers and paths, default all]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -14,7 +16,7 @@ sizes="${2:-8 4096 1048576}"
 require_valgrind
 bin=$(sweep_binary)
 [ -x "$bin" ] || need "could not build the sweep binary (cargo bench --bench sweep --no-run)"
-tiers=$("$bin" tiers)
+tiers="${3:-$("$bin" tiers) $("$bin" paths)}"
 low=200
 high=1200
 

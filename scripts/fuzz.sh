@@ -30,8 +30,15 @@ mkdir -p "$CARGO_TARGET_DIR"
 for target in "${targets[@]}"; do
     echo "fuzz: $target for $seconds s" >&2
     mkdir -p "fuzz/corpus/$target"
+    # Inputs long enough for a whole sequence of operations (libFuzzer grows its length
+    # limit slowly, and these targets run tens of inputs a second, not thousands).
+    case "$target" in
+    operations) max_len=256 ;; # 64 operations of 4 bytes
+    pin_owners) max_len=360 ;; # 3 epochs of 40 operations of 3 bytes
+    *) max_len=4096 ;;
+    esac
     cargo +nightly fuzz run "$target" "fuzz/corpus/$target" -- \
-        -max_total_time="$seconds" -print_final_stats=1 2>&1 |
+        -max_total_time="$seconds" -max_len="$max_len" -print_final_stats=1 2>&1 |
         tee "$CARGO_TARGET_DIR/fuzz-$target.log" | grep -E '^(#[0-9]+\s+DONE|stat::|==[0-9]+==ERROR|SUMMARY)' || true
     # cargo fuzz exits non-zero on a crash; tee hides it, so look at the log.
     if grep -qE '^==[0-9]+==ERROR|panicked at|deadly signal' "$CARGO_TARGET_DIR/fuzz-$target.log"; then

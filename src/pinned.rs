@@ -174,6 +174,10 @@ where
     }
 }
 
+/// Batches up to this many keys are read with no allocation of ours, on either side:
+/// RocksDB's own batch size (`MultiGetContext::MAX_BATCH_SIZE`).
+const INLINE_KEYS: usize = 32;
+
 /// `DB::MultiGet` into pinned slices, calling `f(index, value)` for each key in order.
 pub(crate) fn multi_get_pinned<K, F>(
     db: *mut ffi::rocksdb_t,
@@ -187,17 +191,27 @@ where
     F: FnMut(usize, Option<&[u8]>),
 {
     // Each key's `as_ref` is called once: a pointer and a length from two calls of a
-    // user's `AsRef` could disagree, and RocksDB would read past the key.
-    let key_slices: Vec<ffi::pinrocks_slice> = keys
-        .iter()
-        .map(|k| {
-            let k = k.as_ref();
-            ffi::pinrocks_slice {
-                data: k.as_ptr().cast(),
-                len: k.len(),
-            }
-        })
-        .collect();
+    // user's `AsRef` could disagree, and RocksDB would read past the key. Up to
+    // `INLINE_KEYS` keys are described on the stack (no allocation), like the native side.
+    const EMPTY: ffi::pinrocks_slice = ffi::pinrocks_slice {
+        data: std::ptr::null(),
+        len: 0,
+    };
+    let mut inline = [EMPTY; INLINE_KEYS];
+    let mut heap = Vec::new();
+    let key_slices: &mut [ffi::pinrocks_slice] = if keys.len() <= INLINE_KEYS {
+        &mut inline[..keys.len()]
+    } else {
+        heap.resize(keys.len(), EMPTY);
+        &mut heap
+    };
+    for (slot, key) in key_slices.iter_mut().zip(keys) {
+        let key = key.as_ref();
+        *slot = ffi::pinrocks_slice {
+            data: key.as_ptr().cast(),
+            len: key.len(),
+        };
+    }
     let mut callback = MultiCallback { f, panic: None };
     let mut err = ErrPtr::new();
     let mut code = 0;

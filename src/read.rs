@@ -292,8 +292,9 @@ impl<'a> Reader<'a> {
 
     /// **Batched pinned reads.** One `DB::MultiGet` for all `keys` (of this reader's column
     /// family), then `f(index, value)` for each key in order while every value of the
-    /// batch is pinned: `None` for an absent key. No per-key allocation; RocksDB can
-    /// batch the lookups of keys that share blocks and files.
+    /// batch is pinned: `None` for an absent key. No allocation of ours for batches of up
+    /// to 32 keys (RocksDB's own batch size), one per batch beyond; RocksDB can batch the
+    /// lookups of keys that share blocks and files.
     ///
     /// A panic in `f` stops the batch, releases every pin, and continues in the caller.
     /// Each key's `as_ref` is called once.

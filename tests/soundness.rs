@@ -315,12 +315,17 @@ fn dropping_a_family_under_concurrent_writers_loses_no_acknowledged_write() {
         let name = format!("doomed{round}");
         let cf = db.create_cf(&name, &Options::new()).unwrap();
         let stop = AtomicBool::new(false);
+        let doomed_writes = AtomicU64::new(0);
+        let others_before = next.load(Ordering::Relaxed);
         let round_acked = std::thread::scope(|s| {
             let doomed_writer = s.spawn(|| {
                 let mut i = 0u64;
                 loop {
                     match cf.writer().put(&i.to_be_bytes(), b"x") {
-                        Ok(()) => i += 1,
+                        Ok(()) => {
+                            i += 1;
+                            doomed_writes.store(i, Ordering::Relaxed);
+                        }
                         Err(Error::ColumnFamilyDropped(n)) if n == name => return i,
                         Err(e) => panic!("{e}"),
                     }
@@ -339,11 +344,17 @@ fn dropping_a_family_under_concurrent_writers_loses_no_acknowledged_write() {
                     })
                 })
                 .collect();
-            std::thread::sleep(std::time::Duration::from_millis(5));
+            // Drop the family while its writer is writing (whatever the machine's load):
+            // once it has written, and while the others run.
+            while doomed_writes.load(Ordering::Relaxed) < 10
+                || next.load(Ordering::Relaxed) < others_before + 10
+            {
+                std::thread::yield_now();
+            }
             db.drop_cf(&name).unwrap();
             std::thread::sleep(std::time::Duration::from_millis(2));
             stop.store(true, Ordering::Relaxed);
-            assert!(doomed_writer.join().unwrap() > 0);
+            assert!(doomed_writer.join().unwrap() >= 10);
             writers
                 .into_iter()
                 .flat_map(|w| w.join().unwrap())

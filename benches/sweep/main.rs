@@ -7,7 +7,7 @@
 //! * no subcommand: the criterion timing run (`cargo bench --bench sweep`);
 //! * `per-read <tier> <size> <reads>`: reads for valgrind's per-read counts (`per_read.rs`);
 //! * `report <criterion dir> <out dir> [machine]`: the report and plot (`report.rs`);
-//! * `tiers`: the tier names, one a line, for the scripts.
+//! * `tiers`, `paths`: the tier names and the other read paths, one a line, for the scripts.
 //!
 //! Environment: `PINROCKS_SIZES=8,4096` limits the sizes; `PINROCKS_QUICK=1` runs every
 //! cell briefly (CI's smoke test; its timings mean nothing).
@@ -103,6 +103,7 @@ fn main() {
         Some("per-read") => per_read::main(&args[1..]),
         Some("report") => report::main(&args[1..]),
         Some("tiers") => TIER_NAMES.iter().for_each(|name| println!("{name}")),
+        Some("paths") => per_read::PATHS.iter().for_each(|name| println!("{name}")),
         // `cargo bench` passes `--bench` and criterion's own arguments.
         _ => {
             benches();
