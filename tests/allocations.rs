@@ -115,5 +115,28 @@ fn rust_side_allocations_per_read() {
         }
     });
     assert_eq!(stepped, 0, "iteration");
+
+    // Multi-get: batches of up to 32 keys are described on the stack; larger ones take one
+    // allocation per batch, for the key descriptions.
+    let reader = db.reader();
+    let sizes = [8usize, 4096, 1 << 20];
+    let keys: Vec<Vec<u8>> = (0..33)
+        .map(|i| format!("k{}", sizes[i % 3]).into_bytes())
+        .collect();
+    for (batch, expected) in [(1, 0), (32, 0), (33, READS)] {
+        let mut seen = 0usize;
+        let allocations = count(|| {
+            reader
+                .multi_get_pinned(&keys[..batch], |_, v| seen += v.map_or(0, <[u8]>::len))
+                .unwrap()
+        });
+        assert_eq!(allocations, expected, "multi-get of {batch} keys");
+        let per_batch: usize = (0..batch).map(|i| sizes[i % 3]).sum();
+        assert_eq!(
+            seen,
+            per_batch * (READS + 1),
+            "multi-get of {batch} keys read every value"
+        );
+    }
     assert_eq!(total, (8 + 4096 + (1 << 20)) * (READS + 1));
 }

@@ -235,3 +235,35 @@ fn iteration_forward_backward_seek_bounds_and_prefix() {
         );
     }
 }
+
+/// Batches around the 32 keys held on the stack (and far beyond, on the heap) return every
+/// value exactly, in key order, absent keys as `None`.
+#[test]
+fn multi_get_batches_of_every_size_return_exact_values() {
+    let (_dir, db) = open_db(&[]);
+    for i in 0u32..200 {
+        if i % 3 != 0 {
+            db.put(&i.to_be_bytes(), &patterned(i as usize * 5, i as u8))
+                .unwrap();
+        }
+    }
+    for n in [0usize, 1, 31, 32, 33, 64, 200] {
+        let keys: Vec<[u8; 4]> = (0..n as u32).rev().map(u32::to_be_bytes).collect();
+        let mut seen = Vec::new();
+        db.reader()
+            .multi_get_pinned(&keys, |i, v| seen.push((i, v.map(<[u8]>::to_vec))))
+            .unwrap();
+        let expected: Vec<_> = keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| {
+                let key = u32::from_be_bytes(*k);
+                (
+                    i,
+                    (key % 3 != 0).then(|| patterned(key as usize * 5, key as u8)),
+                )
+            })
+            .collect();
+        assert_eq!(seen, expected, "batch of {n}");
+    }
+}
