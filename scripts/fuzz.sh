@@ -37,8 +37,12 @@ for target in "${targets[@]}"; do
     pin_owners) max_len=360 ;; # 3 epochs of 40 operations of 3 bytes
     *) max_len=4096 ;;
     esac
-    cargo +nightly fuzz run "$target" "fuzz/corpus/$target" -- \
-        -max_total_time="$seconds" -max_len="$max_len" -print_final_stats=1 2>&1 |
+    # fuzz/seeds/TARGET: inputs kept in the repository (each a sequence that once broke
+    # something), read as seeds; the growing corpus is fuzz/corpus/TARGET.
+    seeds=()
+    [ -d "fuzz/seeds/$target" ] && seeds=("fuzz/seeds/$target")
+    cargo +nightly fuzz run "$target" "fuzz/corpus/$target" "${seeds[@]}" -- \
+        -max_total_time="$seconds" -max_len="$max_len" -len_control=0 -print_final_stats=1 2>&1 |
         tee "$CARGO_TARGET_DIR/fuzz-$target.log" | grep -E '^(#[0-9]+\s+DONE|stat::|==[0-9]+==ERROR|SUMMARY)' || true
     # cargo fuzz exits non-zero on a crash; tee hides it, so look at the log.
     if grep -qE '^==[0-9]+==ERROR|panicked at|deadly signal' "$CARGO_TARGET_DIR/fuzz-$target.log"; then

@@ -25,8 +25,9 @@ RUST_OURS = re.compile(r"^<?(pinrocks|concurrency|soundness)::")
 ENTRY = re.compile(r"^(rocksdb|pinrocks)_[a-z0-9_]+$")
 OWNED_BY_CALLER = re.compile(r"_create|_writebatch_|^rocksdb_writebatch")
 
-# (name, pattern over the racing access's first frames, pattern over the memory's origin,
-# reason). Each explains reports that are synchronization helgrind cannot see.
+# (name, pattern over the racing access's first frames, pattern over the stack that
+# allocated the memory, reason). Each explains reports that are synchronization helgrind
+# cannot see.
 RULES = [
     (
         "rust-sync-primitives",
@@ -39,17 +40,24 @@ RULES = [
     (
         "shared-ptr-refcount",
         re.compile(r"^std::_Sp_counted|^std::__shared_count|^rocksdb::\w+Factory::~"),
-        re.compile(r"^rocksdb_options_create$"),
+        re.compile(r"<- rocksdb_options_create <- pinrocks::options::Options::new"),
         "the options share their table factory and block cache with the databases opened "
         "from them through shared_ptr, whose atomic reference count orders the last "
         "release before the destructor",
     ),
     (
         "cf-dropped-flag",
-        re.compile(r"^pinrocks::(write::Writer::|batch::|db::Db::drop_cf)"),
-        re.compile(r"^pinrocks::db::Db::(create_cf|from_raw)$"),
+        re.compile(r"^pinrocks::(write::Writer::|batch::|handles::DbInner::drop_cf)"),
+        re.compile(r"pinrocks::handles::DbInner::(create_cf|new)"),
         "CfHandle::dropped, an AtomicBool written by drop_cf under the write side of the "
         "family lock and read by writers under its read side (both invisible to helgrind)",
+    ),
+    (
+        "default-options-once",
+        re.compile(r"^rocksdb::(DBImpl::|ReadOptions::ReadOptions|WriteOptions::WriteOptions)"),
+        re.compile(r"rocksdb_(read|write)options_create <- .*OnceLock"),
+        "the process-wide default read and write options are built once in a OnceLock, "
+        "whose atomic publication helgrind cannot see, and only read after",
     ),
 ]
 
@@ -81,14 +89,16 @@ def classify(block):
         return "thread-stack", access, where
     if "alloc'd" not in where:
         return "global", access, where
-    for frame in frames(lines[addr + 1:]):
+    alloc = frames(lines[addr + 1:])
+    where = " <- ".join(re.sub(r"\(.*", "", f) for f in alloc)
+    for frame in alloc:
         if ALLOCATOR.match(frame):
             continue
         if RUST_OURS.match(frame):
-            return "ours", access, frame
+            return "ours", access, where
         if ENTRY.match(frame):
-            return ("ours" if OWNED_BY_CALLER.search(frame) else "internal"), access, frame
-    return "internal", access, "RocksDB or std"
+            return ("ours" if OWNED_BY_CALLER.search(frame) else "internal"), access, where
+    return "internal", access, where
 
 
 def main():
@@ -114,7 +124,7 @@ def main():
         if name in explained:
             print(f"  explained ({explained[name]}): {name}: {reason}")
     for head, origin in unexplained:
-        print(f"  RACE on pinrocks-owned memory (allocated in {origin}):\n    {head}")
+        print(f"  RACE on pinrocks-owned memory:\n    {head}\n    (memory from {origin})")
     if expect_race:
         if not unexplained:
             print("positive control NOT flagged: the detector would miss this class of race")

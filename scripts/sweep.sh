@@ -8,6 +8,7 @@
 #   scripts/sweep.sh            the full sweep
 #   scripts/sweep.sh --quick    every cell briefly, no valgrind: proves the harness works
 #   PINROCKS_SIZES=8,4096 scripts/sweep.sh   fewer sizes
+#   PINROCKS_LIBCXX=1 scripts/sweep.sh       also the clang + libc++ build's allocations
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -32,5 +33,10 @@ else
     cargo bench --bench sweep
     scripts/count-per-read.sh instructions "8 128 1024" >"$out/instructions.md"
     scripts/count-per-read.sh allocations "8 128 1024 4096 65536 1048576" >"$out/allocations.md"
+    # With PINROCKS_LIBCXX=1, the libc++ build's counts beside the default build's (the
+    # first run compiles RocksDB with clang, about 15 minutes more).
+    if [ "${PINROCKS_LIBCXX:-0}" = 1 ]; then
+        scripts/zero-alloc.sh "8 4096 1048576" >"$out/zero-alloc.md" || true
+    fi
 fi
 "$(sweep_binary)" report "$CRITERION_HOME" "$out" "$machine"

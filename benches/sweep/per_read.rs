@@ -4,9 +4,10 @@
 //! so opening, populating and closing cancel out.
 //!
 //! A "read" is one value through a sweep tier, or through one of the other paths:
-//! `multi_get` (one key of a pinned multi-get of 8 keys), `iterate` (one step of a cursor,
-//! back and forth over the keys with no seek), `seek` (one seek and its entry) and `typed`
-//! (one `Table::get`).
+//! `multi_get` (one key of a pinned multi-get of 8 distinct keys), `iterate` (one forward
+//! step of a cursor, which seeks back to the first key from the last), `iterate_back` (one
+//! backward step, seeking back to the last key from the first), `seek` (one seek and its
+//! entry) and `typed` (one `Table::get`).
 //!
 //! `sweep per-read <tier or path> <value size> <reads>` (the bench binary; see main.rs)
 
@@ -16,7 +17,7 @@ use pinrocks::Table;
 use crate::tiers::{self, Consumer, Regime, Tier, TIER_NAMES};
 
 /// The paths beyond the tiers.
-pub const PATHS: [&str; 4] = ["multi_get", "iterate", "seek", "typed"];
+pub const PATHS: [&str; 5] = ["multi_get", "iterate", "iterate_back", "seek", "typed"];
 
 /// Keys per multi-get: reads are counted per key.
 const BATCH: usize = 8;
@@ -54,35 +55,47 @@ pub fn main(args: &[String]) {
                 assert_eq!(reads % BATCH, 0, "reads must be a multiple of {BATCH}");
                 let mut total = 0u64;
                 // A warm-up batch, then reads / BATCH batches.
+                // Distinct keys in each batch: `count` is a multiple of `BATCH`.
+                let ordered: Vec<Vec<u8>> = (0..count).map(tiers::key).collect();
                 for b in 0..=reads / BATCH {
-                    let batch = &keys[(b * BATCH) % keys.len()..][..BATCH];
+                    let batch = &ordered[(b * BATCH) % count..][..BATCH];
                     reader
                         .multi_get_pinned(batch, |_, v| total += v.expect("present").len() as u64)
                         .unwrap();
                 }
                 total - (size * (BATCH - 1)) as u64
             }
-            "iterate" => {
-                // One iterator, one seek; then each read is one step, forward to the last
-                // key and back to the first, over and over.
+            "iterate" | "iterate_back" => {
+                // One cursor; each read is one step. From the last key it seeks back to the
+                // first (backward: from the first to the last) without running off the end:
+                // past the end RocksDB's level iterator lets go of its file iterator, and a
+                // seek then builds a new one (docs/zero-allocation-reads.md).
+                let (first, last) = (tiers::key(0), tiers::key(count - 1));
+                let back = name == "iterate_back";
                 let mut it = reader.iter();
-                it.seek_to_first();
-                let mut total = 0u64;
-                let mut forward = true;
-                let mut at = 0;
-                for _ in 0..=reads {
-                    total += it.value().expect("an entry").len() as u64;
-                    if forward && at == count - 1 {
-                        forward = false;
-                    } else if !forward && at == 0 {
-                        forward = true;
-                    }
-                    if forward {
-                        it.next();
-                        at += 1;
+                let (start, end) = if back {
+                    (&last, &first)
+                } else {
+                    (&first, &last)
+                };
+                let restart = |it: &mut pinrocks::DbIterator<'_>| {
+                    if back {
+                        it.seek_for_prev(start)
                     } else {
+                        it.seek(start)
+                    }
+                };
+                restart(&mut it);
+                let mut total = 0u64;
+                for _ in 0..=reads {
+                    let (key, value) = it.entry().expect("an entry");
+                    total += value.len() as u64;
+                    if key == &end[..] {
+                        restart(&mut it);
+                    } else if back {
                         it.prev();
-                        at -= 1;
+                    } else {
+                        it.next();
                     }
                 }
                 it.status().unwrap();

@@ -337,6 +337,10 @@ pub fn main(args: &[String]) {
             "allocations.md",
             "Heap allocations per read, both sides (valgrind)",
         ),
+        (
+            "zero-alloc.md",
+            "Heap allocations per read: default build / clang + libc++ build",
+        ),
     ] {
         if let Ok(text) = std::fs::read_to_string(out_dir.join(file)) {
             writeln!(report, "### {title}\n\n{text}").unwrap();
