@@ -5,6 +5,7 @@
 //   struct rocksdb_readoptions_t          { ReadOptions rep; ...more fields... };
 //   struct rocksdb_column_family_handle_t { ColumnFamilyHandle* rep; bool immortal; };
 //   struct rocksdb_writebatch_t           { WriteBatch rep; };
+//   struct rocksdb_backup_engine_t        { BackupEngine* rep; };
 // The C header only declares them, so we reach `rep`, always the first member, at offset 0.
 // librocksdb-sys is pinned with `=` in Cargo.toml; src/layout_tests.rs fails loudly if a new
 // RocksDB moves these fields (options set through the C API must be seen here, a column
@@ -15,6 +16,7 @@
 #include "rocksdb/c.h"
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
+#include "rocksdb/utilities/backup_engine.h"
 #include "rocksdb/write_batch.h"
 
 namespace pinrocks {
@@ -33,6 +35,10 @@ inline rocksdb::ColumnFamilyHandle* handle_of(rocksdb_column_family_handle_t* cf
 
 inline rocksdb::WriteBatch& batch_of(rocksdb_writebatch_t* batch) {
   return *reinterpret_cast<rocksdb::WriteBatch*>(batch);
+}
+
+inline rocksdb::BackupEngine* backup_engine_of(rocksdb_backup_engine_t* be) {
+  return *reinterpret_cast<rocksdb::BackupEngine**>(be);
 }
 
 // NULL means the default column family.

@@ -208,6 +208,16 @@ void pinrocks_writebatch_delete_range(rocksdb_writebatch_t* batch,
   });
 }
 
+void pinrocks_backup_engine_verify(rocksdb_backup_engine_t* backup_engine, unsigned int backup_id,
+                                   unsigned char verify_checksums, int* status_code,
+                                   char** errptr) PINROCKS_NOEXCEPT {
+  guarded(status_code, errptr, [&] {
+    report(errptr, status_code,
+           pinrocks::backup_engine_of(backup_engine)
+               ->VerifyBackup(static_cast<rocksdb::BackupID>(backup_id), verify_checksums != 0));
+  });
+}
+
 unsigned char pinrocks_readoptions_fill_cache(const rocksdb_readoptions_t* options) PINROCKS_NOEXCEPT {
   return pinrocks::read_options_of(options).fill_cache;
 }

@@ -83,6 +83,12 @@ void pinrocks_writebatch_delete_range(rocksdb_writebatch_t* batch,
                                       const char* start, size_t startlen, const char* end,
                                       size_t endlen, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
+/* BackupEngine::VerifyBackup with the choice the C API leaves out: with `verify_checksums`
+ * every file's checksum is recomputed (the C API only compares sizes). */
+void pinrocks_backup_engine_verify(rocksdb_backup_engine_t* backup_engine, unsigned int backup_id,
+                                   unsigned char verify_checksums, int* status_code,
+                                   char** errptr) PINROCKS_NOEXCEPT;
+
 /* Layout checks: what the C++ side sees through the mirrored C API structs.
  * Tests compare these with what was set through the C API. None of them can throw. */
 unsigned char pinrocks_readoptions_fill_cache(const rocksdb_readoptions_t* options) PINROCKS_NOEXCEPT;

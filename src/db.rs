@@ -40,7 +40,7 @@ pub struct Db {
     inner: Arc<DbInner>,
 }
 
-fn path_to_cstring(path: &Path) -> Result<CString> {
+pub(crate) fn path_to_cstring(path: &Path) -> Result<CString> {
     #[cfg(unix)]
     let bytes = {
         use std::os::unix::ffi::OsStrExt;

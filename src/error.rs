@@ -179,6 +179,15 @@ pub enum Error {
         /// The column family's name.
         name: String,
     },
+    /// A key added to an [`SstFileWriter`](crate::SstFileWriter) that does not sort after
+    /// the previous one (bytewise). Refused before RocksDB sees it; the file is unchanged.
+    #[error("keys out of order: {key:?} does not sort after {previous:?}")]
+    KeyOrder {
+        /// The last key added.
+        previous: Vec<u8>,
+        /// The key refused.
+        key: Vec<u8>,
+    },
     /// A change through a database opened read-only. pinrocks refuses every one itself:
     /// RocksDB's read-only mode lets some through (dropping a column family rewrites the
     /// MANIFEST and deletes its files under the read-write instance).

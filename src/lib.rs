@@ -31,6 +31,7 @@
 // The static RocksDB library comes from librocksdb-sys; we only use its build.
 use librocksdb_sys as _;
 
+mod backup;
 mod batch;
 pub mod codec;
 mod column_family;
@@ -46,9 +47,11 @@ mod pinned;
 mod pinned_value;
 mod read;
 mod snapshot;
+mod sst;
 mod table;
 mod write;
 
+pub use backup::{BackupEngine, BackupInfo};
 pub use batch::WriteBatch;
 pub use column_family::ColumnFamily;
 pub use db::Db;
@@ -59,6 +62,7 @@ pub use options::{Compression, Options, ReadOptions, WriteOptions};
 pub use pinned_value::PinnedValue;
 pub use read::{CopyResult, Reader};
 pub use snapshot::Snapshot;
+pub use sst::{IngestOptions, SstFileWriter};
 pub use table::{Table, TypedIter};
 pub use write::Writer;
 

@@ -108,6 +108,8 @@ const LAYERS: &[&str] = &[
     "write",
     "table",
     "db",
+    "sst",
+    "backup",
 ];
 
 #[test]

@@ -1,0 +1,229 @@
+//! Copies of a live database: checkpoints (an openable copy, hard-linked where it can be)
+//! and backups (a `BackupEngine` directory of incremental backups to verify and restore).
+
+use std::path::Path;
+use std::ptr::NonNull;
+
+use crate::db::{path_to_cstring, Db};
+use crate::error::{ErrPtr, Result};
+use crate::ffi;
+use crate::options::Options;
+
+impl Db {
+    /// Writes a consistent, openable copy of the database to `path` (which must not exist),
+    /// while writers go on: SST files are hard-linked where the file system allows, the
+    /// rest copied. The memtables are flushed first, so the copy needs no WAL replay.
+    ///
+    /// ```
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let mut opts = pinrocks::Options::new();
+    /// # opts.create_if_missing(true);
+    /// let db = pinrocks::Db::open(&opts, dir.path().join("live"))?;
+    /// db.put(b"k", b"v")?;
+    /// db.checkpoint(dir.path().join("copy"))?;
+    /// let copy = pinrocks::Db::open(&pinrocks::Options::new(), dir.path().join("copy"))?;
+    /// assert_eq!(copy.get(b"k")?.as_deref(), Some(&b"v"[..]));
+    /// # Ok(()) }
+    /// ```
+    pub fn checkpoint(&self, path: impl AsRef<Path>) -> Result<()> {
+        let c_path = path_to_cstring(path.as_ref())?;
+        let (db, _) = self.as_raw();
+        let mut err = ErrPtr::new();
+        // SAFETY: live database (borrowed for the call); the checkpoint object it creates
+        // is destroyed before returning, whatever happened.
+        unsafe {
+            let checkpoint = ffi::rocksdb_checkpoint_object_create(db, err.as_out());
+            if checkpoint.is_null() {
+                return err.check();
+            }
+            // log_size_for_flush 0: always flush the memtables first.
+            ffi::rocksdb_checkpoint_create(checkpoint, c_path.as_ptr(), 0, err.as_out());
+            ffi::rocksdb_checkpoint_object_destroy(checkpoint);
+        }
+        err.check()
+    }
+
+    /// The sequence number of the last write.
+    pub fn latest_sequence_number(&self) -> u64 {
+        // SAFETY: live database.
+        unsafe { ffi::rocksdb_get_latest_sequence_number(self.as_raw().0) }
+    }
+}
+
+/// A directory of backups of a database (`BackupEngine`): each backup is incremental (SST
+/// files already backed up are shared), can be verified against its checksums, and
+/// restored to a directory. Thread-safe: RocksDB's `BackupEngine` serializes its work
+/// with a read-write lock.
+///
+/// Restore only into a directory no open database uses: RocksDB replaces its files.
+///
+/// ```
+/// use pinrocks::{BackupEngine, Db, Options};
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// let mut options = Options::new();
+/// options.create_if_missing(true);
+/// let backups = BackupEngine::open(&options, dir.path().join("backups"))?;
+/// {
+///     let db = Db::open(&options, dir.path().join("db"))?;
+///     db.put(b"k", b"first")?;
+///     backups.create_backup(&db, true)?;
+///     db.put(b"k", b"second")?;
+///     backups.create_backup(&db, true)?;
+/// }
+/// let ids: Vec<u32> = backups.backups().iter().map(|b| b.id).collect();
+/// assert_eq!(ids, [1, 2]);
+/// backups.verify(1)?;
+/// backups.restore(1, dir.path().join("restored"))?;
+/// let db = Db::open(&options, dir.path().join("restored"))?;
+/// assert_eq!(db.get(b"k")?.as_deref(), Some(&b"first"[..]));
+/// # Ok(()) }
+/// ```
+pub struct BackupEngine {
+    raw: NonNull<ffi::rocksdb_backup_engine_t>,
+}
+
+// SAFETY: `BackupEngine::Open` returns a `BackupEngineImplThreadSafe`
+// (utilities/backup/backup_engine.cc), whose every method takes a read-write lock;
+// include/rocksdb/utilities/backup_engine.h documents its operations as thread-safe.
+unsafe impl Send for BackupEngine {}
+// SAFETY: see `Send`.
+unsafe impl Sync for BackupEngine {}
+
+/// One backup, as [`BackupEngine::backups`] lists it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BackupInfo {
+    /// Its id, increasing from 1.
+    pub id: u32,
+    /// When it was taken, in seconds since the Unix epoch.
+    pub timestamp: i64,
+    /// Its size in bytes (files shared with other backups counted in each).
+    pub size: u64,
+    /// How many files it holds.
+    pub files: u32,
+}
+
+impl BackupEngine {
+    /// Opens (or creates) the backup directory at `path`. The options give the
+    /// environment (the default one) and logger RocksDB uses for it.
+    pub fn open(options: &Options, path: impl AsRef<Path>) -> Result<BackupEngine> {
+        let c_path = path_to_cstring(path.as_ref())?;
+        let mut err = ErrPtr::new();
+        // SAFETY: the options are read for the call (their env is the process-wide
+        // default, their info log NULL: pinrocks sets neither); the path is copied.
+        let raw = unsafe {
+            ffi::rocksdb_backup_engine_open(options.raw(), c_path.as_ptr(), err.as_out())
+        };
+        err.check()?;
+        Ok(BackupEngine {
+            raw: NonNull::new(raw)
+                .expect("rocksdb_backup_engine_open returned NULL without an error"),
+        })
+    }
+
+    /// Backs `db` up as a new backup, flushing its memtables first if `flush` (else the
+    /// WAL files are backed up with it).
+    pub fn create_backup(&self, db: &Db, flush: bool) -> Result<()> {
+        let mut err = ErrPtr::new();
+        // SAFETY: live engine and database (borrowed for the call).
+        unsafe {
+            ffi::rocksdb_backup_engine_create_new_backup_flush(
+                self.raw.as_ptr(),
+                db.as_raw().0,
+                u8::from(flush),
+                err.as_out(),
+            )
+        };
+        err.check()
+    }
+
+    /// The backups, oldest first.
+    pub fn backups(&self) -> Vec<BackupInfo> {
+        // SAFETY: the info is a new object, read and then destroyed here; indexes stay
+        // below its count.
+        unsafe {
+            let info = ffi::rocksdb_backup_engine_get_backup_info(self.raw.as_ptr());
+            let count = ffi::rocksdb_backup_engine_info_count(info);
+            let backups = (0..count)
+                .map(|i| BackupInfo {
+                    id: ffi::rocksdb_backup_engine_info_backup_id(info, i),
+                    timestamp: ffi::rocksdb_backup_engine_info_timestamp(info, i),
+                    size: ffi::rocksdb_backup_engine_info_size(info, i),
+                    files: ffi::rocksdb_backup_engine_info_number_files(info, i),
+                })
+                .collect();
+            ffi::rocksdb_backup_engine_info_destroy(info);
+            backups
+        }
+    }
+
+    /// Checks backup `id`: every file present, of its recorded size, and with its recorded
+    /// checksum (every byte is read; the C API's own verify compares sizes only). A damaged
+    /// backup is an `Err` with kind `Corruption` (`NotFound` for a missing backup or file).
+    pub fn verify(&self, id: u32) -> Result<()> {
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live engine; our C++ reports the status and lets no exception out.
+        unsafe {
+            ffi::pinrocks_backup_engine_verify(self.raw.as_ptr(), id, 1, &mut code, err.as_out())
+        };
+        err.check_with_code(Some(code))
+    }
+
+    /// Restores backup `id` into `db_dir` (its WAL too), replacing what is there.
+    pub fn restore(&self, id: u32, db_dir: impl AsRef<Path>) -> Result<()> {
+        self.restore_impl(Some(id), db_dir.as_ref())
+    }
+
+    /// Restores the newest backup into `db_dir`, replacing what is there.
+    pub fn restore_latest(&self, db_dir: impl AsRef<Path>) -> Result<()> {
+        self.restore_impl(None, db_dir.as_ref())
+    }
+
+    fn restore_impl(&self, id: Option<u32>, db_dir: &Path) -> Result<()> {
+        let c_dir = path_to_cstring(db_dir)?;
+        let mut err = ErrPtr::new();
+        // SAFETY: live engine; the paths are copied; the restore options are created and
+        // destroyed around the call.
+        unsafe {
+            let options = ffi::rocksdb_restore_options_create();
+            match id {
+                Some(id) => ffi::rocksdb_backup_engine_restore_db_from_backup(
+                    self.raw.as_ptr(),
+                    c_dir.as_ptr(),
+                    c_dir.as_ptr(),
+                    options,
+                    id,
+                    err.as_out(),
+                ),
+                None => ffi::rocksdb_backup_engine_restore_db_from_latest_backup(
+                    self.raw.as_ptr(),
+                    c_dir.as_ptr(),
+                    c_dir.as_ptr(),
+                    options,
+                    err.as_out(),
+                ),
+            }
+            ffi::rocksdb_restore_options_destroy(options);
+        }
+        err.check()
+    }
+
+    /// Deletes all but the newest `keep` backups (and files no backup still uses).
+    pub fn purge_old_backups(&self, keep: u32) -> Result<()> {
+        let mut err = ErrPtr::new();
+        // SAFETY: live engine.
+        unsafe {
+            ffi::rocksdb_backup_engine_purge_old_backups(self.raw.as_ptr(), keep, err.as_out())
+        };
+        err.check()
+    }
+}
+
+impl Drop for BackupEngine {
+    fn drop(&mut self) {
+        // SAFETY: owned by `self`, closed once.
+        unsafe { ffi::rocksdb_backup_engine_close(self.raw.as_ptr()) };
+    }
+}

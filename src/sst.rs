@@ -1,0 +1,273 @@
+//! Bulk loads: SST files written in key order outside the database, then ingested whole,
+//! without the write path (no WAL, no memtable, no compaction of the new data).
+
+use std::ffi::{c_char, CString};
+use std::path::{Path, PathBuf};
+use std::ptr::NonNull;
+
+use crate::codec::Codec;
+use crate::column_family::ColumnFamily;
+use crate::db::{path_to_cstring, Db};
+use crate::error::{ErrPtr, Error, Result};
+use crate::ffi;
+use crate::options::Options;
+
+/// Writes one SST file of keys in strictly ascending (bytewise) order, for
+/// [`ColumnFamily::ingest`]. Use the options of the column family it will be ingested into
+/// (they decide its compression, block size, filters).
+///
+/// A key that does not sort after the previous one is refused with
+/// [`Error::KeyOrder`], checked here before RocksDB sees it; the file is left as it was.
+///
+/// ```
+/// use pinrocks::{Db, IngestOptions, Options, SstFileWriter};
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// let mut options = Options::new();
+/// options.create_if_missing(true);
+/// let db = Db::open(&options, dir.path().join("db"))?;
+/// let file = dir.path().join("load.sst");
+/// let mut sst = SstFileWriter::create(&options, &file)?;
+/// for i in 0u32..1000 {
+///     sst.put(&i.to_be_bytes(), b"loaded")?;
+/// }
+/// assert!(sst.put(&5u32.to_be_bytes(), b"late").is_err()); // out of order
+/// sst.finish()?;
+/// db.ingest(&[&file], &IngestOptions::new())?;
+/// assert_eq!(db.get(&999u32.to_be_bytes())?.as_deref(), Some(&b"loaded"[..]));
+/// # Ok(()) }
+/// ```
+pub struct SstFileWriter {
+    raw: NonNull<ffi::rocksdb_sstfilewriter_t>,
+    /// The last key added, to refuse keys out of order with a typed error.
+    last_key: Option<Vec<u8>>,
+    entries: u64,
+    path: PathBuf,
+}
+
+// SAFETY: an `SstFileWriter` (table/sst_file_writer.cc) is a file being written, with no
+// thread affinity; every method that changes it takes `&mut self`, so it is not `Sync`.
+unsafe impl Send for SstFileWriter {}
+
+impl SstFileWriter {
+    /// Creates the file at `path` (replacing one that is there) for keys written with
+    /// `options`' settings.
+    pub fn create(options: &Options, path: impl AsRef<Path>) -> Result<SstFileWriter> {
+        options.check()?;
+        let path = path.as_ref();
+        let c_path = path_to_cstring(path)?;
+        // SAFETY: plain constructor; the writer copies the env options and the options.
+        let raw = unsafe {
+            let env = ffi::rocksdb_envoptions_create();
+            let raw = ffi::rocksdb_sstfilewriter_create(env, options.raw());
+            ffi::rocksdb_envoptions_destroy(env);
+            raw
+        };
+        let writer = SstFileWriter {
+            raw: NonNull::new(raw).expect("rocksdb_sstfilewriter_create returned NULL"),
+            last_key: None,
+            entries: 0,
+            path: path.to_path_buf(),
+        };
+        let mut err = ErrPtr::new();
+        // SAFETY: live writer (owned); the path is copied.
+        unsafe {
+            ffi::rocksdb_sstfilewriter_open(writer.raw.as_ptr(), c_path.as_ptr(), err.as_out())
+        };
+        err.check()?;
+        Ok(writer)
+    }
+
+    fn check_order(&self, key: &[u8]) -> Result<()> {
+        match &self.last_key {
+            Some(previous) if key <= &previous[..] => Err(Error::KeyOrder {
+                previous: previous.clone(),
+                key: key.to_vec(),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    fn added(&mut self, key: &[u8]) {
+        let last = self.last_key.get_or_insert_with(Vec::new);
+        last.clear();
+        last.extend_from_slice(key);
+        self.entries += 1;
+    }
+
+    /// Adds `key` with `value`. `key` must sort after every key added before.
+    pub fn put(&mut self, key: &[u8], value: &[u8]) -> Result<()> {
+        self.check_order(key)?;
+        let mut err = ErrPtr::new();
+        // SAFETY: live writer (owned, `&mut self`); the bytes are copied during the call.
+        unsafe {
+            ffi::rocksdb_sstfilewriter_put(
+                self.raw.as_ptr(),
+                key.as_ptr().cast(),
+                key.len(),
+                value.as_ptr().cast(),
+                value.len(),
+                err.as_out(),
+            )
+        };
+        err.check()?;
+        self.added(key);
+        Ok(())
+    }
+
+    /// Adds a deletion of `key`: ingested, it hides older values of `key` in the database.
+    pub fn delete(&mut self, key: &[u8]) -> Result<()> {
+        self.check_order(key)?;
+        let mut err = ErrPtr::new();
+        // SAFETY: as in `put`.
+        unsafe {
+            ffi::rocksdb_sstfilewriter_delete(
+                self.raw.as_ptr(),
+                key.as_ptr().cast(),
+                key.len(),
+                err.as_out(),
+            )
+        };
+        err.check()?;
+        self.added(key);
+        Ok(())
+    }
+
+    /// Adds `key` with `value`, both encoded by their codecs (see
+    /// [`Table`](crate::Table)); the encoded keys must ascend.
+    pub fn put_typed<K: Codec, V: Codec>(&mut self, key: &K::Item, value: &V::Item) -> Result<()> {
+        let encode_error = |codec, source| Error::Encode { codec, source };
+        K::with_encoded(key, |k| {
+            V::with_encoded(value, |v| self.put(k, v)).map_err(|e| encode_error(V::NAME, e))
+        })
+        .map_err(|e| encode_error(K::NAME, e))??
+    }
+
+    /// How many entries were added.
+    pub fn entries(&self) -> u64 {
+        self.entries
+    }
+
+    /// Writes the file's index, filter and footer and closes it; returns its path. A file
+    /// with no entry cannot be finished (RocksDB refuses an empty SST file).
+    pub fn finish(self) -> Result<PathBuf> {
+        let mut err = ErrPtr::new();
+        // SAFETY: live writer (owned); destroyed by `Drop` after this.
+        unsafe { ffi::rocksdb_sstfilewriter_finish(self.raw.as_ptr(), err.as_out()) };
+        err.check()?;
+        Ok(self.path.clone())
+    }
+}
+
+impl Drop for SstFileWriter {
+    fn drop(&mut self) {
+        // SAFETY: owned by `self`, destroyed once (an unfinished file is abandoned).
+        unsafe { ffi::rocksdb_sstfilewriter_destroy(self.raw.as_ptr()) };
+    }
+}
+
+/// How [`ColumnFamily::ingest`] takes SST files in (`IngestExternalFileOptions`).
+pub struct IngestOptions {
+    raw: NonNull<ffi::rocksdb_ingestexternalfileoptions_t>,
+}
+
+// SAFETY: a plain C++ value that `DB::IngestExternalFile` takes by const reference.
+unsafe impl Send for IngestOptions {}
+// SAFETY: see `Send`.
+unsafe impl Sync for IngestOptions {}
+
+macro_rules! ingest_setter {
+    ($(#[$doc:meta])* $name:ident => $ffi:ident) => {
+        $(#[$doc])*
+        pub fn $name(&mut self, value: bool) -> &mut Self {
+            // SAFETY: live options owned by `self`.
+            unsafe { ffi::$ffi(self.raw.as_ptr(), u8::from(value)) };
+            self
+        }
+    };
+}
+
+impl IngestOptions {
+    /// RocksDB's defaults: copy the files, keep snapshots consistent, allow a global
+    /// sequence number for files that overlap the database, flush a memtable that overlaps.
+    pub fn new() -> Self {
+        // SAFETY: plain constructor.
+        let raw = unsafe { ffi::rocksdb_ingestexternalfileoptions_create() };
+        IngestOptions {
+            raw: NonNull::new(raw).expect("rocksdb_ingestexternalfileoptions_create returned NULL"),
+        }
+    }
+
+    ingest_setter!(
+        /// Move (hard-link) the files into the database instead of copying them.
+        move_files => rocksdb_ingestexternalfileoptions_set_move_files
+    );
+    ingest_setter!(
+        /// Keep reads at snapshots taken before the ingest from seeing its keys.
+        snapshot_consistency => rocksdb_ingestexternalfileoptions_set_snapshot_consistency
+    );
+    ingest_setter!(
+        /// Allow files whose keys overlap the database (they get a newer sequence number).
+        /// Without it, such an ingest fails and changes nothing.
+        allow_global_seqno => rocksdb_ingestexternalfileoptions_set_allow_global_seqno
+    );
+    ingest_setter!(
+        /// Allow a flush of an overlapping memtable before the ingest.
+        allow_blocking_flush => rocksdb_ingestexternalfileoptions_set_allow_blocking_flush
+    );
+    ingest_setter!(
+        /// Ingest below every existing key (the database must be opened with
+        /// `allow_ingest_behind`): existing values win.
+        ingest_behind => rocksdb_ingestexternalfileoptions_set_ingest_behind
+    );
+}
+
+impl Default for IngestOptions {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for IngestOptions {
+    fn drop(&mut self) {
+        // SAFETY: owned by `self`, destroyed once.
+        unsafe { ffi::rocksdb_ingestexternalfileoptions_destroy(self.raw.as_ptr()) };
+    }
+}
+
+impl<'db> ColumnFamily<'db> {
+    /// Ingests finished SST files into this column family: all of them or none. Refused on
+    /// a read-only database and on a dropped column family, like a write.
+    pub fn ingest<P: AsRef<Path>>(&self, files: &[P], options: &IngestOptions) -> Result<()> {
+        self.db.check_writable("ingest")?;
+        let paths: Vec<CString> = files
+            .iter()
+            .map(|p| path_to_cstring(p.as_ref()))
+            .collect::<Result<_>>()?;
+        let pointers: Vec<*const c_char> = paths.iter().map(|p| p.as_ptr()).collect();
+        let _families = self.db.lock_families();
+        self.db.live_family(self.handle())?;
+        let mut err = ErrPtr::new();
+        // SAFETY: live database, handle and options; the paths are borrowed for the call
+        // (RocksDB copies them into strings).
+        unsafe {
+            ffi::rocksdb_ingest_external_file_cf(
+                self.db.raw(),
+                self.handle().raw(),
+                pointers.as_ptr(),
+                pointers.len(),
+                options.raw.as_ptr(),
+                err.as_out(),
+            )
+        };
+        err.check()
+    }
+}
+
+impl Db {
+    /// Ingests finished SST files into the default column family. See
+    /// [`ColumnFamily::ingest`].
+    pub fn ingest<P: AsRef<Path>>(&self, files: &[P], options: &IngestOptions) -> Result<()> {
+        self.default_cf().ingest(files, options)
+    }
+}
