@@ -37,6 +37,10 @@ inline rocksdb::WriteBatch& batch_of(rocksdb_writebatch_t* batch) {
   return *reinterpret_cast<rocksdb::WriteBatch*>(batch);
 }
 
+inline const rocksdb::WriteBatch& batch_of(const rocksdb_writebatch_t* batch) {
+  return *reinterpret_cast<const rocksdb::WriteBatch*>(batch);
+}
+
 inline rocksdb::BackupEngine* backup_engine_of(rocksdb_backup_engine_t* be) {
   return *reinterpret_cast<rocksdb::BackupEngine**>(be);
 }

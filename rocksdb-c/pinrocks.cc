@@ -208,6 +208,78 @@ void pinrocks_writebatch_delete_range(rocksdb_writebatch_t* batch,
   });
 }
 
+namespace {
+
+// Hands each record to the Rust callback; a non-zero answer stops the iteration.
+class RecordHandler : public rocksdb::WriteBatch::Handler {
+ public:
+  RecordHandler(pinrocks_record_fn fn, void* ctx) : fn_(fn), ctx_(ctx) {}
+
+  rocksdb::Status PutCF(uint32_t cf, const rocksdb::Slice& key,
+                        const rocksdb::Slice& value) override {
+    return Emit(PINROCKS_RECORD_PUT, cf, key, value);
+  }
+  rocksdb::Status TimedPutCF(uint32_t cf, const rocksdb::Slice& key, const rocksdb::Slice& value,
+                             uint64_t /*write_time*/) override {
+    return Emit(PINROCKS_RECORD_PUT, cf, key, value);
+  }
+  rocksdb::Status PutEntityCF(uint32_t cf, const rocksdb::Slice& key,
+                              const rocksdb::Slice& entity) override {
+    return Emit(PINROCKS_RECORD_PUT_ENTITY, cf, key, entity);
+  }
+  rocksdb::Status DeleteCF(uint32_t cf, const rocksdb::Slice& key) override {
+    return Emit(PINROCKS_RECORD_DELETE, cf, key, rocksdb::Slice());
+  }
+  rocksdb::Status SingleDeleteCF(uint32_t cf, const rocksdb::Slice& key) override {
+    return Emit(PINROCKS_RECORD_SINGLE_DELETE, cf, key, rocksdb::Slice());
+  }
+  rocksdb::Status DeleteRangeCF(uint32_t cf, const rocksdb::Slice& begin,
+                                const rocksdb::Slice& end) override {
+    return Emit(PINROCKS_RECORD_DELETE_RANGE, cf, begin, end);
+  }
+  rocksdb::Status MergeCF(uint32_t cf, const rocksdb::Slice& key,
+                          const rocksdb::Slice& value) override {
+    return Emit(PINROCKS_RECORD_MERGE, cf, key, value);
+  }
+  void LogData(const rocksdb::Slice& blob) override {
+    Emit(PINROCKS_RECORD_LOG_DATA, 0, blob, rocksdb::Slice()).PermitUncheckedError();
+  }
+  // Transaction markers: nothing for the callback; the defaults would fail the iteration.
+  rocksdb::Status MarkBeginPrepare(bool) override { return rocksdb::Status::OK(); }
+  rocksdb::Status MarkEndPrepare(const rocksdb::Slice&) override { return rocksdb::Status::OK(); }
+  rocksdb::Status MarkNoop(bool) override { return rocksdb::Status::OK(); }
+  rocksdb::Status MarkRollback(const rocksdb::Slice&) override { return rocksdb::Status::OK(); }
+  rocksdb::Status MarkCommit(const rocksdb::Slice&) override { return rocksdb::Status::OK(); }
+  rocksdb::Status MarkCommitWithTimestamp(const rocksdb::Slice&,
+                                          const rocksdb::Slice&) override {
+    return rocksdb::Status::OK();
+  }
+  bool Continue() override { return !stopped_; }
+
+ private:
+  rocksdb::Status Emit(int kind, uint32_t cf, const rocksdb::Slice& key,
+                       const rocksdb::Slice& value) {
+    if (fn_(ctx_, kind, cf, key.data(), key.size(), value.data(), value.size()) != 0) {
+      stopped_ = true;
+    }
+    return rocksdb::Status::OK();
+  }
+
+  pinrocks_record_fn fn_;
+  void* ctx_;
+  bool stopped_ = false;
+};
+
+}  // namespace
+
+void pinrocks_writebatch_iterate(const rocksdb_writebatch_t* batch, pinrocks_record_fn fn,
+                                 void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  guarded(status_code, errptr, [&] {
+    RecordHandler handler(fn, ctx);
+    report(errptr, status_code, pinrocks::batch_of(batch).Iterate(&handler));
+  });
+}
+
 void pinrocks_backup_engine_verify(rocksdb_backup_engine_t* backup_engine, unsigned int backup_id,
                                    unsigned char verify_checksums, int* status_code,
                                    char** errptr) PINROCKS_NOEXCEPT {

@@ -83,6 +83,26 @@ void pinrocks_writebatch_delete_range(rocksdb_writebatch_t* batch,
                                       const char* start, size_t startlen, const char* end,
                                       size_t endlen, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
+/* The kinds of record pinrocks_writebatch_iterate reports. */
+#define PINROCKS_RECORD_PUT 0
+#define PINROCKS_RECORD_DELETE 1
+#define PINROCKS_RECORD_SINGLE_DELETE 2
+#define PINROCKS_RECORD_DELETE_RANGE 3 /* key: start, value: end */
+#define PINROCKS_RECORD_MERGE 4
+#define PINROCKS_RECORD_LOG_DATA 5     /* key: the blob, no column family */
+#define PINROCKS_RECORD_PUT_ENTITY 6   /* value: the serialized wide-column entity */
+
+/* Receives one record of a batch, its bytes borrowed for the call. Returns 0 to go on, 1 to
+ * stop. Must not unwind. */
+typedef unsigned char (*pinrocks_record_fn)(void* ctx, int kind, unsigned int column_family,
+                                            const char* key, size_t keylen, const char* value,
+                                            size_t valuelen);
+
+/* WriteBatch::Iterate over every record of the batch, in order, with its column family id.
+ * Transaction markers (prepare, commit, rollback, noop) are passed over. */
+void pinrocks_writebatch_iterate(const rocksdb_writebatch_t* batch, pinrocks_record_fn fn,
+                                 void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
 /* BackupEngine::VerifyBackup with the choice the C API leaves out: with `verify_checksums`
  * every file's checksum is recomputed (the C API only compares sizes). */
 void pinrocks_backup_engine_verify(rocksdb_backup_engine_t* backup_engine, unsigned int backup_id,

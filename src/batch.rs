@@ -1,5 +1,7 @@
 //! Atomic groups of writes.
 
+use std::ffi::{c_char, c_int, c_uint, c_void};
+use std::panic::{self, AssertUnwindSafe};
 use std::ptr::NonNull;
 use std::sync::{Arc, Weak};
 
@@ -7,6 +9,7 @@ use crate::column_family::ColumnFamily;
 use crate::error::{ErrPtr, Error, Result};
 use crate::ffi;
 use crate::handles::{CfHandle, DbInner};
+use crate::pinned::value_slice;
 
 /// Puts and deletes applied together by [`Writer::write`](crate::Writer::write): all of
 /// them or none. The batch copies keys and values in, so they need not outlive it.
@@ -193,6 +196,27 @@ impl WriteBatch {
         count as usize
     }
 
+    /// Calls `f` with each record of the batch, in order, its bytes borrowed from the
+    /// batch: to audit or replicate what a batch does.
+    ///
+    /// ```
+    /// use pinrocks::{BatchRecord, WriteBatch};
+    /// # fn main() -> pinrocks::Result<()> {
+    /// let mut batch = WriteBatch::new();
+    /// batch.put(None, b"a", b"1")?.delete(None, b"b")?;
+    /// let mut seen = Vec::new();
+    /// batch.for_each(|record| match record {
+    ///     BatchRecord::Put { key, .. } => seen.push(("put", key.to_vec())),
+    ///     BatchRecord::Delete { key, .. } => seen.push(("delete", key.to_vec())),
+    ///     _ => {}
+    /// })?;
+    /// assert_eq!(seen, [("put", b"a".to_vec()), ("delete", b"b".to_vec())]);
+    /// # Ok(()) }
+    /// ```
+    pub fn for_each(&self, f: impl FnMut(BatchRecord<'_>)) -> Result<()> {
+        for_each_record(self.raw.as_ptr(), f)
+    }
+
     /// Whether the batch holds no operation.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
@@ -236,6 +260,136 @@ impl WriteBatch {
     pub(crate) fn raw(&self) -> *mut ffi::rocksdb_writebatch_t {
         self.raw.as_ptr()
     }
+}
+
+/// One record of a write batch, its bytes borrowed from the batch. `cf` is the column
+/// family's id ([`ColumnFamily::id`]; 0 is the default family).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BatchRecord<'a> {
+    /// `key` set to `value`.
+    Put {
+        /// Column family id.
+        cf: u32,
+        /// The key.
+        key: &'a [u8],
+        /// The value.
+        value: &'a [u8],
+    },
+    /// `key` removed.
+    Delete {
+        /// Column family id.
+        cf: u32,
+        /// The key.
+        key: &'a [u8],
+    },
+    /// `key` removed by a single delete.
+    SingleDelete {
+        /// Column family id.
+        cf: u32,
+        /// The key.
+        key: &'a [u8],
+    },
+    /// Keys in `[start, end)` removed.
+    DeleteRange {
+        /// Column family id.
+        cf: u32,
+        /// First key removed.
+        start: &'a [u8],
+        /// First key kept.
+        end: &'a [u8],
+    },
+    /// A merge operand for `key`.
+    Merge {
+        /// Column family id.
+        cf: u32,
+        /// The key.
+        key: &'a [u8],
+        /// The operand.
+        value: &'a [u8],
+    },
+    /// A wide-column entity for `key`, in RocksDB's serialized form.
+    PutEntity {
+        /// Column family id.
+        cf: u32,
+        /// The key.
+        key: &'a [u8],
+        /// The serialized entity.
+        entity: &'a [u8],
+    },
+    /// A blob logged with the batch, applied to no column family.
+    LogData(&'a [u8]),
+}
+
+/// The callback and a panic caught in it, carried across `pinrocks_writebatch_iterate`.
+struct RecordCallback<F> {
+    f: F,
+    panic: Option<Box<dyn std::any::Any + Send>>,
+}
+
+/// Called for each record; never unwinds into C++ (a panic stops the iteration and is
+/// resumed by `for_each_record`).
+extern "C" fn record_trampoline<F: FnMut(BatchRecord<'_>)>(
+    ctx: *mut c_void,
+    kind: c_int,
+    cf: c_uint,
+    key: *const c_char,
+    key_len: usize,
+    value: *const c_char,
+    value_len: usize,
+) -> u8 {
+    // SAFETY: `ctx` is the `RecordCallback<F>` that `for_each_record` passed for this call.
+    let callback = unsafe { &mut *ctx.cast::<RecordCallback<F>>() };
+    // SAFETY: RocksDB passes slices of the batch's buffer, valid during this call.
+    let (key, value) = unsafe { (value_slice(key, key_len), value_slice(value, value_len)) };
+    let record = match kind as u32 {
+        ffi::PINROCKS_RECORD_PUT => BatchRecord::Put { cf, key, value },
+        ffi::PINROCKS_RECORD_DELETE => BatchRecord::Delete { cf, key },
+        ffi::PINROCKS_RECORD_SINGLE_DELETE => BatchRecord::SingleDelete { cf, key },
+        ffi::PINROCKS_RECORD_DELETE_RANGE => BatchRecord::DeleteRange {
+            cf,
+            start: key,
+            end: value,
+        },
+        ffi::PINROCKS_RECORD_MERGE => BatchRecord::Merge { cf, key, value },
+        ffi::PINROCKS_RECORD_PUT_ENTITY => BatchRecord::PutEntity {
+            cf,
+            key,
+            entity: value,
+        },
+        _ => BatchRecord::LogData(key),
+    };
+    match panic::catch_unwind(AssertUnwindSafe(|| (callback.f)(record))) {
+        Ok(()) => 0,
+        Err(payload) => {
+            callback.panic = Some(payload);
+            1
+        }
+    }
+}
+
+/// Calls `f` with every record of the batch at `raw`, in order.
+pub(crate) fn for_each_record<F: FnMut(BatchRecord<'_>)>(
+    raw: *const ffi::rocksdb_writebatch_t,
+    f: F,
+) -> Result<()> {
+    let mut callback = RecordCallback { f, panic: None };
+    let mut err = ErrPtr::new();
+    let mut code = 0;
+    // SAFETY: `raw` is a live batch the caller borrows (`WriteBatch::Iterate` only reads
+    // it); `record_trampoline::<F>` matches `callback`'s type.
+    unsafe {
+        ffi::pinrocks_writebatch_iterate(
+            raw,
+            Some(record_trampoline::<F>),
+            (&mut callback as *mut RecordCallback<F>).cast(),
+            &mut code,
+            err.as_out(),
+        )
+    };
+    if let Some(payload) = callback.panic {
+        panic::resume_unwind(payload);
+    }
+    err.check_with_code(Some(code))
 }
 
 impl std::fmt::Debug for WriteBatch {

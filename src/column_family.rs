@@ -60,6 +60,13 @@ impl<'db> ColumnFamily<'db> {
         &self.handle.name
     }
 
+    /// The column family's id in its database: what write batches and the WAL name it by
+    /// ([`BatchRecord`](crate::BatchRecord)). The default family is 0.
+    pub fn id(&self) -> u32 {
+        // SAFETY: live handle; `ColumnFamilyHandleImpl::GetID` only reads it.
+        unsafe { ffi::rocksdb_column_family_handle_get_id(self.handle.raw()) }
+    }
+
     /// Flushes this column family's memtable to an SST file and waits for it.
     pub fn flush(&self) -> Result<()> {
         self.db.check_writable("flush")?;

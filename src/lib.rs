@@ -49,10 +49,11 @@ mod read;
 mod snapshot;
 mod sst;
 mod table;
+mod updates;
 mod write;
 
 pub use backup::{BackupEngine, BackupInfo};
-pub use batch::WriteBatch;
+pub use batch::{BatchRecord, WriteBatch};
 pub use column_family::ColumnFamily;
 pub use db::Db;
 pub use error::{Error, ErrorKind, Result};
@@ -64,6 +65,7 @@ pub use read::{CopyResult, Reader};
 pub use snapshot::Snapshot;
 pub use sst::{IngestOptions, SstFileWriter};
 pub use table::{Table, TypedIter};
+pub use updates::{LoggedBatch, Updates};
 pub use write::Writer;
 
 /// The README's examples, compiled and run as doctests.

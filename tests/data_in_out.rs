@@ -317,3 +317,120 @@ fn a_damaged_backup_fails_verify_and_old_backups_can_be_purged() {
     let err = backups.verify(3).unwrap_err();
     assert_eq!(err.kind(), Some(ErrorKind::Corruption), "{err}");
 }
+
+#[test]
+fn a_batch_lists_its_records_with_their_column_families() {
+    let (_dir, db) = open_db(&["users"]);
+    let users = db.cf("users").unwrap();
+    assert_eq!((db.default_cf().id(), users.id()), (0, 1));
+    let mut batch = pinrocks::WriteBatch::new();
+    batch
+        .put(None, b"k", b"v")
+        .unwrap()
+        .put(Some(&users), b"ada", b"Lovelace")
+        .unwrap()
+        .delete(Some(&users), b"alan")
+        .unwrap()
+        .delete_range(None, b"a", b"c")
+        .unwrap();
+    let mut records = Vec::new();
+    batch.for_each(|r| records.push(format!("{r:?}"))).unwrap();
+    assert_eq!(
+        records,
+        [
+            "Put { cf: 0, key: [107], value: [118] }",
+            "Put { cf: 1, key: [97, 100, 97], value: [76, 111, 118, 101, 108, 97, 99, 101] }",
+            "Delete { cf: 1, key: [97, 108, 97, 110] }",
+            "DeleteRange { cf: 0, start: [97], end: [99] }",
+        ]
+    );
+    // A panic in the callback stops the iteration and reaches the caller.
+    let mut calls = 0;
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        batch.for_each(|_| {
+            calls += 1;
+            panic!("stop");
+        })
+    }));
+    assert!(outcome.is_err());
+    assert_eq!(calls, 1);
+    db.write(&batch).unwrap();
+    assert_eq!(
+        users.reader().get(b"ada").unwrap().as_deref(),
+        Some(&b"Lovelace"[..])
+    );
+}
+
+/// Every write of a database replayed from its log into an empty one, family by family:
+/// the two hold the same bytes.
+#[test]
+fn replaying_the_log_into_an_empty_database_reproduces_it() {
+    let (_src_dir, src) = open_db(&["users"]);
+    let users = src.cf("users").unwrap();
+    for i in 0u32..300 {
+        src.put(&i.to_be_bytes(), &value(i)).unwrap();
+        if i % 7 == 0 {
+            users.writer().put(&i.to_le_bytes(), &value(i + 1)).unwrap();
+        }
+        if i % 11 == 0 {
+            src.delete(&(i / 2).to_be_bytes()).unwrap();
+        }
+    }
+    let mut batch = pinrocks::WriteBatch::new();
+    batch
+        .put(Some(&users), b"batched", b"yes")
+        .unwrap()
+        .delete_range(None, &10u32.to_be_bytes(), &20u32.to_be_bytes())
+        .unwrap();
+    src.write(&batch).unwrap();
+
+    let (_dst_dir, dst) = open_db(&["users"]);
+    let families = [src.default_cf(), users.clone()];
+    let mut expected_sequence = 1;
+    for logged in src.updates_since(1).unwrap() {
+        let logged = logged.unwrap();
+        assert_eq!(logged.sequence(), expected_sequence);
+        expected_sequence += logged.len() as u64;
+        let mut replay = pinrocks::WriteBatch::new();
+        let target = |cf: u32| {
+            let name = families.iter().find(|f| f.id() == cf).unwrap().name();
+            dst.cf(name).unwrap()
+        };
+        let mut result: Result<(), String> = Ok(());
+        logged
+            .for_each(|record| {
+                let applied = match record {
+                    pinrocks::BatchRecord::Put { cf, key, value } => {
+                        replay.put(Some(&target(cf)), key, value).map(|_| ())
+                    }
+                    pinrocks::BatchRecord::Delete { cf, key } => {
+                        replay.delete(Some(&target(cf)), key).map(|_| ())
+                    }
+                    pinrocks::BatchRecord::DeleteRange { cf, start, end } => replay
+                        .delete_range(Some(&target(cf)), start, end)
+                        .map(|_| ()),
+                    other => panic!("unexpected record {other:?}"),
+                };
+                if let Err(e) = applied {
+                    result = Err(e.to_string());
+                }
+            })
+            .unwrap();
+        result.unwrap();
+        dst.write(&replay).unwrap();
+    }
+    assert_eq!(expected_sequence - 1, src.latest_sequence_number());
+    for name in ["default", "users"] {
+        let scan = |db: &Db| -> Vec<(Vec<u8>, Vec<u8>)> {
+            db.cf(name)
+                .unwrap()
+                .reader()
+                .scan(.., |k, v| (k.to_vec(), v.to_vec()))
+                .collect::<pinrocks::Result<_>>()
+                .unwrap()
+        };
+        let original = scan(&src);
+        assert!(!original.is_empty(), "{name}");
+        assert_eq!(scan(&dst), original, "family {name}");
+    }
+}

@@ -110,6 +110,7 @@ const LAYERS: &[&str] = &[
     "db",
     "sst",
     "backup",
+    "updates",
 ];
 
 #[test]

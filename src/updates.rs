@@ -1,0 +1,146 @@
+//! Following a database's changes: the write batches in its WAL since a sequence number,
+//! each with its records (see [`BatchRecord`]), to replicate or audit writes.
+
+use std::marker::PhantomData;
+use std::ptr::NonNull;
+
+use crate::batch::{for_each_record, BatchRecord};
+use crate::db::Db;
+use crate::error::{ErrPtr, Result};
+use crate::ffi;
+
+/// The write batches logged since a sequence number, oldest first, from
+/// [`Db::updates_since`]. A std [`Iterator`]; an error reading the log is its last item.
+/// It reads the WAL files, so it sees what they still hold: RocksDB deletes WAL files once
+/// their memtables are flushed (unless `WAL_ttl_seconds` / `WAL_size_limit_MB` keep them).
+pub struct Updates<'db> {
+    raw: NonNull<ffi::rocksdb_wal_iterator_t>,
+    started: bool,
+    done: bool,
+    /// The iterator reads the database's log through its `DBImpl`.
+    _db: PhantomData<&'db Db>,
+}
+
+/// One logged write batch: its first sequence number and its records.
+pub struct LoggedBatch {
+    sequence: u64,
+    raw: NonNull<ffi::rocksdb_writebatch_t>,
+}
+
+// SAFETY: an owned `rocksdb::WriteBatch` moved out of the log iterator: a buffer with no
+// thread affinity, only read through `&self` (`WriteBatch::Iterate`, `Count` are const).
+unsafe impl Send for LoggedBatch {}
+
+impl LoggedBatch {
+    /// The sequence number of the batch's first record; each record after it takes the
+    /// next one.
+    pub fn sequence(&self) -> u64 {
+        self.sequence
+    }
+
+    /// How many records the batch holds.
+    pub fn len(&self) -> usize {
+        // SAFETY: live batch, owned.
+        unsafe { ffi::pinrocks_writebatch_count(self.raw.as_ptr()) as usize }
+    }
+
+    /// Whether the batch holds no record.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Calls `f` with each record, in order, its bytes borrowed from the batch. Column
+    /// families are named by id ([`ColumnFamily::id`](crate::ColumnFamily::id)).
+    pub fn for_each(&self, f: impl FnMut(BatchRecord<'_>)) -> Result<()> {
+        for_each_record(self.raw.as_ptr(), f)
+    }
+}
+
+impl Drop for LoggedBatch {
+    fn drop(&mut self) {
+        // SAFETY: owned by `self` (`rocksdb_wal_iter_get_batch` made it), destroyed once.
+        unsafe { ffi::rocksdb_writebatch_destroy(self.raw.as_ptr()) };
+    }
+}
+
+impl Iterator for Updates<'_> {
+    type Item = Result<LoggedBatch>;
+
+    fn next(&mut self) -> Option<Result<LoggedBatch>> {
+        if self.done {
+            return None;
+        }
+        // SAFETY: live iterator; the database it reads is borrowed for 'db. Each position's
+        // batch is taken once (`rocksdb_wal_iter_get_batch` moves it out of the iterator).
+        unsafe {
+            if self.started {
+                ffi::rocksdb_wal_iter_next(self.raw.as_ptr());
+            }
+            self.started = true;
+            if ffi::rocksdb_wal_iter_valid(self.raw.as_ptr()) != 0 {
+                let mut sequence = 0u64;
+                let raw = ffi::rocksdb_wal_iter_get_batch(self.raw.as_ptr(), &mut sequence);
+                return Some(Ok(LoggedBatch {
+                    sequence,
+                    raw: NonNull::new(raw).expect("rocksdb_wal_iter_get_batch returned NULL"),
+                }));
+            }
+            self.done = true;
+            let mut err = ErrPtr::new();
+            ffi::rocksdb_wal_iter_status(self.raw.as_ptr(), err.as_out());
+            err.check().err().map(Err)
+        }
+    }
+}
+
+impl Drop for Updates<'_> {
+    fn drop(&mut self) {
+        // SAFETY: owned by `self`, destroyed once, before the borrowed database closes.
+        unsafe { ffi::rocksdb_wal_iter_destroy(self.raw.as_ptr()) };
+    }
+}
+
+impl Db {
+    /// The write batches logged from sequence number `sequence` on (1 is the first write),
+    /// oldest first.
+    ///
+    /// ```
+    /// use pinrocks::BatchRecord;
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let mut opts = pinrocks::Options::new();
+    /// # opts.create_if_missing(true);
+    /// # let db = pinrocks::Db::open(&opts, dir.path())?;
+    /// db.put(b"a", b"1")?;
+    /// db.delete(b"a")?;
+    /// let mut log = Vec::new();
+    /// for batch in db.updates_since(1)? {
+    ///     let batch = batch?;
+    ///     batch.for_each(|record| log.push(format!("{}: {record:?}", batch.sequence())))?;
+    /// }
+    /// assert_eq!(log.len(), 2);
+    /// assert!(log[1].starts_with("2: Delete"));
+    /// # Ok(()) }
+    /// ```
+    pub fn updates_since(&self, sequence: u64) -> Result<Updates<'_>> {
+        let mut err = ErrPtr::new();
+        // SAFETY: live database, borrowed by the iterator for its life; NULL read options
+        // are RocksDB's defaults.
+        let raw = unsafe {
+            ffi::rocksdb_get_updates_since(
+                self.as_raw().0,
+                sequence,
+                std::ptr::null(),
+                err.as_out(),
+            )
+        };
+        err.check()?;
+        Ok(Updates {
+            raw: NonNull::new(raw)
+                .expect("rocksdb_get_updates_since returned NULL without an error"),
+            started: false,
+            done: false,
+            _db: PhantomData,
+        })
+    }
+}
