@@ -42,6 +42,7 @@ mod handles;
 mod iter;
 #[cfg(test)]
 mod layout_tests;
+mod metadata;
 mod options;
 mod pinned;
 mod pinned_value;
@@ -59,6 +60,7 @@ pub use db::Db;
 pub use error::{Error, ErrorKind, Result};
 pub use handles::DEFAULT_COLUMN_FAMILY;
 pub use iter::{DbIterator, Entries, KeyBounds, KeyRange};
+pub use metadata::{ColumnFamilyMetadata, LevelMetadata, LiveFile, SstFileMetadata};
 pub use options::{Compression, Options, ReadOptions, WriteOptions};
 pub use pinned_value::PinnedValue;
 pub use read::{CopyResult, Reader};

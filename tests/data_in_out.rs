@@ -434,3 +434,89 @@ fn replaying_the_log_into_an_empty_database_reproduces_it() {
         assert_eq!(scan(&dst), original, "family {name}");
     }
 }
+
+#[test]
+fn metadata_lists_files_levels_sizes_and_keys_exactly() {
+    let (_dir, db) = open_db(&["meta"]);
+    let cf = db.cf("meta").unwrap();
+    assert!(!cf.key_may_exist(b"k0500"), "nothing written yet");
+    for i in 0..1000u32 {
+        cf.writer()
+            .put(format!("k{i:04}").as_bytes(), &value(i))
+            .unwrap();
+    }
+    assert!(cf.key_may_exist(b"k0500"), "in the memtable");
+    let in_memory = cf.approximate_sizes(&[(b"k0000", b"k9999")], true).unwrap();
+    assert!(in_memory[0] > 0);
+    cf.flush().unwrap();
+    for i in 1000..2000u32 {
+        cf.writer()
+            .put(format!("k{i:04}").as_bytes(), &value(i))
+            .unwrap();
+    }
+    cf.flush().unwrap();
+    db.wait_for_compact(true).unwrap();
+    db.flush_wal(true).unwrap();
+
+    let files: Vec<_> = db
+        .live_files()
+        .into_iter()
+        .filter(|f| f.column_family == "meta")
+        .collect();
+    assert_eq!(files.len(), 2, "{files:?}");
+    let mut ranges: Vec<_> = files
+        .iter()
+        .map(|f| {
+            (
+                f.smallest_key.clone(),
+                f.largest_key.clone(),
+                f.entries,
+                f.deletions,
+            )
+        })
+        .collect();
+    ranges.sort();
+    assert_eq!(
+        ranges,
+        [
+            (b"k0000".to_vec(), b"k0999".to_vec(), 1000, 0),
+            (b"k1000".to_vec(), b"k1999".to_vec(), 1000, 0)
+        ]
+    );
+    let meta = cf.metadata();
+    assert_eq!((meta.name.as_str(), meta.file_count), ("meta", 2));
+    assert_eq!(meta.levels[0].level, 0);
+    assert_eq!(meta.levels[0].files.len(), 2);
+    assert_eq!(
+        meta.size,
+        meta.levels.iter().map(|l| l.size).sum::<u64>(),
+        "level sizes add up"
+    );
+    assert_eq!(meta.size, files.iter().map(|f| f.size).sum::<u64>());
+    let sizes = cf
+        .approximate_sizes(&[(&b"k0000"[..], &b"k1000"[..]), (b"x", b"y")], false)
+        .unwrap();
+    assert!(sizes[0] > 0 && sizes[1] == 0, "{sizes:?}");
+
+    // Compacted to the bottom level, the files of a range can be deleted whole.
+    cf.compact_range(None, None).unwrap();
+    let meta = cf.metadata();
+    let bottom = meta
+        .levels
+        .iter()
+        .rev()
+        .find(|l| !l.files.is_empty())
+        .unwrap();
+    assert!(bottom.level > 0);
+    assert_eq!(bottom.files[0].smallest_key, b"k0000");
+    cf.delete_files_in_range(b"k0000", b"k9999").unwrap();
+    assert_eq!(cf.reader().get(b"k0500").unwrap(), None);
+    assert_eq!(cf.metadata().file_count, 0);
+    let ro = Db::open_read_only(&Options::new(), db.path()).unwrap();
+    let err = ro
+        .cf("meta")
+        .unwrap()
+        .delete_files_in_range(b"a", b"z")
+        .unwrap_err();
+    assert!(matches!(err, Error::ReadOnly { .. }), "{err}");
+}

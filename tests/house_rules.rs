@@ -111,6 +111,7 @@ const LAYERS: &[&str] = &[
     "sst",
     "backup",
     "updates",
+    "metadata",
 ];
 
 #[test]
