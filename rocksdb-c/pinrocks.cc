@@ -280,6 +280,27 @@ void pinrocks_writebatch_iterate(const rocksdb_writebatch_t* batch, pinrocks_rec
   });
 }
 
+void pinrocks_backup_engine_create(rocksdb_backup_engine_t* backup_engine, rocksdb_t* db,
+                                   unsigned char flush, pinrocks_progress_fn fn, void* ctx,
+                                   unsigned int* backup_id, int* status_code,
+                                   char** errptr) PINROCKS_NOEXCEPT {
+  guarded(status_code, errptr, [&] {
+    rocksdb::BackupEngine* engine = pinrocks::backup_engine_of(backup_engine);
+    rocksdb::CreateBackupOptions options;
+    options.flush_before_backup = flush != 0;
+    if (fn != nullptr) {
+      options.progress_callback = [fn, ctx, engine] {
+        if (fn(ctx) != 0) {
+          engine->StopBackup();
+        }
+      };
+    }
+    rocksdb::BackupID id = 0;
+    report(errptr, status_code, engine->CreateNewBackup(options, pinrocks::db_of(db), &id));
+    *backup_id = id;
+  });
+}
+
 void pinrocks_backup_engine_verify(rocksdb_backup_engine_t* backup_engine, unsigned int backup_id,
                                    unsigned char verify_checksums, int* status_code,
                                    char** errptr) PINROCKS_NOEXCEPT {

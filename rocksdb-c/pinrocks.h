@@ -103,6 +103,18 @@ typedef unsigned char (*pinrocks_record_fn)(void* ctx, int kind, unsigned int co
 void pinrocks_writebatch_iterate(const rocksdb_writebatch_t* batch, pinrocks_record_fn fn,
                                  void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
+/* Called as a backup copies its files (about every 4 MiB); returns 0 to go on, 1 to stop
+ * the backup. Must not unwind. */
+typedef unsigned char (*pinrocks_progress_fn)(void* ctx);
+
+/* BackupEngine::CreateNewBackup of `db`, flushing first if `flush`, calling `fn` (if not
+ * NULL) for progress, and reporting the new backup's id in *backup_id. A stop asked by `fn`
+ * ends the backup with Status::Incomplete and keeps no partial backup. */
+void pinrocks_backup_engine_create(rocksdb_backup_engine_t* backup_engine, rocksdb_t* db,
+                                   unsigned char flush, pinrocks_progress_fn fn, void* ctx,
+                                   unsigned int* backup_id, int* status_code,
+                                   char** errptr) PINROCKS_NOEXCEPT;
+
 /* BackupEngine::VerifyBackup with the choice the C API leaves out: with `verify_checksums`
  * every file's checksum is recomputed (the C API only compares sizes). */
 void pinrocks_backup_engine_verify(rocksdb_backup_engine_t* backup_engine, unsigned int backup_id,

@@ -1,6 +1,8 @@
 //! Copies of a live database: checkpoints (an openable copy, hard-linked where it can be)
 //! and backups (a `BackupEngine` directory of incremental backups to verify and restore).
 
+use std::ffi::c_void;
+use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
 use std::ptr::NonNull;
 
@@ -91,6 +93,35 @@ unsafe impl Send for BackupEngine {}
 // SAFETY: see `Send`.
 unsafe impl Sync for BackupEngine {}
 
+/// A backup's progress callback, and a panic caught in it.
+struct Progress<F> {
+    f: F,
+    calls: u64,
+    panic: Option<Box<dyn std::any::Any + Send>>,
+}
+
+/// Called by RocksDB as a backup copies; never unwinds into C++ (a panic stops the backup
+/// and is resumed by `BackupEngine::create`).
+extern "C" fn progress_trampoline<F: FnMut(u64) -> bool + Send>(ctx: *mut c_void) -> u8 {
+    // SAFETY: `ctx` is the `Progress<F>` that `BackupEngine::create` passed, alive until
+    // `CreateNewBackup` returns. RocksDB calls the callback from its one backup worker
+    // (`BackupEngineOptions::max_background_operations` is 1, the C API's default) while
+    // the caller waits: one call at a time, never beside the caller's use. `F: Send`.
+    let progress = unsafe { &mut *ctx.cast::<Progress<F>>() };
+    if progress.panic.is_some() {
+        return 1;
+    }
+    progress.calls += 1;
+    let calls = progress.calls;
+    match panic::catch_unwind(AssertUnwindSafe(|| (progress.f)(calls))) {
+        Ok(go_on) => u8::from(!go_on),
+        Err(payload) => {
+            progress.panic = Some(payload);
+            1
+        }
+    }
+}
+
 /// One backup, as [`BackupEngine::backups`] lists it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BackupInfo {
@@ -123,19 +154,68 @@ impl BackupEngine {
     }
 
     /// Backs `db` up as a new backup, flushing its memtables first if `flush` (else the
-    /// WAL files are backed up with it).
-    pub fn create_backup(&self, db: &Db, flush: bool) -> Result<()> {
+    /// WAL files are backed up with it). Returns the new backup's id.
+    pub fn create_backup(&self, db: &Db, flush: bool) -> Result<u32> {
+        self.create(db, flush, None::<fn(u64) -> bool>)
+    }
+
+    /// Like [`create_backup`](Self::create_backup), calling `progress(n)` for the n-th
+    /// time as the backup goes (RocksDB calls about every 4 MiB copied). `progress`
+    /// returning `false` stops the backup: it fails with kind `Incomplete` and keeps
+    /// nothing. A panic in `progress` stops it too, then continues in the caller. A stop
+    /// is for good (RocksDB's `StopBackup` is one-way): this engine refuses every later
+    /// backup with `Incomplete`; open a new one, which also clears what was left.
+    /// RocksDB calls it from its backup worker thread (one call at a time: the engine has
+    /// one worker), hence `Send`.
+    pub fn create_backup_with_progress(
+        &self,
+        db: &Db,
+        flush: bool,
+        progress: impl FnMut(u64) -> bool + Send,
+    ) -> Result<u32> {
+        self.create(db, flush, Some(progress))
+    }
+
+    fn create<F: FnMut(u64) -> bool + Send>(
+        &self,
+        db: &Db,
+        flush: bool,
+        progress: Option<F>,
+    ) -> Result<u32> {
+        let mut callback = progress.map(|f| Progress {
+            f,
+            calls: 0,
+            panic: None,
+        });
+        let (trampoline, ctx): (ffi::pinrocks_progress_fn, *mut c_void) = match &mut callback {
+            Some(c) => (
+                Some(progress_trampoline::<F>),
+                (c as *mut Progress<F>).cast(),
+            ),
+            None => (None, std::ptr::null_mut()),
+        };
+        let mut id = 0;
+        let mut code = 0;
         let mut err = ErrPtr::new();
-        // SAFETY: live engine and database (borrowed for the call).
+        // SAFETY: live engine and database (borrowed for the call); `ctx` is the
+        // `Progress<F>` that `trampoline` expects, alive until the call returns.
         unsafe {
-            ffi::rocksdb_backup_engine_create_new_backup_flush(
+            ffi::pinrocks_backup_engine_create(
                 self.raw.as_ptr(),
                 db.as_raw().0,
                 u8::from(flush),
+                trampoline,
+                ctx,
+                &mut id,
+                &mut code,
                 err.as_out(),
             )
         };
-        err.check()
+        if let Some(payload) = callback.and_then(|c| c.panic) {
+            panic::resume_unwind(payload);
+        }
+        err.check_with_code(Some(code))?;
+        Ok(id)
     }
 
     /// The backups, oldest first.

@@ -520,3 +520,53 @@ fn metadata_lists_files_levels_sizes_and_keys_exactly() {
         .unwrap_err();
     assert!(matches!(err, Error::ReadOnly { .. }), "{err}");
 }
+
+#[test]
+fn a_long_backup_reports_progress_and_can_be_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = create_options();
+    options.compression(pinrocks::Compression::None);
+    let db = Db::open(&options, dir.path().join("db")).unwrap();
+    for i in 0u32..3_000 {
+        db.put(&i.to_be_bytes(), &patterned(4096, i as u8)).unwrap(); // 12 MB
+    }
+    db.flush().unwrap();
+    let backups = BackupEngine::open(&options, dir.path().join("backups")).unwrap();
+
+    let err = backups
+        .create_backup_with_progress(&db, false, |_| false)
+        .unwrap_err();
+    assert_eq!(err.kind(), Some(ErrorKind::Incomplete), "{err}");
+    assert!(
+        backups.backups().is_empty(),
+        "a stopped backup keeps nothing"
+    );
+    // A stop is for good on this engine (RocksDB's StopBackup is one-way).
+    let err = backups.create_backup(&db, false).unwrap_err();
+    assert_eq!(err.kind(), Some(ErrorKind::Incomplete), "{err}");
+    drop(backups);
+
+    let backups = BackupEngine::open(&options, dir.path().join("backups")).unwrap();
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        backups.create_backup_with_progress(&db, false, |_| panic!("no more"))
+    }));
+    assert!(outcome.is_err(), "the panic reaches the caller");
+    assert!(backups.backups().is_empty());
+    drop(backups);
+
+    let backups = BackupEngine::open(&options, dir.path().join("backups")).unwrap();
+
+    let mut calls = 0;
+    let id = backups
+        .create_backup_with_progress(&db, false, |n| {
+            calls = n;
+            true
+        })
+        .unwrap();
+    assert!(calls >= 2, "{calls} progress calls for 12 MB");
+    assert_eq!(
+        backups.backups().iter().map(|b| b.id).collect::<Vec<_>>(),
+        [id]
+    );
+    backups.verify(id).unwrap();
+}
