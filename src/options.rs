@@ -144,6 +144,12 @@ impl Options {
         disable_auto_compactions(bool) => rocksdb_options_set_disable_auto_compactions as i32
     );
     setter!(
+        /// Keep the bottom level free for files ingested "behind" every existing key
+        /// ([`IngestOptions::ingest_behind`](crate::IngestOptions::ingest_behind)). Must be
+        /// set when the column family is created, before any write.
+        allow_ingest_behind(bool) => rocksdb_options_set_cf_allow_ingest_behind as u8
+    );
+    setter!(
         /// Size the background thread pools for `threads` cores. The pools are RocksDB's
         /// process-wide `Env::Default()` ones: this resizes them for every database in the
         /// process, open or opened later, not only for databases opened with these options.

@@ -216,8 +216,8 @@ impl IngestOptions {
         allow_blocking_flush => rocksdb_ingestexternalfileoptions_set_allow_blocking_flush
     );
     ingest_setter!(
-        /// Ingest below every existing key (the database must be opened with
-        /// `allow_ingest_behind`): existing values win.
+        /// Ingest below every existing key (the column family must be created with
+        /// [`Options::allow_ingest_behind`]): existing values win.
         ingest_behind => rocksdb_ingestexternalfileoptions_set_ingest_behind
     );
 }

@@ -570,3 +570,32 @@ fn a_long_backup_reports_progress_and_can_be_stopped() {
     );
     backups.verify(id).unwrap();
 }
+
+/// Ingested behind, older data fills in what the database lacks and loses where it has a
+/// value: the way to load history under live writes.
+#[test]
+fn an_ingest_behind_existing_keys_keeps_their_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = create_options();
+    options.allow_ingest_behind(true);
+    let db = Db::open(&options, dir.path().join("db")).unwrap();
+    db.put(b"b", b"live").unwrap();
+    db.flush().unwrap();
+    let path = dir.path().join("history.sst");
+    let mut sst = SstFileWriter::create(&options, &path).unwrap();
+    sst.put(b"a", b"history").unwrap();
+    sst.put(b"b", b"history").unwrap();
+    sst.finish().unwrap();
+    let mut behind = IngestOptions::new();
+    behind.ingest_behind(true);
+    db.ingest(&[&path], &behind).unwrap();
+    assert_eq!(db.get(b"a").unwrap().as_deref(), Some(&b"history"[..]));
+    assert_eq!(db.get(b"b").unwrap().as_deref(), Some(&b"live"[..]));
+    // Without the option at creation, RocksDB refuses, and nothing changes.
+    let (other_dir, other) = open_db(&[]);
+    other.put(b"b", b"live").unwrap();
+    let err = other.ingest(&[&path], &behind).unwrap_err();
+    assert_eq!(err.kind(), Some(ErrorKind::InvalidArgument), "{err}");
+    assert_eq!(other.get(b"a").unwrap(), None);
+    drop(other_dir);
+}
