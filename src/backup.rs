@@ -5,9 +5,10 @@ use std::ffi::c_void;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::db::{path_to_cstring, Db};
-use crate::error::{ErrPtr, Result};
+use crate::error::{ErrPtr, Error, Result};
 use crate::ffi;
 use crate::options::Options;
 
@@ -84,6 +85,9 @@ impl Db {
 /// ```
 pub struct BackupEngine {
     raw: NonNull<ffi::rocksdb_backup_engine_t>,
+    /// Set once a progress callback stopped a backup (RocksDB's `StopBackup` is one-way):
+    /// every later operation but listing is refused before it reaches RocksDB.
+    stopped: AtomicBool,
 }
 
 // SAFETY: `BackupEngine::Open` returns a `BackupEngineImplThreadSafe`
@@ -97,6 +101,8 @@ unsafe impl Sync for BackupEngine {}
 struct Progress<F> {
     f: F,
     calls: u64,
+    /// Whether the backup was asked to stop (which stops the engine for good).
+    stopped: bool,
     panic: Option<Box<dyn std::any::Any + Send>>,
 }
 
@@ -108,18 +114,20 @@ extern "C" fn progress_trampoline<F: FnMut(u64) -> bool + Send>(ctx: *mut c_void
     // (`BackupEngineOptions::max_background_operations` is 1, the C API's default) while
     // the caller waits: one call at a time, never beside the caller's use. `F: Send`.
     let progress = unsafe { &mut *ctx.cast::<Progress<F>>() };
-    if progress.panic.is_some() {
+    if progress.stopped {
         return 1;
     }
     progress.calls += 1;
     let calls = progress.calls;
-    match panic::catch_unwind(AssertUnwindSafe(|| (progress.f)(calls))) {
-        Ok(go_on) => u8::from(!go_on),
+    let go_on = match panic::catch_unwind(AssertUnwindSafe(|| (progress.f)(calls))) {
+        Ok(go_on) => go_on,
         Err(payload) => {
             progress.panic = Some(payload);
-            1
+            false
         }
-    }
+    };
+    progress.stopped = !go_on;
+    u8::from(!go_on)
 }
 
 /// One backup, as [`BackupEngine::backups`] lists it.
@@ -150,7 +158,15 @@ impl BackupEngine {
         Ok(BackupEngine {
             raw: NonNull::new(raw)
                 .expect("rocksdb_backup_engine_open returned NULL without an error"),
+            stopped: AtomicBool::new(false),
         })
+    }
+
+    fn check_running(&self) -> Result<()> {
+        if self.stopped.load(Ordering::Acquire) {
+            return Err(Error::BackupEngineStopped);
+        }
+        Ok(())
     }
 
     /// Backs `db` up as a new backup, flushing its memtables first if `flush` (else the
@@ -163,8 +179,13 @@ impl BackupEngine {
     /// time as the backup goes (RocksDB calls about every 4 MiB copied). `progress`
     /// returning `false` stops the backup: it fails with kind `Incomplete` and keeps
     /// nothing. A panic in `progress` stops it too, then continues in the caller. A stop
-    /// is for good (RocksDB's `StopBackup` is one-way): this engine refuses every later
-    /// backup with `Incomplete`; open a new one, which also clears what was left.
+    /// is for good (RocksDB's `StopBackup` is one-way): this engine then refuses every
+    /// operation but [`backups`](Self::backups) with [`Error::BackupEngineStopped`]
+    /// (a restore would empty its target directory and fail); open a new one, which also
+    /// clears what the stopped backup left.
+    ///
+    /// `progress` must not use this engine: the backup holds the engine's lock while it
+    /// waits for the worker that runs `progress`, so such a call never returns.
     /// RocksDB calls it from its backup worker thread (one call at a time: the engine has
     /// one worker), hence `Send`.
     pub fn create_backup_with_progress(
@@ -182,15 +203,21 @@ impl BackupEngine {
         flush: bool,
         progress: Option<F>,
     ) -> Result<u32> {
-        let mut callback = progress.map(|f| Progress {
-            f,
-            calls: 0,
-            panic: None,
+        self.check_running()?;
+        // On the heap: should a C++ exception leave `CreateNewBackup` while its worker may
+        // still call the callback, the state is leaked rather than freed (below).
+        let mut callback = progress.map(|f| {
+            Box::new(Progress {
+                f,
+                calls: 0,
+                stopped: false,
+                panic: None,
+            })
         });
         let (trampoline, ctx): (ffi::pinrocks_progress_fn, *mut c_void) = match &mut callback {
             Some(c) => (
                 Some(progress_trampoline::<F>),
-                (c as *mut Progress<F>).cast(),
+                (&mut **c as *mut Progress<F>).cast(),
             ),
             None => (None, std::ptr::null_mut()),
         };
@@ -211,8 +238,19 @@ impl BackupEngine {
                 err.as_out(),
             )
         };
-        if let Some(payload) = callback.and_then(|c| c.panic) {
-            panic::resume_unwind(payload);
+        if code == ffi::PINROCKS_CODE_OUT_OF_MEMORY as i32
+            || code == ffi::PINROCKS_CODE_EXCEPTION as i32
+        {
+            std::mem::forget(callback);
+            return err.check_with_code(Some(code)).map(|()| id);
+        }
+        if let Some(callback) = callback {
+            if callback.stopped {
+                self.stopped.store(true, Ordering::Release);
+            }
+            if let Some(payload) = callback.panic {
+                panic::resume_unwind(payload);
+            }
         }
         err.check_with_code(Some(code))?;
         Ok(id)
@@ -242,6 +280,7 @@ impl BackupEngine {
     /// checksum (every byte is read; the C API's own verify compares sizes only). A damaged
     /// backup is an `Err` with kind `Corruption` (`NotFound` for a missing backup or file).
     pub fn verify(&self, id: u32) -> Result<()> {
+        self.check_running()?;
         let mut err = ErrPtr::new();
         let mut code = 0;
         // SAFETY: live engine; our C++ reports the status and lets no exception out.
@@ -262,6 +301,7 @@ impl BackupEngine {
     }
 
     fn restore_impl(&self, id: Option<u32>, db_dir: &Path) -> Result<()> {
+        self.check_running()?;
         let c_dir = path_to_cstring(db_dir)?;
         let mut err = ErrPtr::new();
         // SAFETY: live engine; the paths are copied; the restore options are created and
@@ -292,6 +332,7 @@ impl BackupEngine {
 
     /// Deletes all but the newest `keep` backups (and files no backup still uses).
     pub fn purge_old_backups(&self, keep: u32) -> Result<()> {
+        self.check_running()?;
         let mut err = ErrPtr::new();
         // SAFETY: live engine.
         unsafe {

@@ -191,6 +191,11 @@ impl Db {
         err.check().map(|()| names)
     }
 
+    /// `Err(ReadOnly)` for a change to a database opened read-only.
+    pub(crate) fn check_writable(&self, operation: &'static str) -> Result<()> {
+        self.inner.check_writable(operation)
+    }
+
     /// The path the database was opened at.
     pub fn path(&self) -> &Path {
         &self.inner.path

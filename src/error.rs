@@ -188,6 +188,12 @@ pub enum Error {
         /// The key refused.
         key: Vec<u8>,
     },
+    /// A [`BackupEngine`](crate::BackupEngine) whose backup was stopped (by its progress
+    /// callback): RocksDB's stop is for good, and restore and verify copy through the same
+    /// machinery, so a restore would empty its target directory and then fail. Open a new
+    /// engine on the same directory.
+    #[error("the backup engine was stopped; open a new one")]
+    BackupEngineStopped,
     /// A change through a database opened read-only. pinrocks refuses every one itself:
     /// RocksDB's read-only mode lets some through (dropping a column family rewrites the
     /// MANIFEST and deletes its files under the read-write instance).

@@ -131,8 +131,14 @@ impl Db {
     }
 
     /// Waits until no flush or compaction is running or pending (flushing the memtables
-    /// first if `flush`).
+    /// first if `flush`). A flush is refused on a read-only open ([`Error::ReadOnly`]):
+    /// RocksDB would switch the memtable and wait for ever for a flush it never schedules.
+    ///
+    /// [`Error::ReadOnly`]: crate::Error::ReadOnly
     pub fn wait_for_compact(&self, flush: bool) -> Result<()> {
+        if flush {
+            self.check_writable("wait_for_compact")?;
+        }
         let mut err = ErrPtr::new();
         // SAFETY: live database; the options are created and destroyed around the call.
         unsafe {
