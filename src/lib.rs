@@ -33,6 +33,7 @@ use librocksdb_sys as _;
 
 mod backup;
 mod batch;
+mod cache;
 pub mod codec;
 mod column_family;
 mod db;
@@ -55,6 +56,7 @@ mod write;
 
 pub use backup::{BackupEngine, BackupInfo};
 pub use batch::{BatchRecord, WriteBatch};
+pub use cache::Cache;
 pub use column_family::ColumnFamily;
 pub use db::Db;
 pub use error::{Error, ErrorKind, Result};

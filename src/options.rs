@@ -5,6 +5,7 @@ use std::ffi::c_int;
 use std::ptr::NonNull;
 use std::sync::OnceLock;
 
+use crate::cache::Cache;
 use crate::ffi;
 use crate::snapshot::Snapshot;
 
@@ -38,8 +39,10 @@ impl Compression {
 
 /// Block-based table settings, rebuilt into a table factory whenever one changes (the C API
 /// copies them into the options, so we keep our own copy to change one field at a time).
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 struct TableSettings {
+    /// A cache shared with other options (and so other column families and databases).
+    shared_cache: Option<Cache>,
     block_cache_bytes: Option<usize>,
     block_cache_shard_bits: Option<i32>,
     bloom_bits_per_key: Option<f64>,
@@ -163,10 +166,18 @@ impl Options {
         self
     }
 
+    /// Reads through `cache`, shared with every other column family and database given
+    /// the same [`Cache`]. Replaces [`block_cache_size`](Self::block_cache_size).
+    pub fn block_cache(&mut self, cache: &Cache) -> &mut Self {
+        self.table.shared_cache = Some(cache.clone());
+        self.apply_table_settings()
+    }
+
     /// An LRU block cache of `bytes` for this database (RocksDB's default is 32 MiB).
     /// Pinned reads from SST files hold blocks of this cache. See also
     /// [`block_cache_shard_bits`](Self::block_cache_shard_bits).
     pub fn block_cache_size(&mut self, bytes: usize) -> &mut Self {
+        self.table.shared_cache = None;
         self.table.block_cache_bytes = Some(bytes);
         self.apply_table_settings()
     }
@@ -194,7 +205,7 @@ impl Options {
     }
 
     fn apply_table_settings(&mut self) -> &mut Self {
-        let settings = self.table;
+        let settings = self.table.clone();
         // `LRUCacheOptions::MakeSharedCache` makes no cache for 20 shard bits or more
         // (cache/lru_cache.cc), and the table factory then silently uses a default one.
         self.refused = settings
@@ -206,7 +217,10 @@ impl Options {
         // shared_ptr), then destroyed; the filter policy is owned by the table options.
         unsafe {
             let table = ffi::rocksdb_block_based_options_create();
-            if let Some(bytes) = settings.block_cache_bytes {
+            if let Some(cache) = &settings.shared_cache {
+                // Copies the cache's shared_ptr: the options keep the cache alive.
+                ffi::rocksdb_block_based_options_set_block_cache(table, cache.raw());
+            } else if let Some(bytes) = settings.block_cache_bytes {
                 let lru = ffi::rocksdb_lru_cache_options_create();
                 ffi::rocksdb_lru_cache_options_set_capacity(lru, bytes);
                 ffi::rocksdb_lru_cache_options_set_num_shard_bits(

@@ -97,6 +97,7 @@ const LAYERS: &[&str] = &[
     "codec",
     "error",
     "handles",
+    "cache",
     "snapshot",
     "options",
     "pinned",
