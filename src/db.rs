@@ -55,6 +55,13 @@ pub(crate) fn path_to_cstring(path: &Path) -> Result<CString> {
     CString::new(bytes).map_err(|e| Error::invalid("path", e))
 }
 
+/// How a database is opened.
+#[derive(Clone, Copy)]
+enum Mode {
+    ReadWrite,
+    ReadOnly { error_if_wal_exists: bool },
+}
+
 fn name_to_cstring(name: &str) -> Result<CString> {
     CString::new(name).map_err(|e| Error::invalid("column family name", e))
 }
@@ -96,7 +103,7 @@ impl Db {
         path: impl AsRef<Path>,
         column_families: impl IntoIterator<Item = (&'o str, &'o Options)>,
     ) -> Result<Db> {
-        Self::open_impl(options, path.as_ref(), column_families, false)
+        Self::open_impl(options, path.as_ref(), column_families, Mode::ReadWrite)
     }
 
     /// Opens the database read-only, with every column family it has. pinrocks refuses
@@ -109,7 +116,46 @@ impl Db {
             options,
             path,
             names.iter().map(|n| (n.as_str(), options)),
-            true,
+            Mode::ReadOnly {
+                error_if_wal_exists: false,
+            },
+        )
+    }
+
+    /// Opens the database read-only with the default column family and the named ones
+    /// only (the others stay closed). With `error_if_wal_exists`, the open fails if a WAL
+    /// file is there (writes not yet flushed to SST files, which a read-only open would
+    /// otherwise replay into its own memory).
+    ///
+    /// ```
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let mut opts = pinrocks::Options::new();
+    /// # opts.create_if_missing(true).create_missing_column_families(true);
+    /// # drop(pinrocks::Db::open_cf(&opts, dir.path(), ["hot", "cold"])?);
+    /// let db = pinrocks::Db::open_read_only_cf(&pinrocks::Options::new(), dir.path(), ["hot"], false)?;
+    /// assert_eq!(db.cf_names(), ["default", "hot"]);
+    /// assert!(db.cf("cold").is_err());
+    /// # Ok(()) }
+    /// ```
+    pub fn open_read_only_cf<I, N>(
+        options: &Options,
+        path: impl AsRef<Path>,
+        names: I,
+        error_if_wal_exists: bool,
+    ) -> Result<Db>
+    where
+        I: IntoIterator<Item = N>,
+        N: AsRef<str>,
+    {
+        let names: Vec<N> = names.into_iter().collect();
+        Self::open_impl(
+            options,
+            path.as_ref(),
+            names.iter().map(|n| (n.as_ref(), options)),
+            Mode::ReadOnly {
+                error_if_wal_exists,
+            },
         )
     }
 
@@ -117,7 +163,7 @@ impl Db {
         options: &'o Options,
         path: &Path,
         column_families: impl IntoIterator<Item = (&'o str, &'o Options)>,
-        read_only: bool,
+        mode: Mode,
     ) -> Result<Db> {
         let (names, cf_options) = with_default_cf(options, column_families)?;
         for o in std::iter::once(options).chain(cf_options.iter().copied()) {
@@ -135,7 +181,10 @@ impl Db {
         // options borrowed; `handles` has one slot per name); RocksDB copies what it keeps
         // and, on success, fills `handles` in order with handles we then own.
         let raw = unsafe {
-            if read_only {
+            if let Mode::ReadOnly {
+                error_if_wal_exists,
+            } = mode
+            {
                 ffi::rocksdb_open_for_read_only_column_families(
                     options.raw(),
                     c_path.as_ptr(),
@@ -143,7 +192,7 @@ impl Db {
                     name_ptrs.as_ptr(),
                     opt_ptrs.as_ptr(),
                     handles.as_mut_ptr(),
-                    0, // error_if_wal_file_exists
+                    u8::from(error_if_wal_exists),
                     err.as_out(),
                 )
             } else {
@@ -160,7 +209,13 @@ impl Db {
         };
         err.check()?;
         Ok(Db {
-            inner: DbInner::new(raw, path.to_path_buf(), &names, &handles, read_only),
+            inner: DbInner::new(
+                raw,
+                path.to_path_buf(),
+                &names,
+                &handles,
+                matches!(mode, Mode::ReadOnly { .. }),
+            ),
         })
     }
     /// The column family names of the database at `path`, without opening it.

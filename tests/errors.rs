@@ -312,3 +312,47 @@ fn open_reports_a_failure_to_list_column_families() {
     let db = Db::open(&create_options(), fresh.path()).unwrap();
     assert_eq!(db.cf_names(), ["default"]);
 }
+
+/// A read-only open of some column families only, and one that refuses a WAL holding
+/// writes not yet flushed.
+#[test]
+fn read_only_opens_of_a_subset_and_without_a_wal() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let db = Db::open_cf(&create_options(), dir.path(), ["hot", "cold"]).unwrap();
+        db.cf("hot").unwrap().writer().put(b"k", b"hot").unwrap();
+        db.cf("cold").unwrap().writer().put(b"k", b"cold").unwrap();
+        // Closed with writes only in the WAL.
+    }
+    let options = Options::new();
+    let ro = Db::open_read_only_cf(&options, dir.path(), ["hot"], false).unwrap();
+    assert_eq!(ro.cf_names(), ["default", "hot"]);
+    assert!(matches!(ro.cf("cold"), Err(Error::ColumnFamilyNotFound(_))));
+    assert_eq!(
+        ro.cf("hot").unwrap().reader().get(b"k").unwrap().as_deref(),
+        Some(&b"hot"[..]),
+        "replayed from the WAL"
+    );
+    drop(ro);
+    let err = Db::open_read_only_cf(&options, dir.path(), ["hot"], true).unwrap_err();
+    // RocksDB reports it as Corruption ("... a non-empty WAL file already exists").
+    assert_eq!(err.kind(), Some(ErrorKind::Corruption), "{err}");
+    assert!(err.to_string().contains("non-empty WAL file"), "{err}");
+    // Once every family is flushed, the WAL holds nothing and the open goes through.
+    {
+        let db = Db::open(&options, dir.path()).unwrap();
+        for name in ["default", "hot", "cold"] {
+            db.cf(name).unwrap().flush().unwrap();
+        }
+    }
+    let ro = Db::open_read_only_cf(&options, dir.path(), ["cold"], true).unwrap();
+    assert_eq!(
+        ro.cf("cold")
+            .unwrap()
+            .reader()
+            .get(b"k")
+            .unwrap()
+            .as_deref(),
+        Some(&b"cold"[..])
+    );
+}
