@@ -110,16 +110,8 @@ impl Db {
     /// every change through it ([`Error::ReadOnly`]); several read-only opens (and one
     /// read-write open) may coexist. It sees the database as it was when opened.
     pub fn open_read_only(options: &Options, path: impl AsRef<Path>) -> Result<Db> {
-        let path = path.as_ref();
-        let names = Self::list_column_families(options, path)?;
-        Self::open_impl(
-            options,
-            path,
-            names.iter().map(|n| (n.as_str(), options)),
-            Mode::ReadOnly {
-                error_if_wal_exists: false,
-            },
-        )
+        let names = Self::list_column_families(options, path.as_ref())?;
+        Self::open_read_only_cf(options, path, names, false)
     }
 
     /// Opens the database read-only with the default column family and the named ones

@@ -145,6 +145,24 @@ impl DbInner {
         Ok(())
     }
 
+    /// Runs `write` (anything that changes `cf`) on a writable database, with `cf` alive:
+    /// of this database, not dropped, and not droppable until `write` returns. The
+    /// default family cannot be dropped, so writes to it take no lock.
+    pub(crate) fn with_live_family<R>(
+        &self,
+        operation: &'static str,
+        cf: &CfHandle,
+        write: impl FnOnce() -> R,
+    ) -> Result<R> {
+        self.check_writable(operation)?;
+        if cf.is_default() && cf.db_id == self.id {
+            return Ok(write());
+        }
+        let _families = self.lock_families();
+        self.live_family(cf)?;
+        Ok(write())
+    }
+
     /// Creates a column family (`rocksdb_create_column_family`) and keeps its handle.
     pub(crate) fn create_cf(
         &self,

@@ -280,22 +280,22 @@ impl<'db> ColumnFamily<'db> {
     /// tombstones: fast, and not a consistent delete (keys in other files or memtables
     /// stay). Refused like a write on a read-only open or a dropped family.
     pub fn delete_files_in_range(&self, from: &[u8], to: &[u8]) -> Result<()> {
-        self.db.check_writable("delete_files_in_range")?;
-        let _families = self.db.lock_families();
-        self.db.live_family(self.handle())?;
         let mut err = ErrPtr::new();
-        // SAFETY: live database and handle; the bounds are borrowed for the call.
-        unsafe {
-            ffi::rocksdb_delete_file_in_range_cf(
-                self.db.raw(),
-                self.handle().raw(),
-                from.as_ptr().cast(),
-                from.len(),
-                to.as_ptr().cast(),
-                to.len(),
-                err.as_out(),
-            )
-        };
+        self.db
+            .with_live_family("delete_files_in_range", self.handle(), || {
+                // SAFETY: live database and handle; the bounds are borrowed for the call.
+                unsafe {
+                    ffi::rocksdb_delete_file_in_range_cf(
+                        self.db.raw(),
+                        self.handle().raw(),
+                        from.as_ptr().cast(),
+                        from.len(),
+                        to.as_ptr().cast(),
+                        to.len(),
+                        err.as_out(),
+                    )
+                }
+            })?;
         err.check()
     }
 }

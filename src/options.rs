@@ -93,6 +93,7 @@ macro_rules! setter {
         }
     };
 }
+pub(crate) use setter;
 
 impl Options {
     /// RocksDB's defaults (notably `create_if_missing` is off).

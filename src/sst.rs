@@ -10,7 +10,8 @@ use crate::column_family::ColumnFamily;
 use crate::db::{path_to_cstring, Db};
 use crate::error::{ErrPtr, Error, Result};
 use crate::ffi;
-use crate::options::Options;
+use crate::options::{setter, Options};
+use crate::table::encode;
 
 /// Writes one SST file of keys in strictly ascending (bytewise) order, for
 /// [`ColumnFamily::ingest`]. Use the options of the column family it will be ingested into
@@ -136,11 +137,7 @@ impl SstFileWriter {
     /// Adds `key` with `value`, both encoded by their codecs (see
     /// [`Table`](crate::Table)); the encoded keys must ascend.
     pub fn put_typed<K: Codec, V: Codec>(&mut self, key: &K::Item, value: &V::Item) -> Result<()> {
-        let encode_error = |codec, source| Error::Encode { codec, source };
-        K::with_encoded(key, |k| {
-            V::with_encoded(value, |v| self.put(k, v)).map_err(|e| encode_error(V::NAME, e))
-        })
-        .map_err(|e| encode_error(K::NAME, e))??
+        encode::<K, _>(key, |k| encode::<V, _>(value, |v| self.put(k, v)))??
     }
 
     /// How many entries were added.
@@ -176,17 +173,6 @@ unsafe impl Send for IngestOptions {}
 // SAFETY: see `Send`.
 unsafe impl Sync for IngestOptions {}
 
-macro_rules! ingest_setter {
-    ($(#[$doc:meta])* $name:ident => $ffi:ident) => {
-        $(#[$doc])*
-        pub fn $name(&mut self, value: bool) -> &mut Self {
-            // SAFETY: live options owned by `self`.
-            unsafe { ffi::$ffi(self.raw.as_ptr(), u8::from(value)) };
-            self
-        }
-    };
-}
-
 impl IngestOptions {
     /// RocksDB's defaults: copy the files, keep snapshots consistent, allow a global
     /// sequence number for files that overlap the database, flush a memtable that overlaps.
@@ -198,27 +184,27 @@ impl IngestOptions {
         }
     }
 
-    ingest_setter!(
+    setter!(
         /// Move (hard-link) the files into the database instead of copying them.
-        move_files => rocksdb_ingestexternalfileoptions_set_move_files
+        move_files(bool) => rocksdb_ingestexternalfileoptions_set_move_files as u8
     );
-    ingest_setter!(
+    setter!(
         /// Keep reads at snapshots taken before the ingest from seeing its keys.
-        snapshot_consistency => rocksdb_ingestexternalfileoptions_set_snapshot_consistency
+        snapshot_consistency(bool) => rocksdb_ingestexternalfileoptions_set_snapshot_consistency as u8
     );
-    ingest_setter!(
+    setter!(
         /// Allow files whose keys overlap the database (they get a newer sequence number).
         /// Without it, such an ingest fails and changes nothing.
-        allow_global_seqno => rocksdb_ingestexternalfileoptions_set_allow_global_seqno
+        allow_global_seqno(bool) => rocksdb_ingestexternalfileoptions_set_allow_global_seqno as u8
     );
-    ingest_setter!(
+    setter!(
         /// Allow a flush of an overlapping memtable before the ingest.
-        allow_blocking_flush => rocksdb_ingestexternalfileoptions_set_allow_blocking_flush
+        allow_blocking_flush(bool) => rocksdb_ingestexternalfileoptions_set_allow_blocking_flush as u8
     );
-    ingest_setter!(
+    setter!(
         /// Ingest below every existing key (the column family must be created with
         /// [`Options::allow_ingest_behind`]): existing values win.
-        ingest_behind => rocksdb_ingestexternalfileoptions_set_ingest_behind
+        ingest_behind(bool) => rocksdb_ingestexternalfileoptions_set_ingest_behind as u8
     );
 }
 
@@ -239,27 +225,26 @@ impl<'db> ColumnFamily<'db> {
     /// Ingests finished SST files into this column family: all of them or none. Refused on
     /// a read-only database and on a dropped column family, like a write.
     pub fn ingest<P: AsRef<Path>>(&self, files: &[P], options: &IngestOptions) -> Result<()> {
-        self.db.check_writable("ingest")?;
         let paths: Vec<CString> = files
             .iter()
             .map(|p| path_to_cstring(p.as_ref()))
             .collect::<Result<_>>()?;
         let pointers: Vec<*const c_char> = paths.iter().map(|p| p.as_ptr()).collect();
-        let _families = self.db.lock_families();
-        self.db.live_family(self.handle())?;
         let mut err = ErrPtr::new();
-        // SAFETY: live database, handle and options; the paths are borrowed for the call
-        // (RocksDB copies them into strings).
-        unsafe {
-            ffi::rocksdb_ingest_external_file_cf(
-                self.db.raw(),
-                self.handle().raw(),
-                pointers.as_ptr(),
-                pointers.len(),
-                options.raw.as_ptr(),
-                err.as_out(),
-            )
-        };
+        self.db.with_live_family("ingest", self.handle(), || {
+            // SAFETY: live database, handle and options; the paths are borrowed for the
+            // call (RocksDB copies them into strings).
+            unsafe {
+                ffi::rocksdb_ingest_external_file_cf(
+                    self.db.raw(),
+                    self.handle().raw(),
+                    pointers.as_ptr(),
+                    pointers.len(),
+                    options.raw.as_ptr(),
+                    err.as_out(),
+                )
+            }
+        })?;
         err.check()
     }
 }

@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::iter::DbIterator;
 use crate::options::ReadOptions;
 
-fn encode<C: Codec, R>(item: &C::Item, f: impl FnOnce(&[u8]) -> R) -> Result<R> {
+pub(crate) fn encode<C: Codec, R>(item: &C::Item, f: impl FnOnce(&[u8]) -> R) -> Result<R> {
     C::with_encoded(item, f).map_err(|source| Error::Encode {
         codec: C::NAME,
         source,

@@ -93,15 +93,9 @@ impl<'a> Writer<'a> {
         operation: &'static str,
         write: impl FnOnce(*mut *mut c_char),
     ) -> Result<()> {
-        self.db.check_writable(operation)?;
         let mut err = ErrPtr::new();
-        if self.cf.is_default() {
-            write(err.as_out());
-        } else {
-            let _families = self.db.lock_families();
-            self.db.live_family(self.cf)?;
-            write(err.as_out());
-        }
+        self.db
+            .with_live_family(operation, self.cf, || write(err.as_out()))?;
         err.check()
     }
 
