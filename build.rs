@@ -14,13 +14,20 @@ fn main() {
     .join("rocksdb");
     let include = rocksdb_root.join("include");
 
-    for file in ["pinrocks.h", "layout.h", "pinrocks.cc"] {
+    for file in [
+        "pinrocks.h",
+        "layout.h",
+        "guarded.h",
+        "pinrocks.cc",
+        "callbacks.cc",
+    ] {
         println!("cargo:rerun-if-changed=rocksdb-c/{file}");
     }
 
     let mut cpp = cc::Build::new();
     cpp.cpp(true)
         .file("rocksdb-c/pinrocks.cc")
+        .file("rocksdb-c/callbacks.cc")
         .include("rocksdb-c")
         .include(&include)
         .include(&rocksdb_root)

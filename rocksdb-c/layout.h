@@ -2,6 +2,7 @@
 //
 // db/c.cc defines, for this exact version:
 //   struct rocksdb_t                      { DB* rep; };
+//   struct rocksdb_options_t              { Options rep; };
 //   struct rocksdb_readoptions_t          { ReadOptions rep; ...more fields... };
 //   struct rocksdb_column_family_handle_t { ColumnFamilyHandle* rep; bool immortal; };
 //   struct rocksdb_writebatch_t           { WriteBatch rep; };
@@ -23,6 +24,10 @@ namespace pinrocks {
 
 inline rocksdb::DB* db_of(rocksdb_t* db) {
   return *reinterpret_cast<rocksdb::DB**>(db);
+}
+
+inline rocksdb::Options& options_of(rocksdb_options_t* options) {
+  return *reinterpret_cast<rocksdb::Options*>(options);
 }
 
 inline const rocksdb::ReadOptions& read_options_of(const rocksdb_readoptions_t* options) {

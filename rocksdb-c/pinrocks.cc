@@ -13,45 +13,16 @@
 #include <new>
 #include <string>
 
+#include "guarded.h"
 #include "layout.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
 
 namespace {
 
-// Same contract as SaveError in db/c.cc: a malloc'd copy that rocksdb_free releases. Never
-// throws: if the message cannot be allocated, the code alone reports the failure.
-void save_error(char** errptr, int* status_code, int code, const char* message) noexcept {
-  *status_code = code;
-  std::free(*errptr);
-  *errptr = strdup(message);
-}
-
-void save_status(char** errptr, int* status_code, const rocksdb::Status& s) {
-  save_error(errptr, status_code, static_cast<int>(s.code()), s.ToString().c_str());
-}
-
-// Runs `body` and reports whatever it throws as an error instead of letting it unwind into
-// Rust (which cannot catch a foreign exception and aborts).
-template <typename Body>
-void guarded(int* status_code, char** errptr, Body&& body) noexcept {
-  try {
-    body();
-  } catch (const std::bad_alloc& e) {
-    save_error(errptr, status_code, PINROCKS_CODE_OUT_OF_MEMORY, e.what());
-  } catch (const std::exception& e) {
-    save_error(errptr, status_code, PINROCKS_CODE_EXCEPTION, e.what());
-  } catch (...) {
-    save_error(errptr, status_code, PINROCKS_CODE_EXCEPTION, "unknown C++ exception");
-  }
-}
-
-// Reports `s` unless it is OK.
-void report(char** errptr, int* status_code, const rocksdb::Status& s) {
-  if (!s.ok()) {
-    save_status(errptr, status_code, s);
-  }
-}
+using pinrocks::guarded;
+using pinrocks::report;
+using pinrocks::save_status;
 
 // `n` default-constructed T on this frame when n <= N (RocksDB's own MultiGet batch,
 // MultiGetContext::MAX_BATCH_SIZE, is 32), on the heap otherwise. Destroys them on every
@@ -178,6 +149,19 @@ void pinrocks_writebatch_put(rocksdb_writebatch_t* batch,
     report(errptr, status_code,
            column_family == nullptr ? b.Put(k, v)
                                     : b.Put(pinrocks::handle_of(column_family), k, v));
+  });
+}
+
+void pinrocks_writebatch_merge(rocksdb_writebatch_t* batch,
+                               rocksdb_column_family_handle_t* column_family, const char* key,
+                               size_t keylen, const char* value, size_t valuelen,
+                               int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  guarded(status_code, errptr, [&] {
+    rocksdb::WriteBatch& b = pinrocks::batch_of(batch);
+    rocksdb::Slice k(key, keylen), v(value, valuelen);
+    report(errptr, status_code,
+           column_family == nullptr ? b.Merge(k, v)
+                                    : b.Merge(pinrocks::handle_of(column_family), k, v));
   });
 }
 

@@ -121,6 +121,75 @@ void pinrocks_backup_engine_verify(rocksdb_backup_engine_t* backup_engine, unsig
                                    unsigned char verify_checksums, int* status_code,
                                    char** errptr) PINROCKS_NOEXCEPT;
 
+/* WriteBatch::Merge, as pinrocks_writebatch_put. */
+void pinrocks_writebatch_merge(rocksdb_writebatch_t* batch,
+                               rocksdb_column_family_handle_t* column_family, const char* key,
+                               size_t keylen, const char* value, size_t valuelen,
+                               int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
+/* ---- User code that RocksDB calls (rocksdb-c/callbacks.cc) ----
+ * RocksDB calls these from any thread: readers' threads and its background flush and
+ * compaction threads. None of them may unwind: the Rust side catches every panic. The state
+ * belongs to the C++ object made here, shared (std::shared_ptr) by every copy of the options
+ * and every column family opened with them; `destroy(state)` runs once, when the last of
+ * them is gone. If a setter fails, it has already called `destroy(state)`. */
+typedef void (*pinrocks_destroy_fn)(void* state);
+
+/* The std::string RocksDB gives a callback for its result (a merge's new value, a filter's
+ * changed value), written in place. Each returns NULL / 0 if the allocation failed. */
+char* pinrocks_value_resize(void* value, size_t len) PINROCKS_NOEXCEPT;
+unsigned char pinrocks_value_append(void* value, const char* data, size_t len) PINROCKS_NOEXCEPT;
+const char* pinrocks_value_data(void* value, size_t* len) PINROCKS_NOEXCEPT;
+
+/* Full merge: `existing` is NULL when the key has no base value; `operands` are in the order
+ * they were written, borrowed for the call (RocksDB's own array of slices, no copy). The
+ * result is written into `new_value`, or named by `*reuse`: num_operands for the existing
+ * value, i < num_operands for operand i (RocksDB then copies nothing). Returns 1 on success;
+ * 0 fails the reads of this key (Corruption "Merge operator failed"), while flushes and
+ * compactions keep the operands as they are (OpFailureScope::kMustMerge). */
+typedef unsigned char (*pinrocks_full_merge_fn)(void* state, const char* key, size_t keylen,
+                                                const pinrocks_slice* existing,
+                                                const pinrocks_slice* operands,
+                                                size_t num_operands, void* new_value,
+                                                size_t* reuse);
+/* Partial merge of at least two operands into one; 0 means "cannot", and RocksDB keeps them. */
+typedef unsigned char (*pinrocks_partial_merge_fn)(void* state, const char* key, size_t keylen,
+                                                   const pinrocks_slice* operands,
+                                                   size_t num_operands, void* new_value);
+
+/* Sets the options' merge operator (`partial` may be NULL). */
+void pinrocks_options_set_merge_operator(rocksdb_options_t* options, const char* name,
+                                         void* state, pinrocks_full_merge_fn full,
+                                         pinrocks_partial_merge_fn partial,
+                                         pinrocks_destroy_fn destroy, int* status_code,
+                                         char** errptr) PINROCKS_NOEXCEPT;
+
+/* What a compaction filter factory learns about the compaction it makes a filter for. */
+typedef struct pinrocks_compaction_context {
+  unsigned char is_full_compaction;
+  unsigned char is_manual_compaction;
+  int input_start_level; /* -1 if unknown */
+  unsigned int column_family_id;
+} pinrocks_compaction_context;
+
+#define PINROCKS_FILTER_KEEP 0
+#define PINROCKS_FILTER_REMOVE 1
+#define PINROCKS_FILTER_CHANGE 2 /* keep, with the value written into `new_value` */
+
+/* Makes the filter for one compaction (used by that compaction's thread only), or NULL for
+ * none (every entry kept). */
+typedef void* (*pinrocks_create_filter_fn)(void* factory, const pinrocks_compaction_context* ctx);
+/* Decides on one plain value (merge operands and deletions are not shown). */
+typedef int (*pinrocks_filter_fn)(void* filter, int level, const char* key, size_t keylen,
+                                  const char* value, size_t valuelen, void* new_value);
+
+/* Sets the options' compaction filter factory. Each filter made is destroyed with
+ * `destroy_filter` when its compaction ends; the factory with `destroy_factory`. */
+void pinrocks_options_set_compaction_filter_factory(
+    rocksdb_options_t* options, const char* name, void* factory, pinrocks_create_filter_fn create,
+    pinrocks_filter_fn filter, pinrocks_destroy_fn destroy_filter,
+    pinrocks_destroy_fn destroy_factory, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
 /* Layout checks: what the C++ side sees through the mirrored C API structs.
  * Tests compare these with what was set through the C API. None of them can throw. */
 unsigned char pinrocks_readoptions_fill_cache(const rocksdb_readoptions_t* options) PINROCKS_NOEXCEPT;

@@ -29,8 +29,12 @@ $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1), $(uname -sr)"
 
 if [ "$quick" = 1 ]; then
     PINROCKS_QUICK=1 cargo bench --bench sweep
+    "$(sweep_binary)" merge --quick >"$out/merge.md"
 else
     cargo bench --bench sweep
+    # Reads of keys with 1, 10 and 100 pending merge operands, ours and the peer's.
+    "$(sweep_binary)" merge >"$out/merge.md"
+    scripts/count-merge-reads.sh >"$out/merge-allocations.md"
     scripts/count-per-read.sh instructions "8 128 1024" >"$out/instructions.md"
     scripts/count-per-read.sh allocations "8 128 1024 4096 65536 1048576" >"$out/allocations.md"
     # With PINROCKS_LIBCXX=1, the libc++ build's counts beside the default build's (the

@@ -6,6 +6,7 @@ use std::ptr::NonNull;
 use std::sync::{Arc, Weak};
 
 use crate::column_family::ColumnFamily;
+use crate::comparator::compare;
 use crate::error::{ErrPtr, Error, Result};
 use crate::ffi;
 use crate::handles::{CfHandle, DbInner};
@@ -47,9 +48,14 @@ use crate::pinned::value_slice;
 /// ```
 pub struct WriteBatch {
     raw: NonNull<ffi::rocksdb_writebatch_t>,
-    /// The first `delete_range` whose start sorts after its end: writing it would poison
-    /// the database (see `Writer::delete_range`), so the write refuses the batch.
+    /// The first `delete_range` of a named family whose start sorts after its end in that
+    /// family's order: writing it would poison the database (see `Writer::delete_range`),
+    /// so the write refuses the batch.
     inverted_range: Option<InvertedRange>,
+    /// The first `delete_range` of the default family inverted bytewise, and whether the
+    /// default family has any: its order is known only at the write (see `check_ranges`).
+    inverted_default_range: Option<InvertedRange>,
+    default_ranges: bool,
     /// The column families the batch names (`None` for the default one is not named), each
     /// once.
     families: Vec<NamedFamily>,
@@ -102,6 +108,8 @@ impl WriteBatch {
         WriteBatch {
             raw: NonNull::new(raw).expect("rocksdb_writebatch_create returned NULL"),
             inverted_range: None,
+            inverted_default_range: None,
+            default_ranges: false,
             families: Vec::new(),
         }
     }
@@ -161,10 +169,40 @@ impl WriteBatch {
                 err,
             )
         })?;
-        if from > to && self.inverted_range.is_none() {
-            self.inverted_range = Some((from.into(), to.into()));
+        let (inverted, order) = match cf {
+            Some(cf) => (&mut self.inverted_range, cf.handle().order.as_ref()),
+            None => {
+                self.default_ranges = true;
+                (&mut self.inverted_default_range, None)
+            }
+        };
+        if inverted.is_none() && compare(order, from, to).is_gt() {
+            *inverted = Some((from.into(), to.into()));
         }
         Ok(self)
+    }
+
+    /// Adds `operand` to `key`'s merge operands in `cf` (`None`: the default column
+    /// family); see [`Writer::merge`](crate::Writer::merge).
+    pub fn merge(
+        &mut self,
+        cf: Option<&ColumnFamily<'_>>,
+        key: &[u8],
+        operand: &[u8],
+    ) -> Result<&mut Self> {
+        // SAFETY: as in `put`.
+        self.apply(cf, |batch, cf, code, err| unsafe {
+            ffi::pinrocks_writebatch_merge(
+                batch,
+                cf,
+                key.as_ptr().cast(),
+                key.len(),
+                operand.as_ptr().cast(),
+                operand.len(),
+                code,
+                err,
+            )
+        })
     }
 
     /// Runs one of rocksdb-c/'s batch operations on this batch and `cf` (NULL: the default
@@ -227,6 +265,8 @@ impl WriteBatch {
         // SAFETY: live batch, owned.
         unsafe { ffi::rocksdb_writebatch_clear(self.raw.as_ptr()) };
         self.inverted_range = None;
+        self.inverted_default_range = None;
+        self.default_ranges = false;
         self.families.clear();
     }
 
@@ -253,8 +293,32 @@ impl WriteBatch {
         &self.families
     }
 
-    pub(crate) fn inverted_range(&self) -> Option<(&[u8], &[u8])> {
-        self.inverted_range.as_ref().map(|(a, b)| (&a[..], &b[..]))
+    /// `Err(InvertedRange)` if a `delete_range` of the batch is inverted in its family's
+    /// order, writing to `db`. The default family's order is `db`'s: bytewise, checked as
+    /// the range was added; with a comparator, each of its ranges is checked now.
+    pub(crate) fn check_ranges(&self, db: &DbInner) -> Result<()> {
+        let inverted = |(from, to): &InvertedRange| Error::InvertedRange {
+            start: from.to_vec(),
+            end: to.to_vec(),
+        };
+        if let Some(range) = &self.inverted_range {
+            return Err(inverted(range));
+        }
+        let Some(order) = db.default_cf.order.as_ref().filter(|_| self.default_ranges) else {
+            return self
+                .inverted_default_range
+                .as_ref()
+                .map_or(Ok(()), |r| Err(inverted(r)));
+        };
+        let mut first = None;
+        self.for_each(|record| {
+            if let BatchRecord::DeleteRange { cf: 0, start, end } = record {
+                if first.is_none() && order.compare(start, end).is_gt() {
+                    first = Some((start.into(), end.into()));
+                }
+            }
+        })?;
+        first.as_ref().map_or(Ok(()), |r| Err(inverted(r)))
     }
 
     pub(crate) fn raw(&self) -> *mut ffi::rocksdb_writebatch_t {

@@ -206,6 +206,10 @@ impl Db {
                 path.to_path_buf(),
                 &names,
                 &handles,
+                &cf_options
+                    .iter()
+                    .map(|o| o.order().cloned())
+                    .collect::<Vec<_>>(),
                 matches!(mode, Mode::ReadOnly { .. }),
             ),
         })
@@ -289,6 +293,11 @@ impl Db {
         self.writer().put(key, value)
     }
 
+    /// Adds a merge operand to `key` in the default column family ([`Writer::merge`]).
+    pub fn merge(&self, key: &[u8], operand: &[u8]) -> Result<()> {
+        self.writer().merge(key, operand)
+    }
+
     /// Removes `key` from the default column family. See [`Writer::delete`].
     pub fn delete(&self, key: &[u8]) -> Result<()> {
         self.writer().delete(key)
@@ -336,7 +345,7 @@ impl Db {
     /// name exists.
     pub fn create_cf(&self, name: &str, options: &Options) -> Result<ColumnFamily<'_>> {
         options.check()?;
-        let handle = self.inner.create_cf(name, options.raw())?;
+        let handle = self.inner.create_cf(name, options.raw(), options.order())?;
         Ok(ColumnFamily::new(&self.inner, handle))
     }
 

@@ -202,6 +202,25 @@ pub enum Error {
         /// What was refused, such as `"drop_cf"`.
         operation: &'static str,
     },
+    /// A merge failed: the operator's function returned an error or panicked, or a value or
+    /// operand did not decode. Only the reads of the merged key fail; flushes and
+    /// compactions keep its operands unmerged.
+    #[error("merge operator {operator:?} failed: {reason}")]
+    MergeFailed {
+        /// The merge operator's name.
+        operator: String,
+        /// What the operator said, or the panic's message.
+        reason: String,
+    },
+    /// The database was created with another comparator than the one configured: RocksDB
+    /// cannot read keys sorted in another order. Nothing was opened.
+    #[error("comparator {configured:?} does not match the database's {stored:?}")]
+    ComparatorMismatch {
+        /// The comparator the options name.
+        configured: String,
+        /// The comparator the database was created with.
+        stored: String,
+    },
     /// A stored value (or key) could not be decoded by its codec.
     #[error("cannot decode {codec} at key {key:?}: {source}")]
     Decode {
@@ -231,12 +250,60 @@ impl Error {
         }
     }
 
+    /// The error for a RocksDB status, in its own variant where pinrocks knows more: a
+    /// failed merge (which this thread's merge noted) or a comparator mismatch.
+    fn from_status(kind: ErrorKind, message: String) -> Self {
+        if kind == ErrorKind::Corruption && message.contains("Merge operator failed") {
+            if let Some((operator, reason)) = MERGE_FAILURE.with(|f| f.borrow_mut().take()) {
+                return Error::MergeFailed { operator, reason };
+            }
+        }
+        // db/version_edit_handler.cc: InvalidArgument(configured, "does not match existing
+        // comparator " + stored).
+        const MISMATCH: &str = ": does not match existing comparator ";
+        if kind == ErrorKind::InvalidArgument {
+            if let Some((configured, stored)) = message
+                .strip_prefix("Invalid argument: ")
+                .and_then(|rest| rest.split_once(MISMATCH))
+            {
+                return Error::ComparatorMismatch {
+                    configured: configured.to_owned(),
+                    stored: stored.to_owned(),
+                };
+            }
+        }
+        Error::RocksDb { kind, message }
+    }
+
     pub(crate) fn invalid(what: &'static str, detail: impl fmt::Display) -> Self {
         Error::InvalidInput {
             what,
             detail: detail.to_string(),
         }
     }
+}
+
+thread_local! {
+    /// The last merge that failed on this thread: a read that needs a merge runs it on the
+    /// reading thread, so the read's "Merge operator failed" is this one.
+    static MERGE_FAILURE: std::cell::RefCell<Option<(String, String)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Notes why a merge failed on this thread, for the read that asked for it.
+pub(crate) fn note_merge_failure(operator: &CStr, reason: String) {
+    let operator = operator.to_string_lossy().into_owned();
+    // A merge on a thread being torn down has no read waiting for it.
+    let _ = MERGE_FAILURE.try_with(|f| *f.borrow_mut() = Some((operator, reason)));
+}
+
+/// A caught panic's message, when it is a string.
+pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
+    panic
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("(not a string)")
 }
 
 /// `Result` with pinrocks' [`Error`].
@@ -275,7 +342,7 @@ impl ErrPtr {
         };
         let kind =
             failed_code.map_or_else(|| ErrorKind::from_message(&message), ErrorKind::from_code);
-        Err(Error::RocksDb { kind, message })
+        Err(Error::from_status(kind, message))
     }
 
     pub(crate) fn check(self) -> Result<()> {

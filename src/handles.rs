@@ -14,8 +14,9 @@ use std::ffi::CString;
 use std::path::PathBuf;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
+use crate::comparator::Comparator;
 use crate::error::{ErrPtr, Error, Result};
 use crate::ffi;
 
@@ -41,6 +42,9 @@ pub(crate) struct DbInner {
     column_families: RwLock<HashMap<String, Arc<CfHandle>>>,
     pub(crate) path: PathBuf,
     raw: RawDb,
+    /// The comparators of its column families, which RocksDB holds by raw pointer until the
+    /// database has closed: after `raw` in drop order.
+    comparators: Mutex<Vec<Comparator>>,
 }
 
 /// Owns the `rocksdb_t`; closes it on drop.
@@ -73,6 +77,7 @@ impl DbInner {
         path: PathBuf,
         names: &[CString],
         handles: &[*mut ffi::rocksdb_column_family_handle_t],
+        orders: &[Option<Comparator>],
         read_only: bool,
     ) -> Arc<DbInner> {
         let raw = RawDb(NonNull::new(raw).expect("RocksDB open returned NULL without an error"));
@@ -80,9 +85,11 @@ impl DbInner {
         let column_families: HashMap<String, Arc<CfHandle>> = names
             .iter()
             .zip(handles)
-            .map(|(name, &handle)| {
+            .zip(orders)
+            .map(|((name, &handle), order)| {
                 let name = name.to_string_lossy().into_owned();
-                (name.clone(), Arc::new(CfHandle::new(handle, name, id)))
+                let handle = CfHandle::new(handle, name.clone(), id, order.clone());
+                (name, Arc::new(handle))
             })
             .collect();
         let default_cf = Arc::clone(&column_families[DEFAULT_COLUMN_FAMILY]);
@@ -94,6 +101,7 @@ impl DbInner {
             column_families: RwLock::new(column_families),
             path,
             raw,
+            comparators: Mutex::new(orders.iter().flatten().cloned().collect()),
         })
     }
 
@@ -168,6 +176,7 @@ impl DbInner {
         &self,
         name: &str,
         options: *const ffi::rocksdb_options_t,
+        order: Option<&Comparator>,
     ) -> Result<Arc<CfHandle>> {
         self.check_writable("create_cf")?;
         let c_name = CString::new(name).map_err(|e| Error::invalid("column family name", e))?;
@@ -182,7 +191,13 @@ impl DbInner {
             ffi::rocksdb_create_column_family(self.raw(), options, c_name.as_ptr(), err.as_out())
         };
         err.check()?;
-        let handle = Arc::new(CfHandle::new(raw, name.to_owned(), self.id));
+        if let Some(order) = order {
+            self.comparators
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .push(order.clone());
+        }
+        let handle = Arc::new(CfHandle::new(raw, name.to_owned(), self.id, order.cloned()));
         map.insert(name.to_owned(), Arc::clone(&handle));
         Ok(handle)
     }
@@ -227,6 +242,8 @@ pub(crate) struct CfHandle {
     /// Set by `DbInner::drop_cf` while it holds the family lock exclusively; writers read it
     /// under the same lock held shared (`DbInner::live_family`).
     dropped: AtomicBool,
+    /// Its key order, when not bytewise; the `DbInner` keeps it alive for RocksDB.
+    pub(crate) order: Option<Comparator>,
 }
 
 // SAFETY: `ColumnFamilyHandleImpl` (db/column_family.h) is immutable after creation (a
@@ -237,13 +254,19 @@ unsafe impl Send for CfHandle {}
 unsafe impl Sync for CfHandle {}
 
 impl CfHandle {
-    fn new(raw: *mut ffi::rocksdb_column_family_handle_t, name: String, db_id: u64) -> Self {
+    fn new(
+        raw: *mut ffi::rocksdb_column_family_handle_t,
+        name: String,
+        db_id: u64,
+        order: Option<Comparator>,
+    ) -> Self {
         CfHandle {
             raw: NonNull::new(raw).expect("RocksDB returned a NULL column family handle"),
             is_default: name == DEFAULT_COLUMN_FAMILY,
             name,
             db_id,
             dropped: AtomicBool::new(false),
+            order,
         }
     }
 

@@ -8,11 +8,13 @@ use std::marker::PhantomData;
 use std::ops::{Bound, Range, RangeFrom, RangeFull, RangeInclusive, RangeTo, RangeToInclusive};
 use std::ptr::NonNull;
 
+use crate::comparator::{compare, Comparator};
 use crate::error::{ErrPtr, Result};
 use crate::ffi;
 use crate::pinned::value_slice;
 
-/// A range of keys, in RocksDB's bytewise order: any std range over something that is
+/// A range of keys, in the column family's order (bytewise unless it has a
+/// [`Comparator`]): any std range over something that is
 /// `AsRef<[u8]>` (`b"a"..b"c"`, `k1..=k2`, `b"m"..`, `..b"m"`, `..`), or a pair of
 /// [`Bound`]s. Used by [`Reader::range`](crate::Reader::range) and
 /// [`Reader::scan`](crate::Reader::scan).
@@ -138,6 +140,8 @@ pub struct DbIterator<'a> {
     raw: NonNull<ffi::rocksdb_iterator_t>,
     lower: Bound<Box<[u8]>>,
     upper: Bound<Box<[u8]>>,
+    /// The column family's key order, which the bounds are compared in.
+    order: Option<&'a Comparator>,
     /// The database, column family and read options (whose bounds RocksDB points into)
     /// must outlive the iterator.
     _borrow: PhantomData<&'a ()>,
@@ -151,13 +155,18 @@ pub struct DbIterator<'a> {
 unsafe impl Send for DbIterator<'_> {}
 
 impl<'a> DbIterator<'a> {
-    /// Owns `raw`, seeing only keys within `range`; not positioned.
-    pub(crate) fn new(raw: *mut ffi::rocksdb_iterator_t, range: &dyn KeyRange) -> Self {
+    /// Owns `raw`, seeing only keys within `range` (in `order`); not positioned.
+    pub(crate) fn new(
+        raw: *mut ffi::rocksdb_iterator_t,
+        range: &dyn KeyRange,
+        order: Option<&'a Comparator>,
+    ) -> Self {
         let (lower, upper) = range.key_bounds();
         DbIterator {
             raw: NonNull::new(raw).expect("rocksdb_create_iterator returned NULL"),
             lower,
             upper,
+            order,
             _borrow: PhantomData,
         }
     }
@@ -184,17 +193,24 @@ impl<'a> DbIterator<'a> {
     }
 
     fn in_range(&self, key: &[u8]) -> bool {
+        let cmp = |bound: &[u8]| compare(self.order, key, bound);
         let above_lower = match &self.lower {
-            Bound::Included(start) => key >= &start[..],
-            Bound::Excluded(start) => key > &start[..],
+            Bound::Included(start) => cmp(start).is_ge(),
+            Bound::Excluded(start) => cmp(start).is_gt(),
             Bound::Unbounded => true,
         };
         let below_upper = match &self.upper {
-            Bound::Included(end) => key <= &end[..],
-            Bound::Excluded(end) => key < &end[..],
+            Bound::Included(end) => cmp(end).is_le(),
+            Bound::Excluded(end) => cmp(end).is_lt(),
             Bound::Unbounded => true,
         };
         above_lower && below_upper
+    }
+
+    /// Whether RocksDB's current key is `bound` in the column family's order.
+    fn at(&self, bound: &[u8]) -> bool {
+        self.raw_entry()
+            .is_some_and(|(key, _)| compare(self.order, key, bound).is_eq())
     }
 
     /// Moves to the first entry of the range.
@@ -210,7 +226,7 @@ impl<'a> DbIterator<'a> {
             }
             Bound::Excluded(start) => {
                 self.seek(&start);
-                if self.raw_entry().is_some_and(|(key, _)| key == &start[..]) {
+                if self.at(&start) {
                     self.next();
                 }
                 self.lower = Bound::Excluded(start);
@@ -233,7 +249,7 @@ impl<'a> DbIterator<'a> {
                 self.seek_for_prev(&end);
                 // `end` itself is outside the range; compare RocksDB's own key, since
                 // `entry` already hides keys outside it.
-                if self.raw_entry().is_some_and(|(key, _)| key == &end[..]) {
+                if self.at(&end) {
                     self.prev();
                 }
                 self.upper = Bound::Excluded(end);

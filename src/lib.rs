@@ -36,6 +36,8 @@ mod batch;
 mod cache;
 pub mod codec;
 mod column_family;
+mod compaction_filter;
+mod comparator;
 mod db;
 mod error;
 pub mod ffi;
@@ -43,7 +45,9 @@ mod handles;
 mod iter;
 #[cfg(test)]
 mod layout_tests;
+mod merge;
 mod metadata;
+mod new_value;
 mod options;
 mod pinned;
 mod pinned_value;
@@ -58,11 +62,17 @@ pub use backup::{BackupEngine, BackupInfo};
 pub use batch::{BatchRecord, WriteBatch};
 pub use cache::Cache;
 pub use column_family::ColumnFamily;
+pub use compaction_filter::{
+    CompactionContext, CompactionFilter, CompactionFilterFactory, Decision, TypedDecision,
+};
+pub use comparator::Comparator;
 pub use db::Db;
 pub use error::{Error, ErrorKind, Result};
 pub use handles::DEFAULT_COLUMN_FAMILY;
 pub use iter::{DbIterator, Entries, KeyBounds, KeyRange};
+pub use merge::{MergeError, MergeInput, MergeOperands, MergeOperator, MergeOutput};
 pub use metadata::{ColumnFamilyMetadata, LevelMetadata, LiveFile, SstFileMetadata};
+pub use new_value::{NewValue, OutOfMemory};
 pub use options::{Compression, Options, ReadOptions, WriteOptions};
 pub use pinned_value::PinnedValue;
 pub use read::{CopyResult, Reader};

@@ -6,7 +6,11 @@ use std::ptr::NonNull;
 use std::sync::OnceLock;
 
 use crate::cache::Cache;
+use crate::compaction_filter::CompactionFilterFactory;
+use crate::comparator::Comparator;
+use crate::error::ErrPtr;
 use crate::ffi;
+use crate::merge::MergeOperator;
 use crate::snapshot::Snapshot;
 
 /// Block compression for SST files. Only the algorithms compiled in (the `lz4`, `zstd`
@@ -71,6 +75,9 @@ pub struct Options {
     /// A setting RocksDB refused without saying so (the C API has no error for it),
     /// reported when the options are used to open a database or create a column family.
     refused: Option<String>,
+    /// RocksDB keeps only a raw pointer to the comparator: these options keep it alive, and
+    /// so does every database opened with them (see `DbInner`).
+    comparator: Option<Comparator>,
 }
 
 // SAFETY: `rocksdb_options_t` is a plain C++ value with no thread affinity; `&Options`
@@ -104,6 +111,7 @@ impl Options {
             raw: NonNull::new(raw).expect("rocksdb_options_create returned NULL"),
             table: TableSettings::default(),
             refused: None,
+            comparator: None,
         }
     }
 
@@ -165,6 +173,81 @@ impl Options {
         // SAFETY: `self.raw` is a live options handle owned by `self`.
         unsafe { ffi::rocksdb_options_set_compression(self.raw.as_ptr(), compression.raw()) };
         self
+    }
+
+    /// Combines `merge` writes with `operator` (see [`MergeOperator`]). The options share
+    /// the operator; RocksDB frees it with the last column family that uses it.
+    pub fn merge_operator(&mut self, operator: &MergeOperator) -> &mut Self {
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        operator.install(|name, state, full, partial, destroy| {
+            // SAFETY: live options; the C++ operator takes `state` (and frees it with
+            // `destroy`, also if this call fails) and copies the name.
+            unsafe {
+                ffi::pinrocks_options_set_merge_operator(
+                    self.raw.as_ptr(),
+                    name,
+                    state,
+                    full,
+                    partial,
+                    destroy,
+                    &mut code,
+                    err.as_out(),
+                )
+            }
+        });
+        self.note_failure("merge_operator", err.check_with_code(Some(code)));
+        self
+    }
+
+    /// Runs the filters `factory` makes in every compaction (see
+    /// [`CompactionFilterFactory`]).
+    pub fn compaction_filter(&mut self, factory: &CompactionFilterFactory) -> &mut Self {
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        factory.install(
+            |name, state, create, filter, destroy_filter, destroy_factory| {
+                // SAFETY: live options; the C++ factory takes `state` (and frees it with
+                // `destroy_factory`, also if this call fails) and copies the name.
+                unsafe {
+                    ffi::pinrocks_options_set_compaction_filter_factory(
+                        self.raw.as_ptr(),
+                        name,
+                        state,
+                        create,
+                        filter,
+                        destroy_filter,
+                        destroy_factory,
+                        &mut code,
+                        err.as_out(),
+                    )
+                }
+            },
+        );
+        self.note_failure("compaction_filter", err.check_with_code(Some(code)));
+        self
+    }
+
+    /// Orders keys with `comparator` instead of bytewise (see [`Comparator`]). It must be
+    /// the comparator the column family was created with.
+    pub fn comparator(&mut self, comparator: &Comparator) -> &mut Self {
+        // SAFETY: live options; RocksDB keeps the pointer, and `self.comparator` (then every
+        // database opened with these options) keeps the comparator alive.
+        unsafe { ffi::rocksdb_options_set_comparator(self.raw.as_ptr(), comparator.raw()) };
+        self.comparator = Some(comparator.clone());
+        self
+    }
+
+    /// The comparator set, if any: its owner must keep it alive while RocksDB uses it.
+    pub(crate) fn order(&self) -> Option<&Comparator> {
+        self.comparator.as_ref()
+    }
+
+    fn note_failure(&mut self, setting: &str, outcome: crate::Result<()>) {
+        if let Err(e) = outcome {
+            self.refused
+                .get_or_insert_with(|| format!("{setting}: {e}"));
+        }
     }
 
     /// Reads through `cache`, shared with every other column family and database given

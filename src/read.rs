@@ -361,7 +361,11 @@ impl<'a> Reader<'a> {
     }
 
     /// **Prefix iteration.** [`range`](Self::range) over the keys that start with
-    /// `prefix`: positioned at the first, ending (both ways) at the last.
+    /// `prefix`: positioned at the first, ending (both ways) at the last. The range ends at
+    /// the bytewise successor of `prefix`, so in a column family with a [`Comparator`] it
+    /// means what that range means in its order.
+    ///
+    /// [`Comparator`]: crate::Comparator
     pub fn prefix_iter(&self, prefix: &[u8]) -> DbIterator<'a> {
         match successor(prefix) {
             Some(end) => self.range(prefix..&end[..]),
@@ -418,6 +422,6 @@ impl<'a> Reader<'a> {
         let raw = unsafe {
             ffi::rocksdb_create_iterator_cf(self.db.raw(), self.options.raw(), self.cf.raw())
         };
-        DbIterator::new(raw, range)
+        DbIterator::new(raw, range, self.cf.order.as_ref())
     }
 }

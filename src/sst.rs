@@ -7,6 +7,7 @@ use std::ptr::NonNull;
 
 use crate::codec::Codec;
 use crate::column_family::ColumnFamily;
+use crate::comparator::{compare, Comparator};
 use crate::db::{path_to_cstring, Db};
 use crate::error::{ErrPtr, Error, Result};
 use crate::ffi;
@@ -42,6 +43,9 @@ pub struct SstFileWriter {
     raw: NonNull<ffi::rocksdb_sstfilewriter_t>,
     /// The last key added, to refuse keys out of order with a typed error.
     last_key: Option<Vec<u8>>,
+    /// The options' comparator: the writer's copy of the options points to it (so it lives
+    /// until `Drop` has destroyed the writer), and the order check uses it.
+    order: Option<Comparator>,
     entries: u64,
     path: PathBuf,
 }
@@ -67,6 +71,7 @@ impl SstFileWriter {
         let writer = SstFileWriter {
             raw: NonNull::new(raw).expect("rocksdb_sstfilewriter_create returned NULL"),
             last_key: None,
+            order: options.order().cloned(),
             entries: 0,
             path: path.to_path_buf(),
         };
@@ -81,10 +86,12 @@ impl SstFileWriter {
 
     fn check_order(&self, key: &[u8]) -> Result<()> {
         match &self.last_key {
-            Some(previous) if key <= &previous[..] => Err(Error::KeyOrder {
-                previous: previous.clone(),
-                key: key.to_vec(),
-            }),
+            Some(previous) if compare(self.order.as_ref(), key, previous).is_le() => {
+                Err(Error::KeyOrder {
+                    previous: previous.clone(),
+                    key: key.to_vec(),
+                })
+            }
             _ => Ok(()),
         }
     }

@@ -74,6 +74,15 @@ impl<'db, K: Codec, V: Codec> Table<'db, K, V> {
         })??
     }
 
+    /// Adds `operand`, encoded by the value codec, to `key`'s merge operands (the column
+    /// family needs a [`MergeOperator`](crate::MergeOperator), such as
+    /// [`MergeOperator::fold`](crate::MergeOperator::fold) over the same codec).
+    pub fn merge(&self, key: &K::Item, operand: &V::Item) -> Result<()> {
+        encode::<K, _>(key, |k| {
+            encode::<V, _>(operand, |v| self.cf.writer().merge(k, v))
+        })??
+    }
+
     /// Removes `key`.
     pub fn delete(&self, key: &K::Item) -> Result<()> {
         encode::<K, _>(key, |k| self.cf.writer().delete(k))?

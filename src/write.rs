@@ -5,14 +5,15 @@ use std::sync::Arc;
 
 use crate::batch::WriteBatch;
 use crate::column_family::ColumnFamily;
+use crate::comparator::{compare, Comparator};
 use crate::error::{ErrPtr, Error, Result};
 use crate::ffi;
 use crate::handles::{CfHandle, DbInner};
 use crate::options::WriteOptions;
 
-/// Rejects a delete range whose start sorts after its end (bytewise, RocksDB's order).
-pub(crate) fn check_range(from: &[u8], to: &[u8]) -> Result<()> {
-    if from > to {
+/// Rejects a delete range whose start sorts after its end, in the column family's order.
+pub(crate) fn check_range(order: Option<&Comparator>, from: &[u8], to: &[u8]) -> Result<()> {
+    if compare(order, from, to).is_gt() {
         return Err(Error::InvertedRange {
             start: from.to_vec(),
             end: to.to_vec(),
@@ -136,13 +137,34 @@ impl<'a> Writer<'a> {
         })
     }
 
+    /// Adds `operand` to `key`'s pending merge operands, combined with its value by the
+    /// column family's [`MergeOperator`](crate::MergeOperator) when read or compacted.
+    /// Without a merge operator RocksDB refuses it (`NotSupported`).
+    pub fn merge(&self, key: &[u8], operand: &[u8]) -> Result<()> {
+        self.in_live_family("merge", |err| {
+            // SAFETY: as in `put`.
+            unsafe {
+                ffi::rocksdb_merge_cf(
+                    self.db.raw(),
+                    self.options.raw(),
+                    self.cf.raw(),
+                    key.as_ptr().cast(),
+                    key.len(),
+                    operand.as_ptr().cast(),
+                    operand.len(),
+                    err,
+                )
+            }
+        })
+    }
+
     /// Removes every key in `[from, to)` with one range tombstone.
     ///
     /// `from > to` is an [`Error::InvertedRange`], checked here: RocksDB 11.8.1 would write
     /// such a range to the WAL, fail to apply it, and then refuse every later write to the
     /// database until it is reopened.
     pub fn delete_range(&self, from: &[u8], to: &[u8]) -> Result<()> {
-        check_range(from, to)?;
+        check_range(self.cf.order.as_ref(), from, to)?;
         self.in_live_family("delete_range", |err| {
             // SAFETY: as in `put`.
             unsafe {
@@ -169,9 +191,7 @@ impl<'a> Writer<'a> {
     /// ([`Error::ColumnFamilyDropped`]) is rejected whole, before anything is written.
     pub fn write(&self, batch: &WriteBatch) -> Result<()> {
         self.db.check_writable("write")?;
-        if let Some((from, to)) = batch.inverted_range() {
-            return check_range(from, to);
-        }
+        batch.check_ranges(self.db)?;
         let mut err = ErrPtr::new();
         let _families = (!batch.families().is_empty()).then(|| self.db.lock_families());
         for family in batch.families() {

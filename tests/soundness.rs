@@ -433,6 +433,9 @@ fn send_and_sync_of_every_public_type() {
     send_sync::<pinrocks::Table<'static, pinrocks::codec::Raw, pinrocks::codec::Utf8>>();
     send_sync::<Error>();
     send_sync::<pinrocks::CopyResult>();
+    send_sync::<pinrocks::MergeOperator>();
+    send_sync::<pinrocks::CompactionFilterFactory>();
+    send_sync::<pinrocks::Comparator>();
     send::<WriteBatch>();
     send::<pinrocks::DbIterator<'static>>();
     send::<pinrocks::TypedIter<'static, pinrocks::codec::Raw, pinrocks::codec::Raw>>();

@@ -7,11 +7,15 @@
 //! * no subcommand: the criterion timing run (`cargo bench --bench sweep`);
 //! * `per-read <tier> <size> <reads>`: reads for valgrind's per-read counts (`per_read.rs`);
 //! * `report <criterion dir> <out dir> [machine]`: the report and plot (`report.rs`);
-//! * `tiers`, `paths`: the tier names and the other read paths, one a line, for the scripts.
+//! * `tiers`, `paths`: the tier names and the other read paths, one a line, for the scripts;
+//! * `merge [--quick]`, `merge-per-read ...`: reads of keys with pending merge operands,
+//!   ours and the `rocksdb` crate's, timed interleaved (`merge.rs`, `paired.rs`).
 //!
 //! Environment: `PINROCKS_SIZES=8,4096` limits the sizes; `PINROCKS_QUICK=1` runs every
 //! cell briefly (CI's smoke test; its timings mean nothing).
 
+mod merge;
+mod paired;
 mod per_read;
 mod report;
 mod tiers;
@@ -101,6 +105,8 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("per-read") => per_read::main(&args[1..]),
+        Some("merge") => merge::main(&args[1..]),
+        Some("merge-per-read") => merge::per_read(&args[1..]),
         Some("report") => report::main(&args[1..]),
         Some("tiers") => TIER_NAMES.iter().for_each(|name| println!("{name}")),
         Some("paths") => per_read::PATHS.iter().for_each(|name| println!("{name}")),

@@ -341,6 +341,14 @@ pub fn main(args: &[String]) {
             "zero-alloc.md",
             "Heap allocations per read: default build / clang + libc++ build",
         ),
+        (
+            "merge.md",
+            "Reads of merged keys (a u64 counter, operands pending in the memtable): ns per read and paired ratios",
+        ),
+        (
+            "merge-allocations.md",
+            "Heap allocations per read of a merged key, both sides (valgrind)",
+        ),
     ] {
         if let Ok(text) = std::fs::read_to_string(out_dir.join(file)) {
             writeln!(report, "### {title}\n\n{text}").unwrap();

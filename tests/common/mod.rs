@@ -55,3 +55,48 @@ pub fn settle(cfs: &[&ColumnFamily<'_>], stage: Stage) {
         }
     }
 }
+
+/// Reads `key` through every read tier of `reader` (Vec, pinned closure, guard, owned
+/// `Bytes`, buffer, growing buffer, pinned multi-get, range scan), asserts that they agree,
+/// and returns the value.
+pub fn every_tier(reader: pinrocks::Reader<'_>, key: &[u8]) -> Option<Vec<u8>> {
+    let vec = reader.get(key).unwrap();
+    let pinned = reader.get_pinned(key, |v| v.to_vec()).unwrap();
+    let guard = reader.pin(key).unwrap().map(|g| g.to_vec());
+    let bytes = reader.get_bytes(key).unwrap().map(|b| b.to_vec());
+    let mut buf = vec![0u8; vec.as_ref().map_or(0, Vec::len)];
+    let copied = match reader.get_into(key, &mut buf).unwrap() {
+        pinrocks::CopyResult::Copied(n) => Some(buf[..n].to_vec()),
+        pinrocks::CopyResult::NotFound => None,
+        other => panic!("buffer tier: {other:?}"),
+    };
+    let mut grown = bytes::BytesMut::new();
+    let grown = reader
+        .get_into_bytes(key, &mut grown)
+        .unwrap()
+        .then(|| grown.to_vec());
+    let mut multi = None;
+    reader
+        .multi_get_pinned(&[key], |_, v| multi = v.map(<[u8]>::to_vec))
+        .unwrap();
+    let scanned = reader
+        .scan(key..=key, |_, v| v.to_vec())
+        .next()
+        .transpose()
+        .unwrap();
+    for (tier, other) in [
+        ("pinned", &pinned),
+        ("guard", &guard),
+        ("bytes", &bytes),
+        ("buffer", &copied),
+        ("growing buffer", &grown),
+        ("multi-get", &multi),
+        ("scan", &scanned),
+    ] {
+        assert_eq!(
+            other, &vec,
+            "{tier} tier disagrees with the Vec tier at {key:?}"
+        );
+    }
+    vec
+}

@@ -1,0 +1,153 @@
+//! Paired, interleaved timing: every tier of a cell runs in the same rounds, each for a short
+//! slice, in an order that rotates from round to round, so a ratio between two tiers
+//! compares slices measured milliseconds apart (this kind of VM switches between a fast
+//! and a slow state within seconds; tiers timed a minute apart compare two machine states).
+//!
+//! A ratio is the median of the per-round ratios, with a 95% bootstrap interval of that
+//! median (deterministic: a fixed-seed generator), and the medians of the run's first and
+//! second halves side by side, to show whether it holds when measured again.
+//! `tests/sweep_stats.rs` checks this code on synthetic samples with known answers.
+
+use std::time::{Duration, Instant};
+
+/// One way of reading: a key in, something computed from the value out.
+pub type Read<'a> = &'a mut dyn FnMut(&[u8]) -> u64;
+
+/// Nanoseconds per read of each tier in each round: `ns[tier][round]`.
+pub struct Rounds {
+    pub ns: Vec<Vec<f64>>,
+}
+
+/// Runs `reads` (one closure per tier, each reading one key) in `rounds` rounds of `slice`
+/// per tier, rotating which tier goes first. Each closure's results are summed into a
+/// checksum so the reads cannot be optimized away; it is returned for the caller to check.
+pub fn run(
+    reads: &mut [Read<'_>],
+    keys: &[Vec<u8>],
+    rounds: usize,
+    slice: Duration,
+) -> (Rounds, u64) {
+    let tiers = reads.len();
+    let mut ns = vec![Vec::with_capacity(rounds); tiers];
+    let mut checksum = 0u64;
+    let mut next = 0usize;
+    // A warm-up pass over every tier, not recorded.
+    for read in reads.iter_mut() {
+        for key in keys.iter().take(64) {
+            checksum = checksum.wrapping_add(read(key));
+        }
+    }
+    for round in 0..rounds {
+        for i in 0..tiers {
+            let tier = (round + i) % tiers;
+            let read = &mut reads[tier];
+            let start = Instant::now();
+            let mut ops = 0u64;
+            // Check the clock every 16 reads: cheap, and fine-grained enough for slices
+            // of milliseconds even at a millisecond per read.
+            loop {
+                for _ in 0..16 {
+                    next = (next + 1) % keys.len();
+                    checksum = checksum.wrapping_add(std::hint::black_box(read(
+                        std::hint::black_box(&keys[next]),
+                    )));
+                }
+                ops += 16;
+                if start.elapsed() >= slice {
+                    break;
+                }
+            }
+            ns[tier].push(start.elapsed().as_nanos() as f64 / ops as f64);
+        }
+    }
+    (Rounds { ns }, checksum)
+}
+
+/// The median of `xs` (which it sorts).
+pub fn median(xs: &mut [f64]) -> f64 {
+    assert!(!xs.is_empty(), "median of nothing");
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len();
+    if n % 2 == 1 {
+        xs[n / 2]
+    } else {
+        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+    }
+}
+
+/// A ratio between two tiers measured in the same rounds.
+#[derive(Debug, Clone, Copy)]
+pub struct Ratio {
+    /// Median of the per-round ratios.
+    pub median: f64,
+    /// 95% bootstrap interval of that median.
+    pub low: f64,
+    pub high: f64,
+    /// Medians of the first and the second half of the rounds.
+    pub first_half: f64,
+    pub second_half: f64,
+    pub rounds: usize,
+}
+
+impl Ratio {
+    /// `numer[i] / denom[i]` per round. With times per read, `ratio(slow, fast)` is how
+    /// many times faster `fast` is.
+    pub fn of(numer: &[f64], denom: &[f64]) -> Ratio {
+        assert_eq!(numer.len(), denom.len(), "tiers from the same rounds");
+        let ratios: Vec<f64> = numer.iter().zip(denom).map(|(a, b)| a / b).collect();
+        let rounds = ratios.len();
+        let (low, high) = bootstrap_interval(&ratios, 2000, 0x5eed);
+        let half = rounds / 2;
+        Ratio {
+            median: median(&mut ratios.clone()),
+            low,
+            high,
+            first_half: median(&mut ratios[..half.max(1)].to_vec()),
+            second_half: median(&mut ratios[half.min(rounds - 1)..].to_vec()),
+            rounds,
+        }
+    }
+
+    /// Whether the interval excludes 1: a difference, not noise.
+    pub fn is_clear(&self) -> bool {
+        self.low > 1.0 || self.high < 1.0
+    }
+
+    /// `1.23x [1.20-1.26]` with halves `(1.22 | 1.24)`.
+    pub fn cell(&self) -> String {
+        format!(
+            "{:.2}x [{:.2}-{:.2}]{} ({:.2} / {:.2})",
+            self.median,
+            self.low,
+            self.high,
+            if self.is_clear() { "" } else { " ~" },
+            self.first_half,
+            self.second_half
+        )
+    }
+}
+
+/// The 2.5% and 97.5% quantiles of the median of `resamples` resamplings of `xs`.
+pub fn bootstrap_interval(xs: &[f64], resamples: usize, seed: u64) -> (f64, f64) {
+    let mut state = seed;
+    let mut medians = Vec::with_capacity(resamples);
+    let mut sample = vec![0.0; xs.len()];
+    for _ in 0..resamples {
+        for s in sample.iter_mut() {
+            *s = xs[(splitmix64(&mut state) % xs.len() as u64) as usize];
+        }
+        medians.push(median(&mut sample));
+    }
+    medians.sort_by(f64::total_cmp);
+    let at = |q: f64| medians[((resamples as f64 - 1.0) * q).round() as usize];
+    (at(0.025), at(0.975))
+}
+
+/// SplitMix64: a small, good, deterministic generator (no dependency needed).
+pub fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}

@@ -1,0 +1,267 @@
+// User code inside RocksDB: a merge operator and a compaction filter factory whose work is
+// done by Rust functions (pinrocks.h says what each callback may assume). Written here rather
+// than through the C API because the C API's merge operator copies the operand pointers into
+// two new vectors per merge and its result into a malloc'd buffer, and its compaction filter
+// wants a malloc'd new value: here operands reach Rust as RocksDB's own array of slices and
+// results are written straight into RocksDB's std::string.
+//
+// No exception leaves this file: the setters run in `guarded`, the callbacks' bodies catch
+// what they could throw (std::bad_alloc) and report a failed merge or keep the entry.
+#include <algorithm>
+#include <cstddef>
+#include <deque>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "guarded.h"
+#include "layout.h"
+#include "pinrocks.h"
+#include "rocksdb/compaction_filter.h"
+#include "rocksdb/merge_operator.h"
+#include "rocksdb/slice.h"
+
+// Operands are handed to Rust as RocksDB's own `Slice` array, read as `pinrocks_slice`.
+static_assert(sizeof(rocksdb::Slice) == sizeof(pinrocks_slice));
+static_assert(offsetof(rocksdb::Slice, data_) == offsetof(pinrocks_slice, data));
+static_assert(offsetof(rocksdb::Slice, size_) == offsetof(pinrocks_slice, len));
+
+namespace {
+
+const pinrocks_slice* as_slices(const rocksdb::Slice* slices) {
+  return reinterpret_cast<const pinrocks_slice*>(slices);
+}
+
+// Frees the Rust state with its owner; the state is given at construction and never null.
+class RustState {
+ public:
+  RustState(void* state, pinrocks_destroy_fn destroy) : state_(state), destroy_(destroy) {}
+  ~RustState() { destroy_(state_); }
+  RustState(const RustState&) = delete;
+  RustState& operator=(const RustState&) = delete;
+  void* get() const { return state_; }
+
+ private:
+  void* state_;
+  pinrocks_destroy_fn destroy_;
+};
+
+class RustMergeOperator : public rocksdb::MergeOperator {
+ public:
+  RustMergeOperator(std::string name, void* state, pinrocks_full_merge_fn full,
+                    pinrocks_partial_merge_fn partial, pinrocks_destroy_fn destroy)
+      : state_(state, destroy), name_(std::move(name)), full_(full), partial_(partial) {}
+
+  bool FullMergeV2(const MergeOperationInput& in, MergeOperationOutput* out) const override {
+    const size_t n = in.operand_list.size();
+    size_t reuse = SIZE_MAX;
+    bool ok = full_(state_.get(), in.key.data(), in.key.size(),
+                    in.existing_value == nullptr ? nullptr : as_slices(in.existing_value),
+                    as_slices(in.operand_list.data()), n, &out->new_value, &reuse) != 0;
+    if (ok && reuse != SIZE_MAX) {
+      if (reuse < n) {
+        out->existing_operand = in.operand_list[reuse];
+      } else if (reuse == n && in.existing_value != nullptr) {
+        out->existing_operand = *in.existing_value;
+      } else {
+        ok = false;  // the Rust side checks this too; never name what is not there
+      }
+    }
+    if (!ok) {
+      // Reads of the key fail; flushes and compactions keep the operands, so the database
+      // stays writable (kTryMerge would stop it).
+      out->op_failure_scope = OpFailureScope::kMustMerge;
+    }
+    return ok;
+  }
+
+  bool PartialMergeMulti(const rocksdb::Slice& key, const std::deque<rocksdb::Slice>& operands,
+                         std::string* new_value, rocksdb::Logger*) const override {
+    if (partial_ == nullptr) {
+      return false;
+    }
+    // A deque is not contiguous: gather the slices, on this frame for up to 32.
+    constexpr size_t kInline = 32;
+    rocksdb::Slice inline_slices[kInline];
+    std::vector<rocksdb::Slice> heap;
+    rocksdb::Slice* slices = inline_slices;
+    if (operands.size() > kInline) {
+      try {
+        heap.assign(operands.begin(), operands.end());
+      } catch (...) {
+        return false;  // "cannot merge these": RocksDB keeps the operands
+      }
+      slices = heap.data();
+    } else {
+      std::copy(operands.begin(), operands.end(), inline_slices);
+    }
+    return Partial(key, slices, operands.size(), new_value);
+  }
+
+  bool PartialMerge(const rocksdb::Slice& key, const rocksdb::Slice& left,
+                    const rocksdb::Slice& right, std::string* new_value,
+                    rocksdb::Logger*) const override {
+    if (partial_ == nullptr) {
+      return false;
+    }
+    rocksdb::Slice pair[2] = {left, right};
+    return Partial(key, pair, 2, new_value);
+  }
+
+  const char* Name() const override { return name_.c_str(); }
+
+ private:
+  // "Cannot merge" leaves the result as it was given: empty.
+  bool Partial(const rocksdb::Slice& key, const rocksdb::Slice* operands, size_t n,
+               std::string* new_value) const {
+    if (partial_(state_.get(), key.data(), key.size(), as_slices(operands), n, new_value) != 0) {
+      return true;
+    }
+    new_value->clear();
+    return false;
+  }
+
+  RustState state_;
+  std::string name_;
+  pinrocks_full_merge_fn full_;
+  pinrocks_partial_merge_fn partial_;
+};
+
+class RustCompactionFilter : public rocksdb::CompactionFilter {
+ public:
+  RustCompactionFilter(const char* name, void* filter, pinrocks_filter_fn fn,
+                       pinrocks_destroy_fn destroy)
+      : name_(name), filter_(filter, destroy), fn_(fn) {}
+
+  bool Filter(int level, const rocksdb::Slice& key, const rocksdb::Slice& value,
+              std::string* new_value, bool* value_changed) const override {
+    switch (fn_(filter_.get(), level, key.data(), key.size(), value.data(), value.size(),
+                new_value)) {
+      case PINROCKS_FILTER_REMOVE:
+        return true;
+      case PINROCKS_FILTER_CHANGE:
+        *value_changed = true;
+        return false;
+      default:
+        return false;
+    }
+  }
+
+  const char* Name() const override { return name_; }
+
+ private:
+  const char* name_;  // the factory's, which outlives its filters
+  RustState filter_;
+  pinrocks_filter_fn fn_;
+};
+
+class RustCompactionFilterFactory : public rocksdb::CompactionFilterFactory {
+ public:
+  RustCompactionFilterFactory(std::string name, void* factory, pinrocks_create_filter_fn create,
+                              pinrocks_filter_fn filter, pinrocks_destroy_fn destroy_filter,
+                              pinrocks_destroy_fn destroy_factory)
+      : factory_(factory, destroy_factory),
+        name_(std::move(name)),
+        create_(create),
+        filter_(filter),
+        destroy_filter_(destroy_filter) {}
+
+  std::unique_ptr<rocksdb::CompactionFilter> CreateCompactionFilter(
+      const rocksdb::CompactionFilter::Context& context) override {
+    pinrocks_compaction_context ctx;
+    ctx.is_full_compaction = context.is_full_compaction;
+    ctx.is_manual_compaction = context.is_manual_compaction;
+    ctx.input_start_level = context.input_start_level;
+    ctx.column_family_id = context.column_family_id;
+    void* filter = create_(factory_.get(), &ctx);
+    if (filter == nullptr) {
+      return nullptr;
+    }
+    // Out of memory: this compaction runs unfiltered (keeps every entry) rather than
+    // letting std::bad_alloc unwind through RocksDB's compaction.
+    try {
+      return std::make_unique<RustCompactionFilter>(name_.c_str(), filter, filter_,
+                                                    destroy_filter_);
+    } catch (...) {
+      destroy_filter_(filter);
+      return nullptr;
+    }
+  }
+
+  const char* Name() const override { return name_.c_str(); }
+
+ private:
+  RustState factory_;
+  std::string name_;
+  pinrocks_create_filter_fn create_;
+  pinrocks_filter_fn filter_;
+  pinrocks_destroy_fn destroy_filter_;
+};
+
+std::string& as_string(void* value) { return *static_cast<std::string*>(value); }
+
+}  // namespace
+
+extern "C" {
+
+char* pinrocks_value_resize(void* value, size_t len) PINROCKS_NOEXCEPT {
+  try {
+    as_string(value).resize(len);
+    return as_string(value).data();
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+unsigned char pinrocks_value_append(void* value, const char* data, size_t len) PINROCKS_NOEXCEPT {
+  try {
+    as_string(value).append(data, len);
+    return 1;
+  } catch (...) {
+    return 0;
+  }
+}
+
+const char* pinrocks_value_data(void* value, size_t* len) PINROCKS_NOEXCEPT {
+  *len = as_string(value).size();
+  return as_string(value).data();
+}
+
+void pinrocks_options_set_merge_operator(rocksdb_options_t* options, const char* name,
+                                         void* state, pinrocks_full_merge_fn full,
+                                         pinrocks_partial_merge_fn partial,
+                                         pinrocks_destroy_fn destroy, int* status_code,
+                                         char** errptr) PINROCKS_NOEXCEPT {
+  bool owned = false;  // once the operator owns `state`, its destructor frees it
+  pinrocks::guarded(status_code, errptr, [&] {
+    std::string copied(name);
+    auto op = std::make_shared<RustMergeOperator>(std::move(copied), state, full, partial,
+                                                  destroy);
+    owned = true;
+    pinrocks::options_of(options).merge_operator = std::move(op);
+  });
+  if (!owned) {
+    destroy(state);
+  }
+}
+
+void pinrocks_options_set_compaction_filter_factory(
+    rocksdb_options_t* options, const char* name, void* factory, pinrocks_create_filter_fn create,
+    pinrocks_filter_fn filter, pinrocks_destroy_fn destroy_filter,
+    pinrocks_destroy_fn destroy_factory, int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  bool owned = false;
+  pinrocks::guarded(status_code, errptr, [&] {
+    std::string copied(name);
+    auto made = std::make_shared<RustCompactionFilterFactory>(
+        std::move(copied), factory, create, filter, destroy_filter, destroy_factory);
+    owned = true;
+    pinrocks::options_of(options).compaction_filter_factory = std::move(made);
+  });
+  if (!owned) {
+    destroy_factory(factory);
+  }
+}
+
+}  // extern "C"
