@@ -139,57 +139,65 @@ void pinrocks_compact_range(rocksdb_t* db, rocksdb_column_family_handle_t* colum
   });
 }
 
+}  // extern "C"
+
+namespace {
+
+// Runs one WriteBatch operation on `column_family` (NULL: the default family, which
+// WriteBatch takes as nullptr too) and reports its Status.
+template <typename Op>
+void batch_op(rocksdb_writebatch_t* batch, rocksdb_column_family_handle_t* column_family,
+              int* status_code, char** errptr, Op op) {
+  guarded(status_code, errptr, [&] {
+    rocksdb::ColumnFamilyHandle* cf =
+        column_family == nullptr ? nullptr : pinrocks::handle_of(column_family);
+    report(errptr, status_code, op(pinrocks::batch_of(batch), cf));
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
 void pinrocks_writebatch_put(rocksdb_writebatch_t* batch,
                              rocksdb_column_family_handle_t* column_family, const char* key,
                              size_t keylen, const char* value, size_t valuelen,
                              int* status_code, char** errptr) PINROCKS_NOEXCEPT {
-  guarded(status_code, errptr, [&] {
-    rocksdb::WriteBatch& b = pinrocks::batch_of(batch);
-    rocksdb::Slice k(key, keylen), v(value, valuelen);
-    report(errptr, status_code,
-           column_family == nullptr ? b.Put(k, v)
-                                    : b.Put(pinrocks::handle_of(column_family), k, v));
-  });
+  batch_op(batch, column_family, status_code, errptr,
+           [&](rocksdb::WriteBatch& b, rocksdb::ColumnFamilyHandle* cf) {
+             return b.Put(cf, rocksdb::Slice(key, keylen), rocksdb::Slice(value, valuelen));
+           });
 }
 
 void pinrocks_writebatch_merge(rocksdb_writebatch_t* batch,
                                rocksdb_column_family_handle_t* column_family, const char* key,
                                size_t keylen, const char* value, size_t valuelen,
                                int* status_code, char** errptr) PINROCKS_NOEXCEPT {
-  guarded(status_code, errptr, [&] {
-    rocksdb::WriteBatch& b = pinrocks::batch_of(batch);
-    rocksdb::Slice k(key, keylen), v(value, valuelen);
-    report(errptr, status_code,
-           column_family == nullptr ? b.Merge(k, v)
-                                    : b.Merge(pinrocks::handle_of(column_family), k, v));
-  });
+  batch_op(batch, column_family, status_code, errptr,
+           [&](rocksdb::WriteBatch& b, rocksdb::ColumnFamilyHandle* cf) {
+             return b.Merge(cf, rocksdb::Slice(key, keylen), rocksdb::Slice(value, valuelen));
+           });
 }
 
 void pinrocks_writebatch_delete(rocksdb_writebatch_t* batch,
                                 rocksdb_column_family_handle_t* column_family,
                                 const char* key, size_t keylen, int* status_code,
                                 char** errptr) PINROCKS_NOEXCEPT {
-  guarded(status_code, errptr, [&] {
-    rocksdb::WriteBatch& b = pinrocks::batch_of(batch);
-    rocksdb::Slice k(key, keylen);
-    report(errptr, status_code,
-           column_family == nullptr ? b.Delete(k)
-                                    : b.Delete(pinrocks::handle_of(column_family), k));
-  });
+  batch_op(batch, column_family, status_code, errptr,
+           [&](rocksdb::WriteBatch& b, rocksdb::ColumnFamilyHandle* cf) {
+             return b.Delete(cf, rocksdb::Slice(key, keylen));
+           });
 }
 
 void pinrocks_writebatch_delete_range(rocksdb_writebatch_t* batch,
                                       rocksdb_column_family_handle_t* column_family,
                                       const char* start, size_t startlen, const char* end,
                                       size_t endlen, int* status_code, char** errptr) PINROCKS_NOEXCEPT {
-  guarded(status_code, errptr, [&] {
-    rocksdb::WriteBatch& b = pinrocks::batch_of(batch);
-    rocksdb::Slice from(start, startlen), to(end, endlen);
-    report(errptr, status_code,
-           column_family == nullptr
-               ? b.DeleteRange(from, to)
-               : b.DeleteRange(pinrocks::handle_of(column_family), from, to));
-  });
+  batch_op(batch, column_family, status_code, errptr,
+           [&](rocksdb::WriteBatch& b, rocksdb::ColumnFamilyHandle* cf) {
+             return b.DeleteRange(cf, rocksdb::Slice(start, startlen),
+                                  rocksdb::Slice(end, endlen));
+           });
 }
 
 namespace {

@@ -8,7 +8,7 @@ use crate::batch::WriteBatch;
 use crate::column_family::ColumnFamily;
 use crate::error::{ErrPtr, Error, Result};
 use crate::ffi;
-use crate::handles::{DbInner, DEFAULT_COLUMN_FAMILY};
+use crate::handles::{DbInner, DbKind, DEFAULT_COLUMN_FAMILY};
 use crate::options::{Options, ReadOptions};
 use crate::read::{CopyResult, Reader};
 use crate::snapshot::Snapshot;
@@ -56,10 +56,19 @@ pub(crate) fn path_to_cstring(path: &Path) -> Result<CString> {
 }
 
 /// How a database is opened.
-#[derive(Clone, Copy)]
-enum Mode {
+pub(crate) enum Mode {
     ReadWrite,
-    ReadOnly { error_if_wal_exists: bool },
+    ReadOnly {
+        error_if_wal_exists: bool,
+    },
+    /// A secondary instance keeping its own files (info log, OPTIONS) at `path`.
+    Secondary {
+        path: CString,
+    },
+    /// `DBWithTTL`, one TTL in seconds per column family in the order given.
+    Ttl {
+        ttls: Vec<i32>,
+    },
 }
 
 fn name_to_cstring(name: &str) -> Result<CString> {
@@ -151,12 +160,13 @@ impl Db {
         )
     }
 
-    fn open_impl<'o>(
+    pub(crate) fn open_impl<'o>(
         options: &'o Options,
         path: &Path,
         column_families: impl IntoIterator<Item = (&'o str, &'o Options)>,
         mode: Mode,
     ) -> Result<Db> {
+        check_ttl_kind(path, matches!(mode, Mode::Ttl { .. }))?;
         let (names, cf_options) = with_default_cf(options, column_families)?;
         for o in std::iter::once(options).chain(cf_options.iter().copied()) {
             o.check()?;
@@ -173,22 +183,20 @@ impl Db {
         // options borrowed; `handles` has one slot per name); RocksDB copies what it keeps
         // and, on success, fills `handles` in order with handles we then own.
         let raw = unsafe {
-            if let Mode::ReadOnly {
-                error_if_wal_exists,
-            } = mode
-            {
-                ffi::rocksdb_open_for_read_only_column_families(
+            match &mode {
+                Mode::ReadOnly {
+                    error_if_wal_exists,
+                } => ffi::rocksdb_open_for_read_only_column_families(
                     options.raw(),
                     c_path.as_ptr(),
                     count,
                     name_ptrs.as_ptr(),
                     opt_ptrs.as_ptr(),
                     handles.as_mut_ptr(),
-                    u8::from(error_if_wal_exists),
+                    u8::from(*error_if_wal_exists),
                     err.as_out(),
-                )
-            } else {
-                ffi::rocksdb_open_column_families(
+                ),
+                Mode::ReadWrite => ffi::rocksdb_open_column_families(
                     options.raw(),
                     c_path.as_ptr(),
                     count,
@@ -196,7 +204,30 @@ impl Db {
                     opt_ptrs.as_ptr(),
                     handles.as_mut_ptr(),
                     err.as_out(),
-                )
+                ),
+                Mode::Secondary { path } => ffi::rocksdb_open_as_secondary_column_families(
+                    options.raw(),
+                    c_path.as_ptr(),
+                    path.as_ptr(),
+                    count,
+                    name_ptrs.as_ptr(),
+                    opt_ptrs.as_ptr(),
+                    handles.as_mut_ptr(),
+                    err.as_out(),
+                ),
+                Mode::Ttl { ttls } => {
+                    assert_eq!(ttls.len(), names.len(), "one TTL per column family");
+                    ffi::rocksdb_open_column_families_with_ttl(
+                        options.raw(),
+                        c_path.as_ptr(),
+                        count,
+                        name_ptrs.as_ptr(),
+                        opt_ptrs.as_ptr(),
+                        handles.as_mut_ptr(),
+                        ttls.as_ptr(),
+                        err.as_out(),
+                    )
+                }
             }
         };
         err.check()?;
@@ -210,7 +241,12 @@ impl Db {
                     .iter()
                     .map(|o| o.order().cloned())
                     .collect::<Vec<_>>(),
-                matches!(mode, Mode::ReadOnly { .. }),
+                match mode {
+                    Mode::ReadWrite => DbKind::ReadWrite,
+                    Mode::ReadOnly { .. } => DbKind::ReadOnly,
+                    Mode::Secondary { .. } => DbKind::Secondary,
+                    Mode::Ttl { .. } => DbKind::Ttl,
+                },
             ),
         })
     }
@@ -245,6 +281,10 @@ impl Db {
     /// `Err(ReadOnly)` for a change to a database opened read-only.
     pub(crate) fn check_writable(&self, operation: &'static str) -> Result<()> {
         self.inner.check_writable(operation)
+    }
+
+    pub(crate) fn inner(&self) -> &Arc<DbInner> {
+        &self.inner
     }
 
     /// The path the database was opened at.
@@ -391,8 +431,40 @@ impl std::fmt::Debug for Db {
     }
 }
 
+/// Whether the database at `path` was written as a TTL database, from the newest OPTIONS
+/// file RocksDB wrote (a TTL database's families name `TtlCompactionFilterFactory`).
+/// `None` if there is no database there yet.
+fn stored_as_ttl(path: &Path) -> Result<Option<bool>> {
+    let Ok(entries) = std::fs::read_dir(path) else {
+        return Ok(None);
+    };
+    let newest = entries
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let number: u64 = name.strip_prefix("OPTIONS-")?.parse().ok()?;
+            Some((number, e.path()))
+        })
+        .max_by_key(|(number, _)| *number);
+    let Some((_, file)) = newest else {
+        return Ok(None);
+    };
+    let text = std::fs::read_to_string(&file)
+        .map_err(|e| Error::invalid("path", format!("{}: {e}", file.display())))?;
+    Ok(Some(text.contains("TtlCompactionFilterFactory")))
+}
+
+fn check_ttl_kind(path: &Path, opening_with_ttl: bool) -> Result<()> {
+    match stored_as_ttl(path)? {
+        Some(stored) if stored != opening_with_ttl => Err(Error::TtlMismatch {
+            stored_with_ttl: stored,
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// Names as C strings and their options, with the default column family first if absent.
-fn with_default_cf<'o>(
+pub(crate) fn with_default_cf<'o>(
     options: &'o Options,
     column_families: impl IntoIterator<Item = (&'o str, &'o Options)>,
 ) -> Result<(Vec<CString>, Vec<&'o Options>)> {

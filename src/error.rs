@@ -221,6 +221,14 @@ pub enum Error {
         /// The comparator the database was created with.
         stored: String,
     },
+    /// A TTL database opened without a TTL, or a database without TTL opened as one: the
+    /// 4-byte write time a TTL database stores after every value would be read as data, or
+    /// data as a write time. Nothing was opened.
+    #[error("the database was {} with a TTL", if *stored_with_ttl { "written" } else { "not written" })]
+    TtlMismatch {
+        /// Whether the database's stored options are a TTL database's.
+        stored_with_ttl: bool,
+    },
     /// A stored value (or key) could not be decoded by its codec.
     #[error("cannot decode {codec} at key {key:?}: {source}")]
     Decode {

@@ -32,8 +32,9 @@ pub(crate) struct DbInner {
     /// Unique for the life of the process (never an address, which a later open can
     /// reuse): what column families, batches and snapshots name their database by.
     pub(crate) id: u64,
-    /// Opened read-only: pinrocks refuses every change itself (`check_writable`).
-    read_only: bool,
+    /// How it was opened: read-only and secondary instances refuse every change
+    /// (`check_writable`), a TTL database refuses files without its timestamps.
+    pub(crate) kind: DbKind,
     /// Held shared by every write that names a column family, for the whole write, and
     /// exclusively by `drop_cf`: a write never reaches RocksDB for a family that is being or
     /// has been dropped.
@@ -45,6 +46,17 @@ pub(crate) struct DbInner {
     /// The comparators of its column families, which RocksDB holds by raw pointer until the
     /// database has closed: after `raw` in drop order.
     comparators: Mutex<Vec<Comparator>>,
+}
+
+/// How a database was opened, which decides what pinrocks lets through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DbKind {
+    ReadWrite,
+    ReadOnly,
+    /// A secondary instance following a primary: read-only, catches up on demand.
+    Secondary,
+    /// Every value stored with a 4-byte write time after it (`DBWithTTL`).
+    Ttl,
 }
 
 /// Owns the `rocksdb_t`; closes it on drop.
@@ -78,7 +90,7 @@ impl DbInner {
         names: &[CString],
         handles: &[*mut ffi::rocksdb_column_family_handle_t],
         orders: &[Option<Comparator>],
-        read_only: bool,
+        kind: DbKind,
     ) -> Arc<DbInner> {
         let raw = RawDb(NonNull::new(raw).expect("RocksDB open returned NULL without an error"));
         let id = NEXT_DB_ID.fetch_add(1, Ordering::Relaxed);
@@ -95,7 +107,7 @@ impl DbInner {
         let default_cf = Arc::clone(&column_families[DEFAULT_COLUMN_FAMILY]);
         Arc::new(DbInner {
             id,
-            read_only,
+            kind,
             family_lock: RwLock::new(()),
             default_cf,
             column_families: RwLock::new(column_families),
@@ -123,9 +135,9 @@ impl DbInner {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// `Err(ReadOnly)` for a change to a database opened read-only.
+    /// `Err(ReadOnly)` for a change to a database opened read-only (or as a secondary).
     pub(crate) fn check_writable(&self, operation: &'static str) -> Result<()> {
-        if self.read_only {
+        if matches!(self.kind, DbKind::ReadOnly | DbKind::Secondary) {
             return Err(Error::ReadOnly { operation });
         }
         Ok(())
@@ -178,6 +190,26 @@ impl DbInner {
         options: *const ffi::rocksdb_options_t,
         order: Option<&Comparator>,
     ) -> Result<Arc<CfHandle>> {
+        self.create_cf_with(name, order, |db, name, err| {
+            // SAFETY: live database (owned) and options (borrowed by the caller); RocksDB
+            // copies the options and the name. The result is a new handle, owned by us.
+            unsafe { ffi::rocksdb_create_column_family(db, options, name, err) }
+        })
+    }
+
+    /// Creates a column family with `create` (one of RocksDB's creation calls: database,
+    /// name, errptr; a new handle or NULL) and keeps its handle; `order` is the comparator
+    /// of the options given to `create`.
+    pub(crate) fn create_cf_with(
+        &self,
+        name: &str,
+        order: Option<&Comparator>,
+        create: impl FnOnce(
+            *mut ffi::rocksdb_t,
+            *const std::ffi::c_char,
+            *mut *mut std::ffi::c_char,
+        ) -> *mut ffi::rocksdb_column_family_handle_t,
+    ) -> Result<Arc<CfHandle>> {
         self.check_writable("create_cf")?;
         let c_name = CString::new(name).map_err(|e| Error::invalid("column family name", e))?;
         let mut map = self.column_families_mut();
@@ -185,11 +217,7 @@ impl DbInner {
             return Err(Error::ColumnFamilyExists(name.to_owned()));
         }
         let mut err = ErrPtr::new();
-        // SAFETY: live database (owned) and options (borrowed by the caller); RocksDB copies
-        // the options and the name. The result is a new handle, owned below.
-        let raw = unsafe {
-            ffi::rocksdb_create_column_family(self.raw(), options, c_name.as_ptr(), err.as_out())
-        };
+        let raw = create(self.raw(), c_name.as_ptr(), err.as_out());
         err.check()?;
         if let Some(order) = order {
             self.comparators

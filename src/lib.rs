@@ -48,6 +48,7 @@ mod layout_tests;
 mod merge;
 mod metadata;
 mod new_value;
+mod open;
 mod options;
 mod pinned;
 mod pinned_value;

@@ -11,6 +11,7 @@ use crate::comparator::{compare, Comparator};
 use crate::db::{path_to_cstring, Db};
 use crate::error::{ErrPtr, Error, Result};
 use crate::ffi;
+use crate::handles::DbKind;
 use crate::options::{setter, Options};
 use crate::table::encode;
 
@@ -237,6 +238,12 @@ impl<'db> ColumnFamily<'db> {
             .map(|p| path_to_cstring(p.as_ref()))
             .collect::<Result<_>>()?;
         let pointers: Vec<*const c_char> = paths.iter().map(|p| p.as_ptr()).collect();
+        if self.db.kind == DbKind::Ttl {
+            return Err(Error::invalid(
+                "ingest",
+                "a TTL database stores a write time after every value; an SST file has none",
+            ));
+        }
         let mut err = ErrPtr::new();
         self.db.with_live_family("ingest", self.handle(), || {
             // SAFETY: live database, handle and options; the paths are borrowed for the

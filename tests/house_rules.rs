@@ -113,6 +113,7 @@ const LAYERS: &[&str] = &[
     "write",
     "table",
     "db",
+    "open",
     "sst",
     "backup",
     "updates",

@@ -10,10 +10,10 @@
 use std::time::Duration;
 
 use pinrocks::codec::BigEndian;
-use pinrocks::{Db, MergeOperator, Options};
+use pinrocks::{Db, MergeOperator};
 
 use crate::paired::{self, Ratio};
-use crate::tiers::{self, CACHE_BYTES};
+use crate::tiers;
 
 /// Operands pending per key in the report.
 pub const OPERANDS: [usize; 3] = [1, 10, 100];
@@ -30,15 +30,10 @@ fn expected(i: usize, operands: usize) -> u64 {
 }
 
 pub fn open_ours(dir: &std::path::Path, operands: usize) -> Db {
-    let mut options = Options::new();
-    options
-        .create_if_missing(true)
-        .block_cache_size(CACHE_BYTES)
-        .block_cache_shard_bits(0)
-        .write_buffer_size(1 << 30)
-        .merge_operator(&MergeOperator::fold::<BigEndian<u64>>("add", |a, b| {
-            a.wrapping_add(b)
-        }));
+    let mut options = tiers::pinrocks_options();
+    options.merge_operator(&MergeOperator::fold::<BigEndian<u64>>("add", |a, b| {
+        a.wrapping_add(b)
+    }));
     let db = Db::open(&options, dir).unwrap();
     for i in 0..KEYS {
         db.put(&tiers::key(i), &base(i).to_be_bytes()).unwrap();
@@ -59,15 +54,7 @@ fn add(_key: &[u8], existing: Option<&[u8]>, operands: &rocksdb::MergeOperands) 
 }
 
 pub fn open_peer(dir: &std::path::Path, operands: usize) -> rocksdb::DB {
-    let mut lru = rocksdb::LruCacheOptions::default();
-    lru.set_capacity(CACHE_BYTES);
-    lru.set_num_shard_bits(0);
-    let mut table = rocksdb::BlockBasedOptions::default();
-    table.set_block_cache(&rocksdb::Cache::new_lru_cache_opts(&lru));
-    let mut options = rocksdb::Options::default();
-    options.create_if_missing(true);
-    options.set_block_based_table_factory(&table);
-    options.set_write_buffer_size(1 << 30);
+    let mut options = tiers::peer_options();
     options.set_merge_operator_associative("add", add);
     let db = rocksdb::DB::open(&options, dir).unwrap();
     for i in 0..KEYS {

@@ -155,13 +155,7 @@ pub fn random_keys(count: usize) -> Vec<Vec<u8>> {
 /// A pinrocks database in `dir` holding `count` values (keys `key(0..count)`) of `size`
 /// bytes in the given regime.
 pub fn open_pinrocks(dir: &std::path::Path, regime: Regime, size: usize, count: usize) -> Db {
-    let mut options = Options::new();
-    options
-        .create_if_missing(true)
-        .block_cache_size(CACHE_BYTES)
-        .block_cache_shard_bits(0)
-        .write_buffer_size(1 << 30);
-    let db = Db::open(&options, dir).unwrap();
+    let db = Db::open(&pinrocks_options(), dir).unwrap();
     for i in 0..count {
         db.put(&key(i), &value(i, size)).unwrap();
     }
@@ -175,8 +169,19 @@ pub fn open_pinrocks(dir: &std::path::Path, regime: Regime, size: usize, count: 
     db
 }
 
-/// The same for the `rocksdb` crate, configured the same way.
-pub fn open_peer(dir: &std::path::Path, regime: Regime, size: usize, count: usize) -> rocksdb::DB {
+/// The sweep's options for pinrocks: one big block cache in one shard, one big memtable.
+pub fn pinrocks_options() -> Options {
+    let mut options = Options::new();
+    options
+        .create_if_missing(true)
+        .block_cache_size(CACHE_BYTES)
+        .block_cache_shard_bits(0)
+        .write_buffer_size(1 << 30);
+    options
+}
+
+/// The same options for the `rocksdb` crate.
+pub fn peer_options() -> rocksdb::Options {
     let mut lru = rocksdb::LruCacheOptions::default();
     lru.set_capacity(CACHE_BYTES);
     lru.set_num_shard_bits(0);
@@ -186,7 +191,12 @@ pub fn open_peer(dir: &std::path::Path, regime: Regime, size: usize, count: usiz
     options.create_if_missing(true);
     options.set_block_based_table_factory(&table);
     options.set_write_buffer_size(1 << 30);
-    let db = rocksdb::DB::open(&options, dir).unwrap();
+    options
+}
+
+/// The same for the `rocksdb` crate, configured the same way.
+pub fn open_peer(dir: &std::path::Path, regime: Regime, size: usize, count: usize) -> rocksdb::DB {
+    let db = rocksdb::DB::open(&peer_options(), dir).unwrap();
     for i in 0..count {
         db.put(key(i), value(i, size)).unwrap();
     }

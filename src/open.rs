@@ -1,0 +1,135 @@
+//! The other kinds of database: TTL databases (`DBWithTTL`), whose entries expire, and
+//! secondary instances, which follow a live primary.
+//!
+//! A TTL database stores each value with its write time (4 bytes after it); reads through
+//! every tier, iterators and multi-gets return the value without them (RocksDB's
+//! `DBWithTTLImpl` strips them, and pinrocks' one-call reads go through it). Entries older
+//! than their family's TTL are removed by compactions; until then reads may still return
+//! them. Opening a TTL database without a TTL (or the reverse) would read those 4 bytes as
+//! data, so pinrocks refuses it ([`Error::TtlMismatch`]).
+
+use std::path::Path;
+use std::time::Duration;
+
+use crate::column_family::ColumnFamily;
+use crate::db::{path_to_cstring, Db, Mode};
+use crate::error::{ErrPtr, Error, Result};
+use crate::ffi;
+use crate::options::Options;
+
+/// A TTL in RocksDB's unit: whole seconds in an `i32`; zero keeps entries forever.
+fn ttl_seconds(ttl: Duration) -> Result<i32> {
+    i32::try_from(ttl.as_secs())
+        .map_err(|_| Error::invalid("ttl", format!("{ttl:?} is more than i32::MAX seconds")))
+}
+
+impl Db {
+    /// Opens (or creates) a TTL database with every column family it has, each expiring
+    /// entries older than `ttl` at compaction (`Duration::ZERO`: never). See the
+    /// [module docs](self) for what a TTL database stores and reads.
+    ///
+    /// ```
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// use std::time::Duration;
+    /// let mut options = pinrocks::Options::new();
+    /// options.create_if_missing(true);
+    /// let db = pinrocks::Db::open_with_ttl(&options, dir.path(), Duration::from_secs(3600))?;
+    /// db.put(b"session", b"token")?;
+    /// assert_eq!(db.get(b"session")?.as_deref(), Some(&b"token"[..])); // no timestamp
+    /// drop(db);
+    /// // Opened without a TTL it would read the timestamps as data: refused.
+    /// assert!(matches!(
+    ///     pinrocks::Db::open(&options, dir.path()),
+    ///     Err(pinrocks::Error::TtlMismatch { stored_with_ttl: true })
+    /// ));
+    /// # Ok(()) }
+    /// ```
+    pub fn open_with_ttl(options: &Options, path: impl AsRef<Path>, ttl: Duration) -> Result<Db> {
+        let path = path.as_ref();
+        let names = if path.join("CURRENT").exists() {
+            Self::list_column_families(options, path)?
+        } else {
+            Vec::new()
+        };
+        Self::open_with_ttls(
+            options,
+            path,
+            names.iter().map(|n| (n.as_str(), options, ttl)),
+        )
+    }
+
+    /// Opens a TTL database with column families that each have their own options and
+    /// TTL. The default family is added with `options` and no expiry when not named.
+    pub fn open_with_ttls<'o>(
+        options: &'o Options,
+        path: impl AsRef<Path>,
+        column_families: impl IntoIterator<Item = (&'o str, &'o Options, Duration)>,
+    ) -> Result<Db> {
+        let path = path.as_ref();
+        let mut families = Vec::new();
+        let mut ttls = Vec::new();
+        for (name, opts, ttl) in column_families {
+            families.push((name, opts));
+            ttls.push(ttl_seconds(ttl)?);
+        }
+        if !families
+            .iter()
+            .any(|(n, _)| *n == crate::DEFAULT_COLUMN_FAMILY)
+        {
+            ttls.insert(0, 0);
+        }
+        Self::open_impl(options, path, families, Mode::Ttl { ttls })
+    }
+
+    /// Opens a secondary instance of the live database at `primary`, with every column
+    /// family it has, keeping its own files (info log) in `secondary`. It sees the primary
+    /// as it was when opened, until [`try_catch_up_with_primary`](Self::try_catch_up_with_primary);
+    /// every change through it is refused ([`Error::ReadOnly`]). RocksDB wants
+    /// [`Options::max_open_files`]`(-1)` for a secondary that follows a compacting primary.
+    pub fn open_as_secondary(
+        options: &Options,
+        primary: impl AsRef<Path>,
+        secondary: impl AsRef<Path>,
+    ) -> Result<Db> {
+        let primary = primary.as_ref();
+        let names = Self::list_column_families(options, primary)?;
+        Self::open_impl(
+            options,
+            primary,
+            names.iter().map(|n| (n.as_str(), options)),
+            Mode::Secondary {
+                path: path_to_cstring(secondary.as_ref())?,
+            },
+        )
+    }
+
+    /// Reads what the primary has written since (its new WAL records and files). Only for a
+    /// database opened with [`open_as_secondary`](Self::open_as_secondary).
+    pub fn try_catch_up_with_primary(&self) -> Result<()> {
+        let mut err = ErrPtr::new();
+        // SAFETY: live database; RocksDB refuses (NotSupported) a database that is not a
+        // secondary instance.
+        unsafe { ffi::rocksdb_try_catch_up_with_primary(self.inner().raw(), err.as_out()) };
+        err.check()
+    }
+
+    /// Creates a column family of a TTL database whose entries expire after `ttl`
+    /// (`create_cf` there makes one that never expires).
+    pub fn create_cf_with_ttl(
+        &self,
+        name: &str,
+        options: &Options,
+        ttl: Duration,
+    ) -> Result<ColumnFamily<'_>> {
+        options.check()?;
+        let ttl = ttl_seconds(ttl)?;
+        let inner = self.inner();
+        let handle = inner.create_cf_with(name, options.order(), |db, name, err| {
+            // SAFETY: live database, options and name for the call; RocksDB copies them and
+            // returns a new handle (NULL on error), owned by the caller.
+            unsafe { ffi::rocksdb_create_column_family_with_ttl(db, options.raw(), name, ttl, err) }
+        })?;
+        Ok(ColumnFamily::new(inner, handle))
+    }
+}
