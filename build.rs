@@ -20,6 +20,7 @@ fn main() {
         "guarded.h",
         "pinrocks.cc",
         "callbacks.cc",
+        "options.cc",
     ] {
         println!("cargo:rerun-if-changed=rocksdb-c/{file}");
     }
@@ -28,6 +29,7 @@ fn main() {
     cpp.cpp(true)
         .file("rocksdb-c/pinrocks.cc")
         .file("rocksdb-c/callbacks.cc")
+        .file("rocksdb-c/options.cc")
         .include("rocksdb-c")
         .include(&include)
         .include(&rocksdb_root)

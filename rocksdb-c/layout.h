@@ -34,6 +34,10 @@ inline const rocksdb::ReadOptions& read_options_of(const rocksdb_readoptions_t* 
   return *reinterpret_cast<const rocksdb::ReadOptions*>(options);
 }
 
+inline rocksdb::ReadOptions& read_options_of_mut(rocksdb_readoptions_t* options) {
+  return *reinterpret_cast<rocksdb::ReadOptions*>(options);
+}
+
 inline rocksdb::ColumnFamilyHandle* handle_of(rocksdb_column_family_handle_t* cf) {
   return *reinterpret_cast<rocksdb::ColumnFamilyHandle**>(cf);
 }

@@ -11,6 +11,7 @@
 #define PINROCKS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "rocksdb/c.h"
 
@@ -189,6 +190,62 @@ void pinrocks_options_set_compaction_filter_factory(
     rocksdb_options_t* options, const char* name, void* factory, pinrocks_create_filter_fn create,
     pinrocks_filter_fn filter, pinrocks_destroy_fn destroy_filter,
     pinrocks_destroy_fn destroy_factory, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
+/* ---- Options and statistics beyond the C API (rocksdb-c/options.cc) ---- */
+
+#define PINROCKS_PREFIX_NONE 0
+#define PINROCKS_PREFIX_FIXED 1  /* the first `len` bytes; keys shorter have no prefix */
+#define PINROCKS_PREFIX_CAPPED 2 /* the first `len` bytes, or the whole key if shorter */
+
+/* Sets (or with PINROCKS_PREFIX_NONE removes) the options' prefix extractor. */
+void pinrocks_options_set_prefix_extractor(rocksdb_options_t* options, int kind, size_t len,
+                                           int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
+/* A new read options handle (free with rocksdb_readoptions_destroy) with `source`'s
+ * settings, snapshot included, and no iterate bounds; NULL if allocation failed. */
+rocksdb_readoptions_t* pinrocks_readoptions_copy(const rocksdb_readoptions_t* source)
+    PINROCKS_NOEXCEPT;
+
+/* The name of the options' comparator, copied into buf (truncated to buflen); returns its
+ * full length. */
+size_t pinrocks_options_comparator_name(const rocksdb_options_t* options, char* buf,
+                                        size_t buflen) PINROCKS_NOEXCEPT;
+
+/* How this RocksDB build computes CRC32c (RocksDB's own words, as its LOG says at open:
+ * "Supported on x86", "Not supported on x86", ...), copied into buf; returns its length. */
+size_t pinrocks_crc32c_mode(char* buf, size_t buflen) PINROCKS_NOEXCEPT;
+
+/* A shared reference to the statistics object of `options` (NULL if it has none, or if
+ * allocation failed), valid until pinrocks_statistics_destroy. */
+typedef struct pinrocks_statistics_t pinrocks_statistics_t;
+pinrocks_statistics_t* pinrocks_statistics_of_options(const rocksdb_options_t* options)
+    PINROCKS_NOEXCEPT;
+void pinrocks_statistics_destroy(pinrocks_statistics_t* statistics) PINROCKS_NOEXCEPT;
+
+/* The count of the ticker named `name` ("rocksdb.block.cache.hit", ...): 1, or 0 if no
+ * ticker has that name. */
+unsigned char pinrocks_statistics_ticker(pinrocks_statistics_t* statistics, const char* name,
+                                         uint64_t* value) PINROCKS_NOEXCEPT;
+
+typedef struct pinrocks_histogram {
+  uint64_t count;
+  uint64_t sum;
+  double min;
+  double max;
+  double average;
+  double median;
+  double p95;
+  double p99;
+  double std_dev;
+} pinrocks_histogram;
+
+/* The histogram named `name` ("rocksdb.db.get.micros", ...): 1, or 0 if none has it. */
+unsigned char pinrocks_statistics_histogram(pinrocks_statistics_t* statistics, const char* name,
+                                            pinrocks_histogram* out) PINROCKS_NOEXCEPT;
+
+/* Statistics::Reset: every ticker and histogram back to zero. */
+void pinrocks_statistics_reset(pinrocks_statistics_t* statistics, int* status_code,
+                               char** errptr) PINROCKS_NOEXCEPT;
 
 /* Layout checks: what the C++ side sees through the mirrored C API structs.
  * Tests compare these with what was set through the C API. None of them can throw. */

@@ -1,57 +1,5 @@
 //! Compaction filters: user code that sees each value a compaction rewrites and keeps it,
 //! removes it, or changes it (expiry by content, garbage collection, migrations).
-//!
-//! A [`CompactionFilterFactory`] makes one filter per compaction, told about the compaction
-//! ([`CompactionContext`]); that filter runs on the compaction's thread only, so it may keep
-//! mutable state (`Send`, not `Sync`). The factory is shared by every compaction at once
-//! (`Send + Sync + 'static`), owned by the options, freed with the last column family that
-//! uses it. Keys and values are RocksDB's bytes, borrowed; a changed value is written into
-//! RocksDB's string in place ([`NewValue`]).
-//!
-//! Filters see plain values written by `put` (and merge results), not deletions or merge
-//! operands, and only in compactions, not flushes (RocksDB's default). Entries that a live
-//! snapshot can still see are filtered anyway (RocksDB ignores snapshots for filters).
-//! A filter must be idempotent: an entry meets it again in every later compaction. And it
-//! sees only files a compaction rewrites: an automatic compaction may move a file to
-//! another level as it is (a trivial move), and a `compact_range` running beside it did
-//! not rewrite such a file in our tests, so entries can wait for a later compaction
-//! (`tests/compaction_filter.rs` disables automatic compactions where it needs every entry
-//! filtered by one `compact_range`).
-//!
-//! A filter that panics keeps the entry (and the panic is not seen again: the entry is as
-//! it was); a factory that panics makes no filter, so that compaction keeps everything.
-//!
-//! ```
-//! use pinrocks::codec::{BigEndian, Utf8};
-//! use pinrocks::{CompactionFilterFactory, Db, Options, TypedDecision};
-//! # fn main() -> pinrocks::Result<()> {
-//! # let dir = tempfile::tempdir().unwrap();
-//! // Values are expiry times; compactions drop what expired before 100.
-//! let expiry = CompactionFilterFactory::typed::<Utf8, BigEndian<u64>>("expiry", |_key, expires| {
-//!     if expires < 100 { TypedDecision::Remove } else { TypedDecision::Keep }
-//! });
-//! let mut options = Options::new();
-//! options.create_if_missing(true).compaction_filter(&expiry);
-//! let db = Db::open(&options, dir.path())?;
-//! db.put(b"old", &50u64.to_be_bytes())?;
-//! db.put(b"new", &500u64.to_be_bytes())?;
-//! db.compact_range(None, None)?;
-//! assert_eq!(db.get(b"old")?, None);
-//! assert!(db.get(b"new")?.is_some());
-//! # Ok(()) }
-//! ```
-//!
-//! The key and value are RocksDB's memory for the call only: keeping one does not compile.
-//!
-//! ```compile_fail
-//! use pinrocks::{CompactionFilterFactory, Decision};
-//! use std::sync::Mutex;
-//! static KEPT: Mutex<Option<&'static [u8]>> = Mutex::new(None);
-//! let f = CompactionFilterFactory::from_fn("leak", |_level, key, _value, _new| {
-//!     *KEPT.lock().unwrap() = Some(key); // error: borrowed data escapes
-//!     Decision::Keep
-//! });
-//! ```
 
 use std::borrow::Borrow;
 use std::ffi::{c_char, c_int, c_void, CString};
@@ -138,6 +86,64 @@ struct Factory {
 
 /// Makes a [`CompactionFilter`] for each compaction. Cheap to clone; one factory may be set
 /// on many options.
+///
+/// Compaction filters: user code that sees each value a compaction rewrites and keeps it,
+/// removes it, or changes it (expiry by content, garbage collection, migrations).
+///
+/// A [`CompactionFilterFactory`] makes one filter per compaction, told about the compaction
+/// ([`CompactionContext`]); that filter runs on the compaction's thread only, so it may keep
+/// mutable state (`Send`, not `Sync`). The factory is shared by every compaction at once
+/// (`Send + Sync + 'static`), owned by the options, freed with the last column family that
+/// uses it. Keys and values are RocksDB's bytes, borrowed; a changed value is written into
+/// RocksDB's string in place ([`NewValue`]).
+///
+/// Filters see plain values written by `put` (and merge results), not deletions or merge
+/// operands, and only in compactions, not flushes (RocksDB's default). Entries that a live
+/// snapshot can still see are filtered anyway (RocksDB ignores snapshots for filters).
+/// A filter must be idempotent: an entry meets it again in every later compaction. And it
+/// sees only files a compaction rewrites: an automatic compaction may move a file to
+/// another level as it is (a trivial move), and a `compact_range` running beside it did
+/// not rewrite such a file in our tests, so entries can wait for a later compaction
+/// (`tests/compaction_filter.rs` disables automatic compactions where it needs every entry
+/// filtered by one `compact_range`).
+///
+/// A filter must not own the last handle to a database: dropped on a compaction thread,
+/// closing the database would wait for that very compaction to end, forever.
+///
+/// A filter that panics keeps the entry (and the panic is not seen again: the entry is as
+/// it was); a factory that panics makes no filter, so that compaction keeps everything.
+///
+/// ```
+/// use pinrocks::codec::{BigEndian, Utf8};
+/// use pinrocks::{CompactionFilterFactory, Db, Options, TypedDecision};
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// // Values are expiry times; compactions drop what expired before 100.
+/// let expiry = CompactionFilterFactory::typed::<Utf8, BigEndian<u64>>("expiry", |_key, expires| {
+///     if expires < 100 { TypedDecision::Remove } else { TypedDecision::Keep }
+/// });
+/// let mut options = Options::new();
+/// options.create_if_missing(true).compaction_filter(&expiry);
+/// let db = Db::open(&options, dir.path())?;
+/// db.put(b"old", &50u64.to_be_bytes())?;
+/// db.put(b"new", &500u64.to_be_bytes())?;
+/// db.compact_range(None, None)?;
+/// assert_eq!(db.get(b"old")?, None);
+/// assert!(db.get(b"new")?.is_some());
+/// # Ok(()) }
+/// ```
+///
+/// The key and value are RocksDB's memory for the call only: keeping one does not compile.
+///
+/// ```compile_fail
+/// use pinrocks::{CompactionFilterFactory, Decision};
+/// use std::sync::Mutex;
+/// static KEPT: Mutex<Option<&'static [u8]>> = Mutex::new(None);
+/// let f = CompactionFilterFactory::from_fn("leak", |_level, key, _value, _new| {
+///     *KEPT.lock().unwrap() = Some(key); // error: borrowed data escapes
+///     Decision::Keep
+/// });
+/// ```
 #[derive(Clone)]
 pub struct CompactionFilterFactory {
     factory: Arc<Factory>,
@@ -246,12 +252,15 @@ impl CompactionFilterFactory {
 
 extern "C" fn destroy_factory(state: *mut c_void) {
     // SAFETY: the box made by `install`, freed once by the C++ factory's destructor.
-    drop(unsafe { Box::from_raw(state.cast::<Arc<Factory>>()) });
+    let factory = unsafe { Box::from_raw(state.cast::<Arc<Factory>>()) };
+    // A panic in a destructor of the user's must not unwind into C++.
+    let _ = panic::catch_unwind(AssertUnwindSafe(move || drop(factory)));
 }
 
 extern "C" fn destroy_filter(filter: *mut c_void) {
     // SAFETY: a box made by `create_filter`, freed once by the C++ filter's destructor.
-    drop(unsafe { Box::from_raw(filter.cast::<Box<dyn CompactionFilter>>()) });
+    let filter = unsafe { Box::from_raw(filter.cast::<Box<dyn CompactionFilter>>()) };
+    let _ = panic::catch_unwind(AssertUnwindSafe(move || drop(filter)));
 }
 
 extern "C" fn create_filter(

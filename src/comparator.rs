@@ -1,49 +1,4 @@
 //! Comparators: the order of a column family's keys, when it is not RocksDB's bytewise one.
-//!
-//! A comparator is part of the data: RocksDB writes its name into the database, and opening
-//! with another name fails with [`Error::ComparatorMismatch`](crate::Error::ComparatorMismatch).
-//! It is called from every thread that reads, writes or compacts, so it is
-//! `Send + Sync + 'static`, and RocksDB holds only a raw pointer to it: the options and every
-//! database opened with it keep it alive until that database has closed.
-//!
-//! pinrocks uses the same order wherever it compares keys itself (range bounds of
-//! iterators and scans, inverted `delete_range` checks, the SST writer's order check).
-//!
-//! A comparator must not panic: RocksDB cannot continue a sort half done, so a panic while
-//! RocksDB compares aborts the process with a message naming the comparator.
-//!
-//! ```
-//! use pinrocks::codec::LittleEndian;
-//! use pinrocks::{Comparator, Db, Options};
-//! # fn main() -> pinrocks::Result<()> {
-//! # let dir = tempfile::tempdir().unwrap();
-//! // Little-endian u64 keys, in numeric order.
-//! let mut options = Options::new();
-//! options
-//!     .create_if_missing(true)
-//!     .comparator(&Comparator::typed::<LittleEndian<u64>>("u64le"));
-//! let db = Db::open(&options, dir.path())?;
-//! for n in [256u64, 1, 2] {
-//!     db.put(&n.to_le_bytes(), b"")?;
-//! }
-//! let keys: Vec<u64> = db
-//!     .reader()
-//!     .scan(.., |k, _| u64::from_le_bytes(k.try_into().unwrap()))
-//!     .collect::<pinrocks::Result<_>>()?;
-//! assert_eq!(keys, [1, 2, 256]);
-//! # Ok(()) }
-//! ```
-//!
-//! Keys are RocksDB's memory for the call only: keeping one does not compile.
-//!
-//! ```compile_fail
-//! use std::sync::Mutex;
-//! static KEPT: Mutex<Option<&'static [u8]>> = Mutex::new(None);
-//! let c = pinrocks::Comparator::new("leak", |a, b| {
-//!     *KEPT.lock().unwrap() = Some(a); // error: borrowed data escapes
-//!     a.cmp(b)
-//! });
-//! ```
 
 use std::cmp::Ordering;
 use std::ffi::{c_char, c_int, c_void, CString};
@@ -87,6 +42,53 @@ impl Drop for RawComparator {
 }
 
 /// A key order for column families. Cheap to clone.
+///
+/// Comparators: the order of a column family's keys, when it is not RocksDB's bytewise one.
+///
+/// A comparator is part of the data: RocksDB writes its name into the database, and opening
+/// with another name fails with [`Error::ComparatorMismatch`](crate::Error::ComparatorMismatch).
+/// It is called from every thread that reads, writes or compacts, so it is
+/// `Send + Sync + 'static`, and RocksDB holds only a raw pointer to it: the options and every
+/// database opened with it keep it alive until that database has closed.
+///
+/// pinrocks uses the same order wherever it compares keys itself (range bounds of
+/// iterators and scans, inverted `delete_range` checks, the SST writer's order check).
+///
+/// A comparator must not panic: RocksDB cannot continue a sort half done, so a panic while
+/// RocksDB compares aborts the process with a message naming the comparator.
+///
+/// ```
+/// use pinrocks::codec::LittleEndian;
+/// use pinrocks::{Comparator, Db, Options};
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// // Little-endian u64 keys, in numeric order.
+/// let mut options = Options::new();
+/// options
+///     .create_if_missing(true)
+///     .comparator(&Comparator::typed::<LittleEndian<u64>>("u64le"));
+/// let db = Db::open(&options, dir.path())?;
+/// for n in [256u64, 1, 2] {
+///     db.put(&n.to_le_bytes(), b"")?;
+/// }
+/// let keys: Vec<u64> = db
+///     .reader()
+///     .scan(.., |k, _| u64::from_le_bytes(k.try_into().unwrap()))
+///     .collect::<pinrocks::Result<_>>()?;
+/// assert_eq!(keys, [1, 2, 256]);
+/// # Ok(()) }
+/// ```
+///
+/// Keys are RocksDB's memory for the call only: keeping one does not compile.
+///
+/// ```compile_fail
+/// use std::sync::Mutex;
+/// static KEPT: Mutex<Option<&'static [u8]>> = Mutex::new(None);
+/// let c = pinrocks::Comparator::new("leak", |a, b| {
+///     *KEPT.lock().unwrap() = Some(a); // error: borrowed data escapes
+///     a.cmp(b)
+/// });
+/// ```
 #[derive(Clone)]
 pub struct Comparator {
     raw: Arc<RawComparator>,
@@ -187,7 +189,9 @@ pub(crate) fn compare(order: Option<&Comparator>, a: &[u8], b: &[u8]) -> Orderin
 
 extern "C" fn destroy_order(state: *mut c_void) {
     // SAFETY: the box made in `Comparator::new`, freed once by `rocksdb_comparator_destroy`.
-    drop(unsafe { Box::from_raw(state.cast::<Order>()) });
+    let order = unsafe { Box::from_raw(state.cast::<Order>()) };
+    // A panic in the closure's destructor must not unwind into C++.
+    let _ = panic::catch_unwind(AssertUnwindSafe(move || drop(order)));
 }
 
 extern "C" fn order_name(state: *mut c_void) -> *const c_char {

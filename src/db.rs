@@ -12,6 +12,7 @@ use crate::handles::{DbInner, DbKind, DEFAULT_COLUMN_FAMILY};
 use crate::options::{Options, ReadOptions};
 use crate::read::{CopyResult, Reader};
 use crate::snapshot::Snapshot;
+use crate::statistics::Statistics;
 use crate::write::Writer;
 
 /// An open RocksDB database. Closed when dropped (and when nothing else that keeps it open,
@@ -230,23 +231,21 @@ impl Db {
                 }
             }
         };
-        err.check()?;
+        err.check().map_err(Error::at_open)?;
         Ok(Db {
             inner: DbInner::new(
                 raw,
                 path.to_path_buf(),
                 &names,
                 &handles,
-                &cf_options
-                    .iter()
-                    .map(|o| o.order().cloned())
-                    .collect::<Vec<_>>(),
+                &cf_options.iter().map(|o| o.traits()).collect::<Vec<_>>(),
                 match mode {
                     Mode::ReadWrite => DbKind::ReadWrite,
                     Mode::ReadOnly { .. } => DbKind::ReadOnly,
                     Mode::Secondary { .. } => DbKind::Secondary,
                     Mode::Ttl { .. } => DbKind::Ttl,
                 },
+                Statistics::of_options(options.raw()),
             ),
         })
     }
@@ -281,6 +280,12 @@ impl Db {
     /// `Err(ReadOnly)` for a change to a database opened read-only.
     pub(crate) fn check_writable(&self, operation: &'static str) -> Result<()> {
         self.inner.check_writable(operation)
+    }
+
+    /// The statistics RocksDB collects for this database, if it was opened with
+    /// [`Options::enable_statistics`].
+    pub fn statistics(&self) -> Option<Statistics> {
+        self.inner.statistics.clone()
     }
 
     pub(crate) fn inner(&self) -> &Arc<DbInner> {
@@ -385,7 +390,9 @@ impl Db {
     /// name exists.
     pub fn create_cf(&self, name: &str, options: &Options) -> Result<ColumnFamily<'_>> {
         options.check()?;
-        let handle = self.inner.create_cf(name, options.raw(), options.order())?;
+        let handle = self
+            .inner
+            .create_cf(name, options.raw(), options.traits())?;
         Ok(ColumnFamily::new(&self.inner, handle))
     }
 
@@ -451,7 +458,11 @@ fn stored_as_ttl(path: &Path) -> Result<Option<bool>> {
     };
     let text = std::fs::read_to_string(&file)
         .map_err(|e| Error::invalid("path", format!("{}: {e}", file.display())))?;
-    Ok(Some(text.contains("TtlCompactionFilterFactory")))
+    // DBWithTTL wraps each family's filter factory in its own, which the file names so.
+    Ok(Some(text.lines().any(|line| {
+        line.trim_start()
+            .starts_with("compaction_filter_factory={id=TtlCompactionFilterFactory;")
+    })))
 }
 
 fn check_ttl_kind(path: &Path, opening_with_ttl: bool) -> Result<()> {

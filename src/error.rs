@@ -204,7 +204,10 @@ pub enum Error {
     },
     /// A merge failed: the operator's function returned an error or panicked, or a value or
     /// operand did not decode. Only the reads of the merged key fail; flushes and
-    /// compactions keep its operands unmerged.
+    /// compactions keep its operands unmerged. The reason is that of the last merge that
+    /// failed on the reading thread: in a multi-get with several failing keys it may be
+    /// another of them's. (An iterator whose status is read on another thread than the one
+    /// that moved it reports RocksDB's plain `Corruption` instead.)
     #[error("merge operator {operator:?} failed: {reason}")]
     MergeFailed {
         /// The merge operator's name.
@@ -228,6 +231,18 @@ pub enum Error {
     TtlMismatch {
         /// Whether the database's stored options are a TTL database's.
         stored_with_ttl: bool,
+    },
+    /// RocksDB did not take an option set on a live database (an unknown name, a value out
+    /// of range or of the wrong type, an option that cannot change while open). None of
+    /// those asked was applied.
+    #[error("options {options:?} rejected: {message}")]
+    OptionRejected {
+        /// The names and values asked.
+        options: Vec<(String, String)>,
+        /// RocksDB's status kind.
+        kind: ErrorKind,
+        /// RocksDB's message, naming the option.
+        message: String,
     },
     /// A stored value (or key) could not be decoded by its codec.
     #[error("cannot decode {codec} at key {key:?}: {source}")]
@@ -259,17 +274,26 @@ impl Error {
     }
 
     /// The error for a RocksDB status, in its own variant where pinrocks knows more: a
-    /// failed merge (which this thread's merge noted) or a comparator mismatch.
+    /// failed merge (which this thread's merge noted).
     fn from_status(kind: ErrorKind, message: String) -> Self {
         if kind == ErrorKind::Corruption && message.contains("Merge operator failed") {
             if let Some((operator, reason)) = MERGE_FAILURE.with(|f| f.borrow_mut().take()) {
                 return Error::MergeFailed { operator, reason };
             }
         }
-        // db/version_edit_handler.cc: InvalidArgument(configured, "does not match existing
-        // comparator " + stored).
+        Error::RocksDb { kind, message }
+    }
+
+    /// An open's failure, with a comparator mismatch in its own variant
+    /// (db/version_edit_handler.cc: `InvalidArgument(configured, "does not match existing
+    /// comparator " + stored)`). Only at open: an ingest says the same of a file.
+    pub(crate) fn at_open(self) -> Self {
         const MISMATCH: &str = ": does not match existing comparator ";
-        if kind == ErrorKind::InvalidArgument {
+        if let Error::RocksDb {
+            kind: ErrorKind::InvalidArgument,
+            message,
+        } = &self
+        {
             if let Some((configured, stored)) = message
                 .strip_prefix("Invalid argument: ")
                 .and_then(|rest| rest.split_once(MISMATCH))
@@ -280,7 +304,7 @@ impl Error {
                 };
             }
         }
-        Error::RocksDb { kind, message }
+        self
     }
 
     pub(crate) fn invalid(what: &'static str, detail: impl fmt::Display) -> Self {

@@ -19,6 +19,7 @@ use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use crate::comparator::Comparator;
 use crate::error::{ErrPtr, Error, Result};
 use crate::ffi;
+use crate::statistics::Statistics;
 
 /// The name RocksDB gives the column family every database has.
 pub const DEFAULT_COLUMN_FAMILY: &str = "default";
@@ -42,10 +43,21 @@ pub(crate) struct DbInner {
     pub(crate) default_cf: Arc<CfHandle>,
     column_families: RwLock<HashMap<String, Arc<CfHandle>>>,
     pub(crate) path: PathBuf,
+    /// The statistics of the options it was opened with, if they collect any.
+    pub(crate) statistics: Option<Statistics>,
     raw: RawDb,
     /// The comparators of its column families, which RocksDB holds by raw pointer until the
     /// database has closed: after `raw` in drop order.
     comparators: Mutex<Vec<Comparator>>,
+}
+
+/// What pinrocks needs to know of a column family's options to read it right: its key
+/// order (for the bounds it checks itself) and its prefix extractor's length (for prefix
+/// iteration).
+#[derive(Clone, Default)]
+pub(crate) struct FamilyTraits {
+    pub(crate) order: Option<Comparator>,
+    pub(crate) prefix_len: Option<usize>,
 }
 
 /// How a database was opened, which decides what pinrocks lets through.
@@ -89,18 +101,19 @@ impl DbInner {
         path: PathBuf,
         names: &[CString],
         handles: &[*mut ffi::rocksdb_column_family_handle_t],
-        orders: &[Option<Comparator>],
+        traits: &[FamilyTraits],
         kind: DbKind,
+        statistics: Option<Statistics>,
     ) -> Arc<DbInner> {
         let raw = RawDb(NonNull::new(raw).expect("RocksDB open returned NULL without an error"));
         let id = NEXT_DB_ID.fetch_add(1, Ordering::Relaxed);
         let column_families: HashMap<String, Arc<CfHandle>> = names
             .iter()
             .zip(handles)
-            .zip(orders)
-            .map(|((name, &handle), order)| {
+            .zip(traits)
+            .map(|((name, &handle), traits)| {
                 let name = name.to_string_lossy().into_owned();
-                let handle = CfHandle::new(handle, name.clone(), id, order.clone());
+                let handle = CfHandle::new(handle, name.clone(), id, traits.clone());
                 (name, Arc::new(handle))
             })
             .collect();
@@ -112,8 +125,9 @@ impl DbInner {
             default_cf,
             column_families: RwLock::new(column_families),
             path,
+            statistics,
             raw,
-            comparators: Mutex::new(orders.iter().flatten().cloned().collect()),
+            comparators: Mutex::new(traits.iter().filter_map(|t| t.order.clone()).collect()),
         })
     }
 
@@ -188,9 +202,9 @@ impl DbInner {
         &self,
         name: &str,
         options: *const ffi::rocksdb_options_t,
-        order: Option<&Comparator>,
+        traits: FamilyTraits,
     ) -> Result<Arc<CfHandle>> {
-        self.create_cf_with(name, order, |db, name, err| {
+        self.create_cf_with(name, traits, |db, name, err| {
             // SAFETY: live database (owned) and options (borrowed by the caller); RocksDB
             // copies the options and the name. The result is a new handle, owned by us.
             unsafe { ffi::rocksdb_create_column_family(db, options, name, err) }
@@ -198,12 +212,12 @@ impl DbInner {
     }
 
     /// Creates a column family with `create` (one of RocksDB's creation calls: database,
-    /// name, errptr; a new handle or NULL) and keeps its handle; `order` is the comparator
-    /// of the options given to `create`.
+    /// name, errptr; a new handle or NULL) and keeps its handle; `traits` are those of the
+    /// options given to `create`.
     pub(crate) fn create_cf_with(
         &self,
         name: &str,
-        order: Option<&Comparator>,
+        traits: FamilyTraits,
         create: impl FnOnce(
             *mut ffi::rocksdb_t,
             *const std::ffi::c_char,
@@ -216,16 +230,18 @@ impl DbInner {
         if map.contains_key(name) {
             return Err(Error::ColumnFamilyExists(name.to_owned()));
         }
-        let mut err = ErrPtr::new();
-        let raw = create(self.raw(), c_name.as_ptr(), err.as_out());
-        err.check()?;
-        if let Some(order) = order {
+        // Kept before RocksDB sees it, whatever the outcome: RocksDB can fail after the
+        // family exists (writing the OPTIONS file), and then still points to it.
+        if let Some(order) = &traits.order {
             self.comparators
                 .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner())
                 .push(order.clone());
         }
-        let handle = Arc::new(CfHandle::new(raw, name.to_owned(), self.id, order.cloned()));
+        let mut err = ErrPtr::new();
+        let raw = create(self.raw(), c_name.as_ptr(), err.as_out());
+        err.check()?;
+        let handle = Arc::new(CfHandle::new(raw, name.to_owned(), self.id, traits));
         map.insert(name.to_owned(), Arc::clone(&handle));
         Ok(handle)
     }
@@ -272,6 +288,8 @@ pub(crate) struct CfHandle {
     dropped: AtomicBool,
     /// Its key order, when not bytewise; the `DbInner` keeps it alive for RocksDB.
     pub(crate) order: Option<Comparator>,
+    /// The length of its prefix extractor's prefixes, if it has one pinrocks set.
+    pub(crate) prefix_len: Option<usize>,
 }
 
 // SAFETY: `ColumnFamilyHandleImpl` (db/column_family.h) is immutable after creation (a
@@ -286,7 +304,7 @@ impl CfHandle {
         raw: *mut ffi::rocksdb_column_family_handle_t,
         name: String,
         db_id: u64,
-        order: Option<Comparator>,
+        traits: FamilyTraits,
     ) -> Self {
         CfHandle {
             raw: NonNull::new(raw).expect("RocksDB returned a NULL column family handle"),
@@ -294,7 +312,8 @@ impl CfHandle {
             name,
             db_id,
             dropped: AtomicBool::new(false),
-            order,
+            order: traits.order,
+            prefix_len: traits.prefix_len,
         }
     }
 

@@ -11,6 +11,7 @@ use std::ptr::NonNull;
 use crate::comparator::{compare, Comparator};
 use crate::error::{ErrPtr, Result};
 use crate::ffi;
+use crate::options::ReadOptions;
 use crate::pinned::value_slice;
 
 /// A range of keys, in the column family's order (bytewise unless it has a
@@ -142,6 +143,9 @@ pub struct DbIterator<'a> {
     upper: Bound<Box<[u8]>>,
     /// The column family's key order, which the bounds are compared in.
     order: Option<&'a Comparator>,
+    /// Read options of this iterator's own (prefix iteration), which RocksDB points into:
+    /// dropped after `raw` is destroyed (`Drop` runs before the fields drop).
+    _own_options: Option<Box<ReadOptions>>,
     /// The database, column family and read options (whose bounds RocksDB points into)
     /// must outlive the iterator.
     _borrow: PhantomData<&'a ()>,
@@ -155,11 +159,13 @@ pub struct DbIterator<'a> {
 unsafe impl Send for DbIterator<'_> {}
 
 impl<'a> DbIterator<'a> {
-    /// Owns `raw`, seeing only keys within `range` (in `order`); not positioned.
+    /// Owns `raw`, seeing only keys within `range` (in `order`); not positioned. `options`
+    /// are the read options `raw` was made with, if the iterator owns them.
     pub(crate) fn new(
         raw: *mut ffi::rocksdb_iterator_t,
         range: &dyn KeyRange,
         order: Option<&'a Comparator>,
+        options: Option<Box<ReadOptions>>,
     ) -> Self {
         let (lower, upper) = range.key_bounds();
         DbIterator {
@@ -167,6 +173,7 @@ impl<'a> DbIterator<'a> {
             lower,
             upper,
             order,
+            _own_options: options,
             _borrow: PhantomData,
         }
     }

@@ -37,7 +37,9 @@ mod cache;
 pub mod codec;
 mod column_family;
 mod compaction_filter;
+mod compaction_style;
 mod comparator;
+mod compression;
 mod db;
 mod error;
 pub mod ffi;
@@ -45,6 +47,7 @@ mod handles;
 mod iter;
 #[cfg(test)]
 mod layout_tests;
+mod live_options;
 mod merge;
 mod metadata;
 mod new_value;
@@ -52,10 +55,14 @@ mod open;
 mod options;
 mod pinned;
 mod pinned_value;
+mod rate_limiter;
 mod read;
 mod snapshot;
 mod sst;
+mod statistics;
+mod stored_options;
 mod table;
+mod table_options;
 mod updates;
 mod write;
 
@@ -66,20 +73,31 @@ pub use column_family::ColumnFamily;
 pub use compaction_filter::{
     CompactionContext, CompactionFilter, CompactionFilterFactory, Decision, TypedDecision,
 };
+pub use compaction_style::{CompactionStyle, FifoOptions, UniversalOptions};
 pub use comparator::Comparator;
+pub use compression::{Compression, CompressionOptions};
 pub use db::Db;
 pub use error::{Error, ErrorKind, Result};
 pub use handles::DEFAULT_COLUMN_FAMILY;
 pub use iter::{DbIterator, Entries, KeyBounds, KeyRange};
+pub use live_options::MemoryUsage;
 pub use merge::{MergeError, MergeInput, MergeOperands, MergeOperator, MergeOutput};
 pub use metadata::{ColumnFamilyMetadata, LevelMetadata, LiveFile, SstFileMetadata};
 pub use new_value::{NewValue, OutOfMemory};
-pub use options::{Compression, Options, ReadOptions, WriteOptions};
+pub use options::{Options, PrefixExtractor, ReadOptions, WalRecoveryMode, WriteOptions};
 pub use pinned_value::PinnedValue;
+pub use rate_limiter::RateLimiter;
 pub use read::{CopyResult, Reader};
 pub use snapshot::Snapshot;
 pub use sst::{IngestOptions, SstFileWriter};
+pub use statistics::{
+    crc32c_mode, Histogram, HistogramData, PerfContext, PerfLevel, PerfMetric, Statistics, Ticker,
+};
+pub use stored_options::StoredOptions;
 pub use table::{Table, TypedIter};
+pub use table_options::{
+    BlockBasedOptions, ChecksumType, DataBlockIndexType, FilterPolicy, IndexType,
+};
 pub use updates::{LoggedBatch, Updates};
 pub use write::Writer;
 

@@ -1,56 +1,6 @@
 //! Merge operators: read-modify-write done inside RocksDB. A `merge(key, operand)` write
 //! stores the operand; reads and compactions combine the key's value with its pending
 //! operands through the operator set on the column family's [`Options`](crate::Options).
-//!
-//! The user's function sees RocksDB's own bytes: the existing value and every operand are
-//! borrowed slices (RocksDB's array of slices, no `Vec` per operand or per merge), and the
-//! result is written straight into the string RocksDB gives for it ([`MergeOutput`]), or
-//! names an operand or the existing value so that RocksDB copies nothing at all.
-//!
-//! It runs on readers' threads and on RocksDB's flush and compaction threads, so it is
-//! `Send + Sync + 'static`; the options own it and RocksDB frees it with the last column
-//! family that uses it. A merge that fails (returns `Err` or panics) fails the reads of that
-//! key with [`Error::MergeFailed`](crate::Error::MergeFailed), naming the operator; flushes
-//! and compactions keep the operands as they are, so the database stays writable and a
-//! fixed operator can read them later. A panic never unwinds into RocksDB.
-//!
-//! ```
-//! use pinrocks::codec::BigEndian;
-//! use pinrocks::{Db, MergeOperator, Options};
-//! # fn main() -> pinrocks::Result<()> {
-//! # let dir = tempfile::tempdir().unwrap();
-//! let mut options = Options::new();
-//! options
-//!     .create_if_missing(true)
-//!     .merge_operator(&MergeOperator::fold::<BigEndian<u64>>("add", |sum, x| sum + x));
-//! let db = Db::open(&options, dir.path())?;
-//! for _ in 0..3 {
-//!     db.merge(b"visits", &1u64.to_be_bytes())?;
-//! }
-//! assert_eq!(db.get(b"visits")?, Some(3u64.to_be_bytes().to_vec()));
-//! # Ok(()) }
-//! ```
-//!
-//! The operands are RocksDB's memory for the call only: keeping one does not compile.
-//!
-//! ```compile_fail
-//! use std::sync::Mutex;
-//! static KEPT: Mutex<Option<&'static [u8]>> = Mutex::new(None);
-//! let op = pinrocks::MergeOperator::new("leak", |input, out| {
-//!     *KEPT.lock().unwrap() = input.operands.get(0); // error: borrowed data escapes
-//!     out.set(b"")
-//! });
-//! ```
-//!
-//! Nor does state that cannot cross threads (RocksDB's compaction threads run merges too):
-//!
-//! ```compile_fail
-//! let counter = std::rc::Rc::new(std::cell::Cell::new(0));
-//! let op = pinrocks::MergeOperator::new("rc", move |_input, out| {
-//!     counter.set(counter.get() + 1); // error: `Rc` is neither `Send` nor `Sync`
-//!     out.set(b"")
-//! });
-//! ```
 
 use std::borrow::Borrow;
 use std::ffi::{c_char, c_void, CString};
@@ -263,6 +213,64 @@ struct MergeFns {
 ///
 /// A panic in either function is caught: a full merge that panics fails like one that
 /// returns `Err`; a partial merge that panics counts as "cannot combine these".
+///
+/// Merge operators: read-modify-write done inside RocksDB. A `merge(key, operand)` write
+/// stores the operand; reads and compactions combine the key's value with its pending
+/// operands through the operator set on the column family's [`Options`](crate::Options).
+///
+/// The user's function sees RocksDB's own bytes: the existing value and every operand are
+/// borrowed slices (RocksDB's array of slices, no `Vec` per operand or per merge), and the
+/// result is written straight into the string RocksDB gives for it ([`MergeOutput`]), or
+/// names an operand or the existing value so that RocksDB copies nothing at all.
+///
+/// It runs on readers' threads and on RocksDB's flush and compaction threads, so it is
+/// `Send + Sync + 'static`; the options own it and RocksDB frees it with the last column
+/// family that uses it. A merge that fails (returns `Err` or panics) fails the reads of that
+/// key with [`Error::MergeFailed`](crate::Error::MergeFailed), naming the operator; flushes
+/// and compactions keep the operands as they are, so the database stays writable and a
+/// fixed operator can read them later. A panic never unwinds into RocksDB.
+///
+/// A callback must not own the last handle to a database ([`Db`](crate::Db), an owned
+/// `Bytes` of it): dropped on a RocksDB thread, closing the database would wait for that
+/// very thread's job to end, forever.
+///
+/// ```
+/// use pinrocks::codec::BigEndian;
+/// use pinrocks::{Db, MergeOperator, Options};
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// let mut options = Options::new();
+/// options
+///     .create_if_missing(true)
+///     .merge_operator(&MergeOperator::fold::<BigEndian<u64>>("add", |sum, x| sum + x));
+/// let db = Db::open(&options, dir.path())?;
+/// for _ in 0..3 {
+///     db.merge(b"visits", &1u64.to_be_bytes())?;
+/// }
+/// assert_eq!(db.get(b"visits")?, Some(3u64.to_be_bytes().to_vec()));
+/// # Ok(()) }
+/// ```
+///
+/// The operands are RocksDB's memory for the call only: keeping one does not compile.
+///
+/// ```compile_fail
+/// use std::sync::Mutex;
+/// static KEPT: Mutex<Option<&'static [u8]>> = Mutex::new(None);
+/// let op = pinrocks::MergeOperator::new("leak", |input, out| {
+///     *KEPT.lock().unwrap() = input.operands.get(0); // error: borrowed data escapes
+///     out.set(b"")
+/// });
+/// ```
+///
+/// Nor does state that cannot cross threads (RocksDB's compaction threads run merges too):
+///
+/// ```compile_fail
+/// let counter = std::rc::Rc::new(std::cell::Cell::new(0));
+/// let op = pinrocks::MergeOperator::new("rc", move |_input, out| {
+///     counter.set(counter.get() + 1); // error: `Rc` is neither `Send` nor `Sync`
+///     out.set(b"")
+/// });
+/// ```
 #[derive(Clone)]
 pub struct MergeOperator {
     fns: Arc<MergeFns>,
@@ -342,13 +350,16 @@ impl MergeOperator {
         let f = Arc::new(f);
         let partial = Arc::clone(&f);
         MergeOperator::new(name, move |input, out| f(input, out)).with_partial(
-            move |key, operands, out| {
-                let input = MergeInput {
-                    key,
-                    existing: operands.get(0),
-                    operands: operands.rest(),
+            move |_key, _operands, out| {
+                // The first operand stands for the existing value; the output names inputs
+                // as the function sees them.
+                let all = out.input.operands;
+                out.input = MergeInput {
+                    key: out.input.key,
+                    existing: all.get(0),
+                    operands: all.rest(),
                 };
-                partial(input, out).is_ok()
+                partial(out.input, out).is_ok()
             },
         )
     }
@@ -417,7 +428,9 @@ pub(crate) fn c_name(name: &str) -> CString {
 
 extern "C" fn destroy_fns(state: *mut c_void) {
     // SAFETY: `state` is the box made by `install`, freed exactly once by the C++ owner.
-    drop(unsafe { Box::from_raw(state.cast::<Arc<MergeFns>>()) });
+    let fns = unsafe { Box::from_raw(state.cast::<Arc<MergeFns>>()) };
+    // A panic in the closure's destructor must not unwind into C++.
+    let _ = panic::catch_unwind(AssertUnwindSafe(move || drop(fns)));
 }
 
 /// # Safety

@@ -16,6 +16,7 @@ use crate::db::{path_to_cstring, Db, Mode};
 use crate::error::{ErrPtr, Error, Result};
 use crate::ffi;
 use crate::options::Options;
+use crate::stored_options::StoredOptions;
 
 /// A TTL in RocksDB's unit: whole seconds in an `i32`; zero keeps entries forever.
 fn ttl_seconds(ttl: Duration) -> Result<i32> {
@@ -25,8 +26,13 @@ fn ttl_seconds(ttl: Duration) -> Result<i32> {
 
 impl Db {
     /// Opens (or creates) a TTL database with every column family it has, each expiring
-    /// entries older than `ttl` at compaction (`Duration::ZERO`: never). See the
-    /// [module docs](self) for what a TTL database stores and reads.
+    /// entries older than `ttl` at compaction (`Duration::ZERO`: never); until a compaction
+    /// removes them, reads may still return expired entries.
+    ///
+    /// A TTL database stores each value with its write time (4 bytes after it); reads
+    /// through every tier, iterators and multi-gets return the value without them. Opening
+    /// a TTL database without a TTL (or the reverse) would read those bytes as data, so it
+    /// is refused ([`Error::TtlMismatch`]), and so is ingesting SST files (which have none).
     ///
     /// ```
     /// # fn main() -> pinrocks::Result<()> {
@@ -82,6 +88,18 @@ impl Db {
         Self::open_impl(options, path, families, Mode::Ttl { ttls })
     }
 
+    /// Opens the database with the options it was written with ([`StoredOptions::load`]):
+    /// every stored column family with its stored options.
+    ///
+    /// [`StoredOptions::load`]: crate::StoredOptions::load
+    pub fn open_with_stored_options(stored: &StoredOptions, path: impl AsRef<Path>) -> Result<Db> {
+        Self::open_with(
+            &stored.db,
+            path,
+            stored.column_families.iter().map(|(n, o)| (n.as_str(), o)),
+        )
+    }
+
     /// Opens a secondary instance of the live database at `primary`, with every column
     /// family it has, keeping its own files (info log) in `secondary`. It sees the primary
     /// as it was when opened, until [`try_catch_up_with_primary`](Self::try_catch_up_with_primary);
@@ -125,7 +143,7 @@ impl Db {
         options.check()?;
         let ttl = ttl_seconds(ttl)?;
         let inner = self.inner();
-        let handle = inner.create_cf_with(name, options.order(), |db, name, err| {
+        let handle = inner.create_cf_with(name, options.traits(), |db, name, err| {
             // SAFETY: live database, options and name for the call; RocksDB copies them and
             // returns a new handle (NULL on error), owned by the caller.
             unsafe { ffi::rocksdb_create_column_family_with_ttl(db, options.raw(), name, ttl, err) }

@@ -7,51 +7,16 @@ use std::sync::OnceLock;
 
 use crate::cache::Cache;
 use crate::compaction_filter::CompactionFilterFactory;
+use crate::compaction_style::CompactionStyle;
 use crate::comparator::Comparator;
+use crate::compression::{Compression, CompressionOptions};
 use crate::error::ErrPtr;
 use crate::ffi;
+use crate::handles::FamilyTraits;
 use crate::merge::MergeOperator;
+use crate::rate_limiter::RateLimiter;
 use crate::snapshot::Snapshot;
-
-/// Block compression for SST files. Only the algorithms compiled in (the `lz4`, `zstd`
-/// and `snappy` features) can be used; RocksDB rejects others when the database opens.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Compression {
-    /// No compression.
-    None,
-    /// Snappy (feature `snappy`).
-    Snappy,
-    /// LZ4 (feature `lz4`).
-    Lz4,
-    /// LZ4HC (feature `lz4`).
-    Lz4hc,
-    /// Zstandard (feature `zstd`).
-    Zstd,
-}
-
-impl Compression {
-    fn raw(self) -> c_int {
-        (match self {
-            Compression::None => ffi::rocksdb_no_compression,
-            Compression::Snappy => ffi::rocksdb_snappy_compression,
-            Compression::Lz4 => ffi::rocksdb_lz4_compression,
-            Compression::Lz4hc => ffi::rocksdb_lz4hc_compression,
-            Compression::Zstd => ffi::rocksdb_zstd_compression,
-        }) as c_int
-    }
-}
-
-/// Block-based table settings, rebuilt into a table factory whenever one changes (the C API
-/// copies them into the options, so we keep our own copy to change one field at a time).
-#[derive(Debug, Clone, Default)]
-struct TableSettings {
-    /// A cache shared with other options (and so other column families and databases).
-    shared_cache: Option<Cache>,
-    block_cache_bytes: Option<usize>,
-    block_cache_shard_bits: Option<i32>,
-    bloom_bits_per_key: Option<f64>,
-    block_size: Option<usize>,
-}
+use crate::table_options::{BlockBasedOptions, FilterPolicy};
 
 /// Options for opening a database or creating a column family (`rocksdb_options_t`).
 ///
@@ -71,13 +36,39 @@ struct TableSettings {
 /// ```
 pub struct Options {
     raw: NonNull<ffi::rocksdb_options_t>,
-    table: TableSettings,
+    /// Our copy of the table options: the C API copies them into a new table factory, so
+    /// changing one field rebuilds the factory from this.
+    table: BlockBasedOptions,
     /// A setting RocksDB refused without saying so (the C API has no error for it),
     /// reported when the options are used to open a database or create a column family.
     refused: Option<String>,
     /// RocksDB keeps only a raw pointer to the comparator: these options keep it alive, and
     /// so does every database opened with them (see `DbInner`).
     comparator: Option<Comparator>,
+    /// The prefix extractor set through these options, for prefix iteration.
+    prefix: Option<PrefixExtractor>,
+}
+
+/// How a key's prefix is taken, for prefix bloom filters and prefix seeks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PrefixExtractor {
+    /// The first `n` bytes; shorter keys have no prefix (they are filtered by whole key).
+    Fixed(usize),
+    /// The first `n` bytes, or the whole key if it is shorter.
+    Capped(usize),
+}
+
+/// How the WAL is replayed when the database opens after a crash.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WalRecoveryMode {
+    /// Tolerate an incomplete record at the end of the log (RocksDB's old default).
+    TolerateCorruptedTailRecords,
+    /// Fail to open on any corruption in the WAL.
+    AbsoluteConsistency,
+    /// Replay up to the first corruption, and stop there (RocksDB's default).
+    PointInTimeRecovery,
+    /// Skip every corrupted record and go on (may lose data in the middle).
+    SkipAnyCorruptedRecords,
 }
 
 // SAFETY: `rocksdb_options_t` is a plain C++ value with no thread affinity; `&Options`
@@ -103,15 +94,30 @@ macro_rules! setter {
 pub(crate) use setter;
 
 impl Options {
+    /// Takes over `raw` (a whole options handle, freed by `Drop`).
+    ///
+    /// # Safety
+    /// `raw` must be a live options handle that nothing else frees.
+    pub(crate) unsafe fn from_raw(raw: *mut ffi::rocksdb_options_t) -> Self {
+        Options {
+            raw: NonNull::new(raw).expect("a NULL options handle"),
+            table: BlockBasedOptions::default(),
+            refused: None,
+            comparator: None,
+            prefix: None,
+        }
+    }
+
     /// RocksDB's defaults (notably `create_if_missing` is off).
     pub fn new() -> Self {
         // SAFETY: plain constructor; NULL only on allocation failure.
         let raw = unsafe { ffi::rocksdb_options_create() };
         Options {
             raw: NonNull::new(raw).expect("rocksdb_options_create returned NULL"),
-            table: TableSettings::default(),
+            table: BlockBasedOptions::default(),
             refused: None,
             comparator: None,
+            prefix: None,
         }
     }
 
@@ -243,6 +249,149 @@ impl Options {
         self.comparator.as_ref()
     }
 
+    /// What a column family opened with these options needs pinrocks to know.
+    pub(crate) fn traits(&self) -> FamilyTraits {
+        FamilyTraits {
+            order: self.comparator.clone(),
+            prefix_len: self.prefix.map(|p| match p {
+                PrefixExtractor::Fixed(n) | PrefixExtractor::Capped(n) => n,
+            }),
+        }
+    }
+
+    /// Takes each key's prefix with `extractor`: filters then hold prefixes (so a seek
+    /// within one prefix skips files without it), and
+    /// [`Reader::prefix_iter`](crate::Reader::prefix_iter) with a prefix of this length
+    /// reads in RocksDB's prefix mode.
+    pub fn prefix_extractor(&mut self, extractor: PrefixExtractor) -> &mut Self {
+        let (kind, len) = match extractor {
+            PrefixExtractor::Fixed(n) => (ffi::PINROCKS_PREFIX_FIXED, n),
+            PrefixExtractor::Capped(n) => (ffi::PINROCKS_PREFIX_CAPPED, n),
+        };
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live options; the C++ side makes the extractor and shares it by shared_ptr.
+        unsafe {
+            ffi::pinrocks_options_set_prefix_extractor(
+                self.raw.as_ptr(),
+                kind as i32,
+                len,
+                &mut code,
+                err.as_out(),
+            )
+        };
+        self.note_failure("prefix_extractor", err.check_with_code(Some(code)));
+        self.prefix = Some(extractor);
+        self
+    }
+
+    setter!(
+        /// A bloom filter of key prefixes in each memtable, this fraction of its size (needs a
+        /// prefix extractor; 0.1 is a common choice).
+        memtable_prefix_bloom_ratio(f64) => rocksdb_options_set_memtable_prefix_bloom_size_ratio
+    );
+
+    /// One compression per level, from level 0 down; the last applies to the levels below.
+    pub fn compression_per_level(&mut self, levels: &[Compression]) -> &mut Self {
+        let raw: Vec<c_int> = levels.iter().map(|c| c.raw()).collect();
+        // SAFETY: live options; RocksDB copies the array.
+        unsafe {
+            ffi::rocksdb_options_set_compression_per_level(
+                self.raw.as_ptr(),
+                raw.as_ptr(),
+                raw.len(),
+            )
+        };
+        self
+    }
+
+    /// The compression of the bottom level (where most data lives), whatever the others use.
+    pub fn bottommost_compression(&mut self, compression: Compression) -> &mut Self {
+        // SAFETY: live options.
+        unsafe {
+            ffi::rocksdb_options_set_bottommost_compression(self.raw.as_ptr(), compression.raw())
+        };
+        self
+    }
+
+    /// Level and zstd dictionary of every level's compression.
+    pub fn compression_options(&mut self, options: &CompressionOptions) -> &mut Self {
+        // SAFETY: live options.
+        unsafe { options.apply(self.raw.as_ptr(), false) };
+        self
+    }
+
+    /// Level and zstd dictionary of the bottom level's compression.
+    pub fn bottommost_compression_options(&mut self, options: &CompressionOptions) -> &mut Self {
+        // SAFETY: live options.
+        unsafe { options.apply(self.raw.as_ptr(), true) };
+        self
+    }
+
+    /// Leveled, universal or FIFO compaction.
+    pub fn compaction_style(&mut self, style: CompactionStyle) -> &mut Self {
+        // SAFETY: live options.
+        unsafe { style.apply(self.raw.as_ptr()) };
+        self
+    }
+
+    setter!(
+        /// Split a compaction into up to this many parallel subcompactions.
+        max_subcompactions(u32) => rocksdb_options_set_max_subcompactions
+    );
+    setter!(
+        /// Buffer WAL writes until [`Db::flush_wal`](crate::Db::flush_wal) instead of writing
+        /// them at each write.
+        manual_wal_flush(bool) => rocksdb_options_set_manual_wal_flush as u8
+    );
+    setter!(
+        /// Sync the WAL in the background every this many bytes (0: never).
+        wal_bytes_per_sync(u64) => rocksdb_options_set_wal_bytes_per_sync
+    );
+    setter!(
+        /// Once WAL files hold this much, flush the column families that keep the oldest
+        /// alive (0: RocksDB picks 4x the memtables' size).
+        max_total_wal_size(u64) => rocksdb_options_set_max_total_wal_size
+    );
+    setter!(
+        /// Keep archived WAL files this long (for `updates_since`); 0 deletes them at once.
+        wal_ttl_seconds(u64) => rocksdb_options_set_WAL_ttl_seconds
+    );
+    setter!(
+        /// Keep archived WAL files up to this many MiB.
+        wal_size_limit_mb(u64) => rocksdb_options_set_WAL_size_limit_MB
+    );
+
+    /// How the WAL is replayed after a crash.
+    pub fn wal_recovery_mode(&mut self, mode: WalRecoveryMode) -> &mut Self {
+        let raw = match mode {
+            WalRecoveryMode::TolerateCorruptedTailRecords => 0,
+            WalRecoveryMode::AbsoluteConsistency => 1,
+            WalRecoveryMode::PointInTimeRecovery => 2,
+            WalRecoveryMode::SkipAnyCorruptedRecords => 3,
+        };
+        // SAFETY: live options.
+        unsafe { ffi::rocksdb_options_set_wal_recovery_mode(self.raw.as_ptr(), raw) };
+        self
+    }
+
+    /// Limits flush and compaction writes to the rate of `limiter` (shared with every
+    /// other options given it).
+    pub fn rate_limiter(&mut self, limiter: &RateLimiter) -> &mut Self {
+        // SAFETY: live options and limiter; the options copy its shared_ptr.
+        unsafe { ffi::rocksdb_options_set_ratelimiter(self.raw.as_ptr(), limiter.raw()) };
+        self
+    }
+
+    /// Collects statistics (tickers and histograms) for databases opened with these
+    /// options, read through [`Db::statistics`](crate::Db::statistics). Costs a few percent
+    /// of throughput.
+    pub fn enable_statistics(&mut self) -> &mut Self {
+        // SAFETY: live options.
+        unsafe { ffi::rocksdb_options_enable_statistics(self.raw.as_ptr()) };
+        self
+    }
+
     fn note_failure(&mut self, setting: &str, outcome: crate::Result<()>) {
         if let Err(e) = outcome {
             self.refused
@@ -253,7 +402,7 @@ impl Options {
     /// Reads through `cache`, shared with every other column family and database given
     /// the same [`Cache`]. Replaces [`block_cache_size`](Self::block_cache_size).
     pub fn block_cache(&mut self, cache: &Cache) -> &mut Self {
-        self.table.shared_cache = Some(cache.clone());
+        self.table.block_cache(cache);
         self.apply_table_settings()
     }
 
@@ -278,51 +427,34 @@ impl Options {
 
     /// A full bloom filter with this many bits per key, to skip files on point lookups.
     pub fn bloom_filter(&mut self, bits_per_key: f64) -> &mut Self {
-        self.table.bloom_bits_per_key = Some(bits_per_key);
+        self.table.filter(FilterPolicy::Bloom(bits_per_key));
         self.apply_table_settings()
     }
 
     /// Uncompressed size of SST data blocks (RocksDB's default is 4 KiB).
     pub fn block_size(&mut self, bytes: usize) -> &mut Self {
-        self.table.block_size = Some(bytes);
+        self.table.block_size(bytes);
+        self.apply_table_settings()
+    }
+
+    /// Block-based table options (replacing what the table setters above set).
+    pub fn block_based_table(&mut self, table: &BlockBasedOptions) -> &mut Self {
+        self.table = table.clone();
         self.apply_table_settings()
     }
 
     fn apply_table_settings(&mut self) -> &mut Self {
-        let settings = self.table.clone();
         // `LRUCacheOptions::MakeSharedCache` makes no cache for 20 shard bits or more
         // (cache/lru_cache.cc), and the table factory then silently uses a default one.
-        self.refused = settings
+        self.refused = self
+            .table
             .block_cache_shard_bits
             .filter(|&bits| bits >= 20)
             .map(|bits| format!("block_cache_shard_bits {bits} (RocksDB takes at most 19)"));
-        // SAFETY: each handle is created here, configured, copied into `self.raw` by
-        // `set_block_based_table_factory` (which copies the table options, and the cache by
-        // shared_ptr), then destroyed; the filter policy is owned by the table options.
+        let table = self.table.build();
+        // SAFETY: `table` is a live handle made above; the options copy it into a new table
+        // factory (and its cache and filter by shared_ptr), then we destroy our handle.
         unsafe {
-            let table = ffi::rocksdb_block_based_options_create();
-            if let Some(cache) = &settings.shared_cache {
-                // Copies the cache's shared_ptr: the options keep the cache alive.
-                ffi::rocksdb_block_based_options_set_block_cache(table, cache.raw());
-            } else if let Some(bytes) = settings.block_cache_bytes {
-                let lru = ffi::rocksdb_lru_cache_options_create();
-                ffi::rocksdb_lru_cache_options_set_capacity(lru, bytes);
-                ffi::rocksdb_lru_cache_options_set_num_shard_bits(
-                    lru,
-                    settings.block_cache_shard_bits.unwrap_or(-1),
-                );
-                let cache = ffi::rocksdb_cache_create_lru_opts(lru);
-                ffi::rocksdb_lru_cache_options_destroy(lru);
-                ffi::rocksdb_block_based_options_set_block_cache(table, cache);
-                ffi::rocksdb_cache_destroy(cache);
-            }
-            if let Some(bits) = settings.bloom_bits_per_key {
-                let policy = ffi::rocksdb_filterpolicy_create_bloom_full(bits);
-                ffi::rocksdb_block_based_options_set_filter_policy(table, policy);
-            }
-            if let Some(bytes) = settings.block_size {
-                ffi::rocksdb_block_based_options_set_block_size(table, bytes);
-            }
             ffi::rocksdb_options_set_block_based_table_factory(self.raw.as_ptr(), table);
             ffi::rocksdb_block_based_options_destroy(table);
         }
@@ -416,6 +548,15 @@ impl ReadOptions {
         /// Keep iterator key and value blocks pinned for the iterator's life.
         pin_data(bool) => rocksdb_readoptions_set_pin_data as u8
     );
+    setter!(
+        /// Iterate only over keys with the seek key's prefix (the column family's prefix
+        /// extractor's), using prefix bloom filters to skip files.
+        prefix_same_as_start(bool) => rocksdb_readoptions_set_prefix_same_as_start as u8
+    );
+    setter!(
+        /// Seek in total key order even with a prefix extractor (ignore prefix filters).
+        total_order_seek(bool) => rocksdb_readoptions_set_total_order_seek as u8
+    );
 
     /// Read as of `snapshot`. The options hold the snapshot (and so its database) alive.
     /// Use them only with the snapshot's own database: [`Reader::options`] panics on
@@ -469,6 +610,31 @@ impl ReadOptions {
     pub(crate) fn defaults() -> &'static ReadOptions {
         static DEFAULTS: OnceLock<ReadOptions> = OnceLock::new();
         DEFAULTS.get_or_init(ReadOptions::new)
+    }
+
+    /// A copy for one iterator that sets its own bounds: the same settings and snapshot,
+    /// this lower bound, and `upper` or this upper bound, whichever ends first bytewise.
+    pub(crate) fn copy_with_upper_bound(&self, upper: Option<&[u8]>) -> ReadOptions {
+        // SAFETY: live handle; the copy is a new handle we own (NULL only if allocation
+        // failed). Its snapshot pointer is kept alive by the `Snapshot` cloned below.
+        let raw = unsafe { ffi::pinrocks_readoptions_copy(self.raw.as_ptr()) };
+        let mut copy = ReadOptions {
+            raw: NonNull::new(raw).expect("pinrocks_readoptions_copy returned NULL"),
+            lower_bound: None,
+            upper_bound: None,
+            snapshot: self.snapshot.clone(),
+        };
+        if let Some(lower) = &self.lower_bound {
+            copy.iterate_lower_bound(lower);
+        }
+        let bound = match (self.upper_bound.as_deref(), upper) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        if let Some(bound) = bound {
+            copy.iterate_upper_bound(bound);
+        }
+        copy
     }
 
     /// The database of the snapshot these options read at, if any.

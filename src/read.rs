@@ -26,6 +26,8 @@
 //! # Ok(()) }
 //! ```
 
+use std::ops::Bound;
+
 use bytes::{Bytes, BytesMut};
 
 use std::sync::Arc;
@@ -361,16 +363,45 @@ impl<'a> Reader<'a> {
     }
 
     /// **Prefix iteration.** [`range`](Self::range) over the keys that start with
-    /// `prefix`: positioned at the first, ending (both ways) at the last. The range ends at
-    /// the bytewise successor of `prefix`, so in a column family with a [`Comparator`] it
-    /// means what that range means in its order.
+    /// `prefix`: positioned at the first, ending (both ways) at the last.
     ///
-    /// [`Comparator`]: crate::Comparator
+    /// The iterator reads with its own copy of the reader's options: RocksDB's upper bound
+    /// is set at the prefix's end (so RocksDB stops there, and skips files past it), and when
+    /// the column family's [`PrefixExtractor`](crate::PrefixExtractor) takes prefixes of
+    /// exactly this length, RocksDB's prefix mode (`prefix_same_as_start`) is on, so prefix
+    /// bloom filters skip files without the prefix. In a column family with a
+    /// [`Comparator`](crate::Comparator), the range is that between `prefix` and its bytewise
+    /// successor in the family's order (both ways round, so reverse bytewise order works):
+    /// right for any order that keeps the keys of a prefix together.
     pub fn prefix_iter(&self, prefix: &[u8]) -> DbIterator<'a> {
-        match successor(prefix) {
-            Some(end) => self.range(prefix..&end[..]),
-            None => self.range(prefix..),
+        let end = successor(prefix);
+        // In an order where the successor sorts first (reverse bytewise), the keys with the
+        // prefix lie after it, up to the prefix itself.
+        let reversed = match (&self.cf.order, &end) {
+            (Some(order), Some(end)) => order.compare(end, prefix).is_lt(),
+            _ => false,
+        };
+        let range: (Bound<&[u8]>, Bound<&[u8]>) = match &end {
+            Some(end) if reversed => (Bound::Excluded(end), Bound::Included(prefix)),
+            Some(end) => (Bound::Included(prefix), Bound::Excluded(end)),
+            None => (Bound::Included(prefix), Bound::Unbounded),
+        };
+        let bytewise = self.cf.order.is_none();
+        let prefix_mode = self.cf.prefix_len == Some(prefix.len());
+        let mut own = self
+            .options
+            .copy_with_upper_bound(end.as_deref().filter(|_| bytewise));
+        if prefix_mode {
+            own.prefix_same_as_start(true);
         }
+        let own = Box::new(own);
+        // SAFETY: live db and handle, borrowed for 'a; the options are boxed into the
+        // iterator, which destroys its RocksDB iterator before them.
+        let raw =
+            unsafe { ffi::rocksdb_create_iterator_cf(self.db.raw(), own.raw(), self.cf.raw()) };
+        let mut it = DbIterator::new(raw, &range, self.cf.order.as_ref(), Some(own));
+        it.seek_to_first();
+        it
     }
 
     /// **Scan.** A std [`Iterator`] over `f(key, value)` for the keys in `range`, in order:
@@ -422,6 +453,6 @@ impl<'a> Reader<'a> {
         let raw = unsafe {
             ffi::rocksdb_create_iterator_cf(self.db.raw(), self.options.raw(), self.cf.raw())
         };
-        DbIterator::new(raw, range, self.cf.order.as_ref())
+        DbIterator::new(raw, range, self.cf.order.as_ref(), None)
     }
 }

@@ -394,3 +394,34 @@ fn a_merged_value_is_built_not_pinned_from_a_block() {
     assert_eq!(during_merged, before);
     assert_eq!(cache.pinned_usage(), before);
 }
+
+#[test]
+fn an_associative_operator_names_the_same_inputs_in_partial_merges() {
+    // Last writer wins, written as an associative operator that names its result.
+    let last = MergeOperator::associative("last", |input, out| {
+        if input.operands.is_empty() {
+            out.use_existing()
+        } else {
+            out.use_operand(input.operands.len() - 1)
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(&options_with(&last), dir.path()).unwrap();
+    for (i, v) in [&b"a"[..], b"b", b"c"].iter().enumerate() {
+        db.merge(b"k", v).unwrap();
+        let snapshot = db.snapshot(); // keeps each operand apart until a partial merge
+        if i == 1 {
+            db.default_cf().flush().unwrap(); // a flush is never bottommost: partial merges
+        }
+        drop(snapshot);
+    }
+    assert_eq!(every_tier(db.reader(), b"k"), Some(b"c".to_vec()));
+    db.default_cf().flush().unwrap();
+    assert_eq!(every_tier(db.reader(), b"k"), Some(b"c".to_vec()));
+    db.compact_range(None, None).unwrap();
+    assert_eq!(every_tier(db.reader(), b"k"), Some(b"c".to_vec()));
+    db.merge(b"two", b"x").unwrap();
+    db.merge(b"two", b"y").unwrap();
+    db.default_cf().flush().unwrap();
+    assert_eq!(every_tier(db.reader(), b"two"), Some(b"y".to_vec()));
+}

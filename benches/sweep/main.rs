@@ -9,11 +9,13 @@
 //! * `report <criterion dir> <out dir> [machine]`: the report and plot (`report.rs`);
 //! * `tiers`, `paths`: the tier names and the other read paths, one a line, for the scripts;
 //! * `merge [--quick]`, `merge-per-read ...`: reads of keys with pending merge operands,
-//!   ours and the `rocksdb` crate's, timed interleaved (`merge.rs`, `paired.rs`).
+//!   ours and the `rocksdb` crate's, timed interleaved (`merge.rs`, `paired.rs`);
+//! * `crc`: flush and cold-read speed under this build's CRC32c (`crc.rs`).
 //!
 //! Environment: `PINROCKS_SIZES=8,4096` limits the sizes; `PINROCKS_QUICK=1` runs every
 //! cell briefly (CI's smoke test; its timings mean nothing).
 
+mod crc;
 mod merge;
 mod paired;
 mod per_read;
@@ -106,6 +108,7 @@ fn main() {
     match args.first().map(String::as_str) {
         Some("per-read") => per_read::main(&args[1..]),
         Some("merge") => merge::main(&args[1..]),
+        Some("crc") => crc::main(),
         Some("merge-per-read") => merge::per_read(&args[1..]),
         Some("report") => report::main(&args[1..]),
         Some("tiers") => TIER_NAMES.iter().for_each(|name| println!("{name}")),

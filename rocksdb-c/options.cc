@@ -1,0 +1,135 @@
+// Options and statistics beyond RocksDB's C API: the capped prefix extractor (the C API has
+// only the fixed one), a copy of read options (for an iterator that needs its own bounds),
+// and typed access to the database's statistics by ticker and histogram name (the C API
+// reads them only through the options object that opened the database).
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "guarded.h"
+#include "layout.h"
+#include "pinrocks.h"
+#include "rocksdb/slice_transform.h"
+#include "rocksdb/statistics.h"
+#include "util/crc32c.h"
+
+// The handle a pinrocks_statistics_t* is: a shared reference to the database's Statistics.
+struct pinrocks_statistics_t {
+  std::shared_ptr<rocksdb::Statistics> rep;
+};
+
+extern "C" {
+
+void pinrocks_options_set_prefix_extractor(rocksdb_options_t* options, int kind, size_t len,
+                                           int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb::Options& o = pinrocks::options_of(options);
+    switch (kind) {
+      case PINROCKS_PREFIX_NONE:
+        o.prefix_extractor.reset();
+        break;
+      case PINROCKS_PREFIX_FIXED:
+        o.prefix_extractor.reset(rocksdb::NewFixedPrefixTransform(len));
+        break;
+      case PINROCKS_PREFIX_CAPPED:
+        o.prefix_extractor.reset(rocksdb::NewCappedPrefixTransform(len));
+        break;
+      default:
+        pinrocks::save_error(errptr, status_code, rocksdb::Status::kInvalidArgument,
+                             "unknown prefix extractor kind");
+    }
+  });
+}
+
+rocksdb_readoptions_t* pinrocks_readoptions_copy(const rocksdb_readoptions_t* source)
+    PINROCKS_NOEXCEPT {
+  try {
+    rocksdb_readoptions_t* copy = rocksdb_readoptions_create();
+    // Only `rep`: the bounds in `source` point into `source`; the caller sets its own.
+    pinrocks::read_options_of_mut(copy) = pinrocks::read_options_of(source);
+    pinrocks::read_options_of_mut(copy).iterate_lower_bound = nullptr;
+    pinrocks::read_options_of_mut(copy).iterate_upper_bound = nullptr;
+    return copy;
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+size_t pinrocks_options_comparator_name(const rocksdb_options_t* options, char* buf,
+                                        size_t buflen) PINROCKS_NOEXCEPT {
+  const rocksdb::Comparator* comparator =
+      reinterpret_cast<const rocksdb::Options*>(options)->comparator;
+  const char* name = comparator == nullptr ? "" : comparator->Name();
+  size_t len = std::strlen(name);
+  std::memcpy(buf, name, len < buflen ? len : buflen);
+  return len;
+}
+
+pinrocks_statistics_t* pinrocks_statistics_of_options(const rocksdb_options_t* options)
+    PINROCKS_NOEXCEPT {
+  const auto& statistics =
+      reinterpret_cast<const rocksdb::Options*>(options)->statistics;
+  if (!statistics) {
+    return nullptr;
+  }
+  try {
+    return new pinrocks_statistics_t{statistics};
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+void pinrocks_statistics_destroy(pinrocks_statistics_t* statistics) PINROCKS_NOEXCEPT {
+  delete statistics;
+}
+
+unsigned char pinrocks_statistics_ticker(pinrocks_statistics_t* statistics, const char* name,
+                                         uint64_t* value) PINROCKS_NOEXCEPT {
+  for (const auto& [ticker, ticker_name] : rocksdb::TickersNameMap) {
+    if (ticker_name == name) {
+      *value = statistics->rep->getTickerCount(ticker);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+unsigned char pinrocks_statistics_histogram(pinrocks_statistics_t* statistics, const char* name,
+                                            pinrocks_histogram* out) PINROCKS_NOEXCEPT {
+  for (const auto& [histogram, histogram_name] : rocksdb::HistogramsNameMap) {
+    if (histogram_name == name) {
+      rocksdb::HistogramData data;
+      statistics->rep->histogramData(histogram, &data);
+      out->count = data.count;
+      out->sum = data.sum;
+      out->min = data.min;
+      out->max = data.max;
+      out->average = data.average;
+      out->median = data.median;
+      out->p95 = data.percentile95;
+      out->p99 = data.percentile99;
+      out->std_dev = data.standard_deviation;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+void pinrocks_statistics_reset(pinrocks_statistics_t* statistics, int* status_code,
+                               char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr,
+                    [&] { pinrocks::report(errptr, status_code, statistics->rep->Reset()); });
+}
+
+size_t pinrocks_crc32c_mode(char* buf, size_t buflen) PINROCKS_NOEXCEPT {
+  try {
+    std::string mode = rocksdb::crc32c::IsFastCrc32Supported();
+    std::memcpy(buf, mode.data(), mode.size() < buflen ? mode.size() : buflen);
+    return mode.size();
+  } catch (...) {
+    return 0;
+  }
+}
+
+}  // extern "C"

@@ -1,0 +1,53 @@
+//! A rate limiter for flush and compaction writes, shared by every options (and so every
+//! database) given it.
+
+use std::ptr::NonNull;
+use std::sync::Arc;
+
+use crate::ffi;
+
+struct RawLimiter(NonNull<ffi::rocksdb_ratelimiter_t>);
+
+// SAFETY: `GenericRateLimiter` is thread-safe (its requests take its own mutex); the handle
+// is only a shared_ptr to it, never changed after creation.
+unsafe impl Send for RawLimiter {}
+// SAFETY: see `Send`.
+unsafe impl Sync for RawLimiter {}
+
+impl Drop for RawLimiter {
+    fn drop(&mut self) {
+        // SAFETY: owned, destroyed once; options that were given it hold their own
+        // shared_ptr to the limiter.
+        unsafe { ffi::rocksdb_ratelimiter_destroy(self.0.as_ptr()) };
+    }
+}
+
+/// Limits the bytes per second RocksDB's flushes and compactions write. Cheap to clone.
+#[derive(Clone)]
+pub struct RateLimiter {
+    raw: Arc<RawLimiter>,
+}
+
+impl std::fmt::Debug for RateLimiter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RateLimiter").finish_non_exhaustive()
+    }
+}
+
+impl RateLimiter {
+    /// At most `bytes_per_sec`, refilled every 100 ms (RocksDB's defaults otherwise).
+    pub fn new(bytes_per_sec: i64) -> Self {
+        // SAFETY: plain constructor; 100 ms refill period and fairness 10 are RocksDB's
+        // defaults.
+        let raw = unsafe { ffi::rocksdb_ratelimiter_create(bytes_per_sec, 100_000, 10) };
+        RateLimiter {
+            raw: Arc::new(RawLimiter(
+                NonNull::new(raw).expect("rocksdb_ratelimiter_create returned NULL"),
+            )),
+        }
+    }
+
+    pub(crate) fn raw(&self) -> *mut ffi::rocksdb_ratelimiter_t {
+        self.raw.0.as_ptr()
+    }
+}
