@@ -3,6 +3,7 @@
 // db/c.cc defines, for this exact version:
 //   struct rocksdb_t                      { DB* rep; };
 //   struct rocksdb_options_t              { Options rep; };
+//   struct rocksdb_cache_t                { std::shared_ptr<Cache> rep; };
 //   struct rocksdb_readoptions_t          { ReadOptions rep; ...more fields... };
 //   struct rocksdb_column_family_handle_t { ColumnFamilyHandle* rep; bool immortal; };
 //   struct rocksdb_writebatch_t           { WriteBatch rep; };
@@ -14,7 +15,10 @@
 #ifndef PINROCKS_LAYOUT_H
 #define PINROCKS_LAYOUT_H
 
+#include <memory>
+
 #include "rocksdb/c.h"
+#include "rocksdb/cache.h"
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
 #include "rocksdb/utilities/backup_engine.h"
@@ -24,6 +28,10 @@ namespace pinrocks {
 
 inline rocksdb::DB* db_of(rocksdb_t* db) {
   return *reinterpret_cast<rocksdb::DB**>(db);
+}
+
+inline std::shared_ptr<rocksdb::Cache>& cache_of(rocksdb_cache_t* cache) {
+  return *reinterpret_cast<std::shared_ptr<rocksdb::Cache>*>(cache);
 }
 
 inline rocksdb::Options& options_of(rocksdb_options_t* options) {

@@ -122,6 +122,31 @@ void pinrocks_statistics_reset(pinrocks_statistics_t* statistics, int* status_co
                     [&] { pinrocks::report(errptr, status_code, statistics->rep->Reset()); });
 }
 
+rocksdb_cache_t* pinrocks_cache_create_lru(size_t capacity, int shard_bits,
+                                           unsigned char strict_capacity_limit,
+                                           double high_pri_pool_ratio, int* status_code,
+                                           char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb_cache_t* cache = nullptr;
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb::LRUCacheOptions options;
+    options.capacity = capacity;
+    options.num_shard_bits = shard_bits;
+    options.strict_capacity_limit = strict_capacity_limit != 0;
+    options.high_pri_pool_ratio = high_pri_pool_ratio;
+    std::shared_ptr<rocksdb::Cache> made = options.MakeSharedCache();
+    if (!made) {
+      // LRUCacheOptions::MakeSharedCache refuses 20+ shard bits and ratios outside [0, 1].
+      pinrocks::save_error(errptr, status_code, rocksdb::Status::kInvalidArgument,
+                           "LRU cache options refused by RocksDB (shard bits 0..19 or -1, "
+                           "high_pri_pool_ratio 0..1)");
+      return;
+    }
+    cache = rocksdb_cache_create_lru(0);
+    pinrocks::cache_of(cache) = std::move(made);
+  });
+  return cache;
+}
+
 size_t pinrocks_crc32c_mode(char* buf, size_t buflen) PINROCKS_NOEXCEPT {
   try {
     std::string mode = rocksdb::crc32c::IsFastCrc32Supported();

@@ -211,6 +211,13 @@ rocksdb_readoptions_t* pinrocks_readoptions_copy(const rocksdb_readoptions_t* so
 size_t pinrocks_options_comparator_name(const rocksdb_options_t* options, char* buf,
                                         size_t buflen) PINROCKS_NOEXCEPT;
 
+/* An LRU cache with RocksDB's LRUCacheOptions (the C API has no high-priority pool), or
+ * NULL with an error if RocksDB refuses them. Free with rocksdb_cache_destroy. */
+rocksdb_cache_t* pinrocks_cache_create_lru(size_t capacity, int shard_bits,
+                                           unsigned char strict_capacity_limit,
+                                           double high_pri_pool_ratio, int* status_code,
+                                           char** errptr) PINROCKS_NOEXCEPT;
+
 /* How this RocksDB build computes CRC32c (RocksDB's own words, as its LOG says at open:
  * "Supported on x86", "Not supported on x86", ...), copied into buf; returns its length. */
 size_t pinrocks_crc32c_mode(char* buf, size_t buflen) PINROCKS_NOEXCEPT;

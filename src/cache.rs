@@ -59,6 +59,31 @@ impl Drop for RawCache {
     }
 }
 
+/// The options of an LRU cache ([`Cache::lru_with`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LruCacheOptions {
+    /// Bytes.
+    pub capacity: usize,
+    /// `2^shard_bits` shards; `None`: RocksDB chooses.
+    pub shard_bits: Option<u32>,
+    /// Fail inserts (and the reads that needed them) rather than go over the capacity.
+    pub strict_capacity_limit: bool,
+    /// Share of the capacity reserved for high-priority blocks (RocksDB's default 0.5).
+    pub high_pri_pool_ratio: f64,
+}
+
+impl LruCacheOptions {
+    /// RocksDB's defaults for a cache of `capacity` bytes.
+    pub fn new(capacity: usize) -> Self {
+        LruCacheOptions {
+            capacity,
+            shard_bits: None,
+            strict_capacity_limit: false,
+            high_pri_pool_ratio: 0.5,
+        }
+    }
+}
+
 impl Cache {
     fn from_raw(raw: *mut ffi::rocksdb_cache_t) -> Cache {
         Cache {
@@ -94,6 +119,30 @@ impl Cache {
             ffi::rocksdb_lru_cache_options_destroy(options);
             raw
         };
+        Ok(Cache::from_raw(raw))
+    }
+
+    /// An LRU cache with every option of RocksDB's `LRUCacheOptions` pinrocks exposes: a
+    /// high-priority pool (a share of the capacity where index and filter blocks cached
+    /// with [`cache_index_and_filter_blocks_with_high_priority`] outlive data blocks),
+    /// shards, a strict capacity. Settings RocksDB refuses are an error here.
+    ///
+    /// [`cache_index_and_filter_blocks_with_high_priority`]: crate::BlockBasedOptions::cache_index_and_filter_blocks_with_high_priority
+    pub fn lru_with(options: &LruCacheOptions) -> Result<Cache> {
+        let mut err = crate::error::ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: plain constructor; a new cache, or NULL with an error.
+        let raw = unsafe {
+            ffi::pinrocks_cache_create_lru(
+                options.capacity,
+                options.shard_bits.map_or(-1, |b| b as i32),
+                u8::from(options.strict_capacity_limit),
+                options.high_pri_pool_ratio,
+                &mut code,
+                err.as_out(),
+            )
+        };
+        err.check_with_code(Some(code))?;
         Ok(Cache::from_raw(raw))
     }
 

@@ -68,7 +68,7 @@ mod write;
 
 pub use backup::{BackupEngine, BackupInfo};
 pub use batch::{BatchRecord, WriteBatch};
-pub use cache::Cache;
+pub use cache::{Cache, LruCacheOptions};
 pub use column_family::ColumnFamily;
 pub use compaction_filter::{
     CompactionContext, CompactionFilter, CompactionFilterFactory, Decision, TypedDecision,

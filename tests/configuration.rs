@@ -14,8 +14,8 @@ use common::every_tier;
 use pinrocks::{
     BlockBasedOptions, Cache, ChecksumType, CompactionStyle, Compression, CompressionOptions,
     DataBlockIndexType, Db, Error, ErrorKind, FifoOptions, FilterPolicy, Histogram, IndexType,
-    PerfContext, PerfLevel, PerfMetric, PrefixExtractor, RateLimiter, ReadOptions, StoredOptions,
-    Ticker, UniversalOptions, WalRecoveryMode,
+    LruCacheOptions, PerfContext, PerfLevel, PerfMetric, PrefixExtractor, RateLimiter, ReadOptions,
+    StoredOptions, Ticker, UniversalOptions, WalRecoveryMode,
 };
 
 /// The newest OPTIONS file RocksDB wrote in `dir`, as section -> key -> value.
@@ -613,4 +613,46 @@ fn a_database_written_by_the_rocksdb_crate_opens_from_its_options_file_alone() {
         value(&o, CF, "comparator"),
         "rocksdb.ReverseBytewiseComparator"
     );
+}
+
+#[test]
+fn lru_cache_options_reach_rocksdb_and_bad_ones_are_refused() {
+    let cache = Cache::lru_with(&LruCacheOptions {
+        capacity: 32 << 20,
+        shard_bits: Some(2),
+        strict_capacity_limit: true,
+        high_pri_pool_ratio: 0.25,
+    })
+    .unwrap();
+    assert_eq!(cache.capacity(), 32 << 20);
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = common::create_options();
+    options.block_cache(&cache);
+    let db = Db::open(&options, dir.path()).unwrap();
+    // The table factory prints its cache's options into RocksDB's LOG at open.
+    let log = std::fs::read_to_string(dir.path().join("LOG")).unwrap();
+    for line in [
+        "capacity : 33554432",
+        "num_shard_bits : 2",
+        "strict_capacity_limit : 1",
+        "high_pri_pool_ratio: 0.250",
+    ] {
+        assert!(log.contains(line), "{line} not in the LOG");
+    }
+    db.put(b"k", b"v").unwrap();
+    db.flush().unwrap();
+    assert_eq!(every_tier(db.reader(), b"k"), Some(b"v".to_vec()));
+    for bad in [
+        LruCacheOptions {
+            high_pri_pool_ratio: 1.5,
+            ..LruCacheOptions::new(1 << 20)
+        },
+        LruCacheOptions {
+            shard_bits: Some(20),
+            ..LruCacheOptions::new(1 << 20)
+        },
+    ] {
+        let err = Cache::lru_with(&bad).unwrap_err();
+        assert_eq!(err.kind(), Some(ErrorKind::InvalidArgument), "{err}");
+    }
 }
