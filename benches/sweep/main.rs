@@ -20,6 +20,7 @@ mod merge;
 mod paired;
 mod per_read;
 mod report;
+mod run;
 mod tiers;
 
 use std::hint::black_box;
@@ -107,6 +108,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("per-read") => per_read::main(&args[1..]),
+        Some("run") => run::main(&args[1..]),
         Some("merge") => merge::main(&args[1..]),
         Some("crc") => crc::main(),
         Some("merge-per-read") => merge::per_read(&args[1..]),

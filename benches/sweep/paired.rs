@@ -63,6 +63,54 @@ pub fn run(
     (Rounds { ns }, checksum)
 }
 
+/// Like [`run`] with `threads` threads reading at once: in each round, each of `tiers`
+/// tiers (made per thread by `make`) runs on every thread for one slice; the time per read
+/// is the slice over the reads of all threads (so 2 threads that do not contend halve it).
+pub fn run_threads<'a, F>(
+    tiers: usize,
+    threads: usize,
+    make: F,
+    keys: &[Vec<u8>],
+    rounds: usize,
+    slice: Duration,
+) -> Vec<Vec<f64>>
+where
+    F: Fn(usize) -> Box<dyn FnMut(&[u8]) -> u64 + 'a> + Sync,
+{
+    let mut ns = vec![Vec::with_capacity(rounds); tiers];
+    for round in 0..rounds {
+        for i in 0..tiers {
+            let tier = (round + i) % tiers;
+            let start = Instant::now();
+            let ops: u64 = std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..threads)
+                    .map(|t| {
+                        let make = &make;
+                        scope.spawn(move || {
+                            let mut read = make(tier);
+                            let mut next = t * 7919;
+                            let mut ops = 0u64;
+                            let mut sum = 0u64;
+                            while start.elapsed() < slice {
+                                for _ in 0..16 {
+                                    next = (next + 1) % keys.len();
+                                    sum = sum.wrapping_add(read(std::hint::black_box(&keys[next])));
+                                }
+                                ops += 16;
+                            }
+                            std::hint::black_box(sum);
+                            ops
+                        })
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().unwrap()).sum()
+            });
+            ns[tier].push(start.elapsed().as_nanos() as f64 / ops as f64);
+        }
+    }
+    ns
+}
+
 /// The median of `xs` (which it sorts).
 pub fn median(xs: &mut [f64]) -> f64 {
     assert!(!xs.is_empty(), "median of nothing");

@@ -1,59 +1,41 @@
-//! Builds the sweep's report from criterion's raw samples: a markdown table per regime and
-//! consumer (ops/s as median [min-max] over criterion's samples, ratios between tiers
-//! measured in the same run), the per-read counts made under valgrind, and a log-log SVG
-//! of ops/s against value size, one line per tier.
+//! Builds the sweep's report from the paired samples of `sweep run` (`samples.tsv`): per
+//! regime and consumer, time per read of every tier (median of its rounds) and ratios
+//! between tiers as medians of per-round ratios with a 95% bootstrap interval and the two
+//! halves of the run side by side; the goals; the concurrent readers; the per-read counts
+//! made under valgrind; and two log-log plots (time per read, and ratio to the `rocksdb`
+//! crate's `get`), with intervals drawn.
 //!
-//! `sweep report <criterion dir> <output dir> [machine]` (the bench binary; see main.rs)
+//! `sweep report <samples dir> <output dir> [machine]` (the bench binary; see main.rs)
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::tiers::{Consumer, Regime, TIER_NAMES};
+use crate::paired::{median, Ratio};
+use crate::tiers::TIER_NAMES;
 
-/// Ops/s of each criterion sample (one sample = many iterations).
-#[derive(Debug, Clone)]
-struct Cell {
-    median: f64,
-    min: f64,
-    max: f64,
-    samples: usize,
-}
+/// group -> size -> tier -> ns per read, one per round in order.
+type Samples = BTreeMap<String, BTreeMap<usize, BTreeMap<String, Vec<f64>>>>;
 
-fn read_cell(path: &Path) -> Option<Cell> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
-    let iters = json["iters"].as_array()?;
-    let times = json["times"].as_array()?;
-    let mut ops: Vec<f64> = iters
-        .iter()
-        .zip(times)
-        .filter_map(|(i, t)| Some(i.as_f64()? * 1e9 / t.as_f64()?))
-        .collect();
-    if ops.is_empty() {
-        return None;
+fn read_samples(path: &Path) -> Samples {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let mut samples = Samples::new();
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let [group, size, tier, _round, ns] = f[..] else {
+            panic!("bad line {line:?}");
+        };
+        samples
+            .entry(group.to_string())
+            .or_default()
+            .entry(size.parse().unwrap())
+            .or_default()
+            .entry(tier.to_string())
+            .or_default()
+            .push(ns.parse().unwrap());
     }
-    ops.sort_by(f64::total_cmp);
-    let n = ops.len();
-    let median = if n % 2 == 1 {
-        ops[n / 2]
-    } else {
-        (ops[n / 2 - 1] + ops[n / 2]) / 2.0
-    };
-    Some(Cell {
-        median,
-        min: ops[0],
-        max: ops[n - 1],
-        samples: n,
-    })
-}
-
-fn human(ops: f64) -> String {
-    match ops {
-        x if x >= 1e6 => format!("{:.2}M", x / 1e6),
-        x if x >= 1e3 => format!("{:.1}K", x / 1e3),
-        x => format!("{x:.0}"),
-    }
+    samples
 }
 
 fn size_name(size: usize) -> String {
@@ -64,60 +46,92 @@ fn size_name(size: usize) -> String {
     }
 }
 
-type Results = BTreeMap<(String, String), BTreeMap<usize, BTreeMap<String, Cell>>>;
-
-fn collect(criterion: &Path) -> Results {
-    let mut results = Results::new();
-    for regime in Regime::ALL {
-        for consumer in Consumer::ALL {
-            let prefix = format!("{}_{}_", regime.name(), consumer.name());
-            let Ok(entries) = std::fs::read_dir(criterion) else {
-                continue;
-            };
-            for entry in entries.flatten() {
-                let name = entry.file_name().to_string_lossy().into_owned();
-                let Some(size) = name.strip_prefix(&prefix).and_then(|s| s.parse().ok()) else {
-                    continue;
-                };
-                for tier in &TIER_NAMES {
-                    let path = entry.path().join(tier).join("new/sample.json");
-                    if let Some(cell) = read_cell(&path) {
-                        results
-                            .entry((regime.name().into(), consumer.name().into()))
-                            .or_default()
-                            .entry(size)
-                            .or_default()
-                            .insert(tier.to_string(), cell);
-                    }
-                }
-            }
-        }
+fn time(ns: f64) -> String {
+    match ns {
+        x if x >= 1e6 => format!("{:.2} ms", x / 1e6),
+        x if x >= 1e3 => format!("{:.2} µs", x / 1e3),
+        x => format!("{x:.0} ns"),
     }
-    results
 }
 
-/// "1.42x", with a mark where the ranges do not overlap (the difference is not noise).
-fn ratio(a: &Cell, b: &Cell) -> String {
-    let r = a.median / b.median;
-    let clear = if a.min > b.max {
-        " ▲"
-    } else if a.max < b.min {
-        " ▼"
+/// How closely the two halves of a run must agree: ±5% from 4 KB up, ±10% below.
+fn tolerance(size: usize) -> f64 {
+    if size >= 4096 {
+        0.05
     } else {
-        ""
-    };
-    format!("{r:.2}x{clear}")
+        0.10
+    }
 }
 
-fn tables(results: &Results) -> String {
+fn agrees(r: &Ratio, size: usize) -> bool {
+    let mean = (r.first_half + r.second_half) / 2.0;
+    (r.first_half - r.second_half).abs() / mean <= tolerance(size)
+}
+
+/// "how many times faster `fast` is than `slow`", from times per read.
+fn speedup(cells: &BTreeMap<String, Vec<f64>>, fast: &str, slow: &str) -> Option<Ratio> {
+    Some(Ratio::of(cells.get(slow)?, cells.get(fast)?))
+}
+
+fn ratio_cell(r: Option<Ratio>, size: usize, tally: &mut (usize, usize)) -> String {
+    match r {
+        Some(r) => {
+            tally.1 += 1;
+            let ok = agrees(&r, size);
+            if ok {
+                tally.0 += 1;
+            }
+            format!("{}{}", r.cell(), if ok { "" } else { " ✗" })
+        }
+        None => "–".into(),
+    }
+}
+
+/// The ratios reported per cell: (faster tier, slower tier, heading).
+const RATIOS: [(&str, &str, &str); 7] = [
+    ("pinned", "vec", "pinned vs vec"),
+    ("buffer", "vec", "buffer vs vec"),
+    ("bytes", "vec", "bytes vs vec"),
+    (
+        "pinned",
+        "rocksdb_get_pinned",
+        "pinned vs rocksdb `get_pinned`",
+    ),
+    ("vec", "rocksdb_get", "vec vs rocksdb `get`"),
+    ("pinned", "raw_pinned", "pinned vs raw one-call pin"),
+    ("vec", "raw_get", "vec vs C API `rocksdb_get`"),
+];
+
+/// Report order: memtable, block cache, no block cache; length-only consumer first.
+fn group_rank(group: &str) -> (usize, bool) {
+    let regime = ["memtable", "block_cache", "page_cache"]
+        .iter()
+        .position(|r| group.starts_with(r))
+        .unwrap_or(3);
+    (regime, !group.ends_with("/len"))
+}
+
+fn tier_tables(samples: &Samples, tally: &mut (usize, usize)) -> String {
     let mut out = String::new();
-    for ((regime, consumer), by_size) in results {
-        let samples = by_size
+    let mut groups: Vec<_> = samples
+        .iter()
+        .filter(|(g, _)| !g.starts_with("concurrent"))
+        .collect();
+    groups.sort_by_key(|(g, _)| group_rank(g));
+    for (group, by_size) in groups {
+        let (regime, consumer) = group.split_once('/').unwrap_or((group, ""));
+        let rounds = by_size
             .values()
             .flat_map(|t| t.values())
-            .map(|c| c.samples)
+            .map(Vec::len)
             .max()
             .unwrap_or(0);
+        let regime = match regime {
+            "memtable" => "Memtable",
+            "block_cache" => "Block cache",
+            "page_cache" => "No block cache (blocks from the OS page cache)",
+            other => other,
+        };
         writeln!(
             out,
             "### {regime}, consumer reads {}\n",
@@ -128,32 +142,21 @@ fn tables(results: &Results) -> String {
             }
         )
         .unwrap();
-        writeln!(
-            out,
-            "ops/s, median [min–max] over {samples} criterion samples per cell.\n"
-        )
-        .unwrap();
+        writeln!(out, "Time per read, median of {rounds} rounds.\n").unwrap();
         write!(out, "| size |").unwrap();
-        for tier in &TIER_NAMES {
+        for tier in TIER_NAMES {
             write!(out, " {tier} |").unwrap();
         }
         write!(out, "\n|---|").unwrap();
-        for _ in &TIER_NAMES {
+        for _ in TIER_NAMES {
             write!(out, "---:|").unwrap();
         }
         writeln!(out).unwrap();
         for (size, cells) in by_size {
             write!(out, "| {} |", size_name(*size)).unwrap();
-            for tier in &TIER_NAMES {
-                match cells.get(*tier) {
-                    Some(c) => write!(
-                        out,
-                        " {} [{}–{}] |",
-                        human(c.median),
-                        human(c.min),
-                        human(c.max)
-                    )
-                    .unwrap(),
+            for tier in TIER_NAMES {
+                match cells.get(tier) {
+                    Some(ns) => write!(out, " {} |", time(median(&mut ns.clone()))).unwrap(),
                     None => write!(out, " – |").unwrap(),
                 }
             }
@@ -161,44 +164,114 @@ fn tables(results: &Results) -> String {
         }
         writeln!(
             out,
-            "\nRatios of medians in the same run (▲/▼: the min–max ranges do not overlap).\n"
+            "\nSpeed-ups (how many times faster the first is), median of per-round ratios \
+             [95% bootstrap interval] (first half / second half); `~`: the interval includes \
+             1; ✗: the halves differ by more than ±5% (4 KB and up) or ±10% (below).\n"
         )
         .unwrap();
-        let pairs = [
-            ("pinned", "vec"),
-            ("buffer", "vec"),
-            ("bytes", "vec"),
-            ("pinned", "raw_pinned"),
-            ("pinned", "rocksdb_get_pinned"),
-            ("vec", "rocksdb_get"),
-            ("vec", "raw_get"),
-        ];
         write!(out, "| size |").unwrap();
-        for (a, b) in pairs {
-            write!(out, " {a} / {b} |").unwrap();
+        for (_, _, heading) in RATIOS {
+            write!(out, " {heading} |").unwrap();
         }
-        write!(out, " zero-copy wins |\n|---|").unwrap();
-        for _ in pairs {
-            write!(out, "---:|").unwrap();
+        write!(out, "\n|---|").unwrap();
+        for _ in RATIOS {
+            write!(out, "---|").unwrap();
         }
-        writeln!(out, "---|").unwrap();
+        writeln!(out).unwrap();
         for (size, cells) in by_size {
             write!(out, "| {} |", size_name(*size)).unwrap();
-            for (a, b) in pairs {
-                match (cells.get(a), cells.get(b)) {
-                    (Some(a), Some(b)) => write!(out, " {} |", ratio(a, b)).unwrap(),
-                    _ => write!(out, " – |").unwrap(),
-                }
+            for (fast, slow, _) in RATIOS {
+                let cell = ratio_cell(speedup(cells, fast, slow), *size, tally);
+                write!(out, " {cell} |").unwrap();
             }
-            let wins = match (cells.get("pinned"), cells.get("vec")) {
-                (Some(p), Some(v)) if p.min > v.max => "yes",
-                (Some(p), Some(v)) if p.max < v.min => "no (slower)",
-                _ => "not distinguishable",
-            };
-            writeln!(out, " {wins} |").unwrap();
+            writeln!(out).unwrap();
         }
         writeln!(out).unwrap();
     }
+    out
+}
+
+fn concurrent_table(samples: &Samples, tally: &mut (usize, usize)) -> String {
+    let groups: Vec<_> = samples
+        .iter()
+        .filter(|(g, _)| g.starts_with("concurrent/"))
+        .collect();
+    if groups.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "### Concurrent readers, block cache, consumer reads the length only\n\n\
+         Time per read over all threads (a slice's length over the reads every thread made); \
+         pinned vs vec paired as above. Between 1 and 2 threads the cells are measured apart \
+         (not paired): the scaling column is a plain ratio of medians.\n\n\
+         | size | cache | threads | pinned | buffer | vec | pinned vs vec | 2-thread scaling of pinned |\n\
+         |---|---|---:|---:|---:|---:|---|---:|\n",
+    );
+    for (group, by_size) in &groups {
+        let mut parts = group.split('/').skip(1);
+        let (cache, threads) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+        for (size, cells) in *by_size {
+            let m = |tier: &str| cells.get(tier).map(|ns| median(&mut ns.clone()));
+            let scaling = if threads == "2" {
+                let one = format!("concurrent/{cache}/1");
+                samples
+                    .get(&one)
+                    .and_then(|s| s.get(size))
+                    .and_then(|c| c.get("pinned"))
+                    .zip(m("pinned"))
+                    .map(|(one, two)| format!("{:.2}x", median(&mut one.clone()) / two))
+                    .unwrap_or_default()
+            } else {
+                String::new()
+            };
+            let r = ratio_cell(speedup(cells, "pinned", "vec"), *size, tally);
+            writeln!(
+                out,
+                "| {} | {cache} | {threads} | {} | {} | {} | {r} | {scaling} |",
+                size_name(*size),
+                m("pinned").map_or("–".into(), time),
+                m("buffer").map_or("–".into(), time),
+                m("vec").map_or("–".into(), time),
+            )
+            .unwrap();
+        }
+    }
+    out.push('\n');
+    out
+}
+
+fn goals(samples: &Samples) -> String {
+    let Some(cells) = samples.get("block_cache/len") else {
+        return String::new();
+    };
+    let mut out = String::from(
+        "### Goals (block cache, length-only consumer)\n\n\
+         | goal | measured | met |\n|---|---|---|\n",
+    );
+    let goal = |out: &mut String, size: usize, at_least: f64| {
+        if let Some(r) = cells.get(&size).and_then(|c| speedup(c, "pinned", "vec")) {
+            let met = if r.low >= at_least {
+                "yes (interval above)"
+            } else if r.high < at_least {
+                "no"
+            } else {
+                "within the interval"
+            };
+            writeln!(
+                out,
+                "| pinned vs vec ≥ {at_least}x at {} | {} | {met} |",
+                size_name(size),
+                r.cell()
+            )
+            .unwrap();
+        }
+    };
+    goal(&mut out, 8, 1.0);
+    goal(&mut out, 16, 1.0);
+    goal(&mut out, 4096, 1.4);
+    goal(&mut out, 65536, 5.0);
+    goal(&mut out, 1 << 20, 100.0);
+    out.push('\n');
     out
 }
 
@@ -207,136 +280,161 @@ const COLORS: [&str; 9] = [
     "#17becf",
 ];
 
-/// One log-log panel per regime and consumer, one polyline per tier.
-fn svg(results: &Results) -> String {
-    let (panel_w, panel_h, margin) = (520.0, 360.0, 60.0);
-    let panels: Vec<_> = results.iter().collect();
-    let cols = 2;
-    let rows = panels.len().div_ceil(cols).max(1);
-    let (w, h) = (cols as f64 * panel_w, rows as f64 * panel_h + 40.0);
+/// A log-log plot of one value per tier and size with an interval, for one group.
+fn plot(
+    title: &str,
+    y_label: &str,
+    points: &BTreeMap<&str, Vec<(usize, f64, f64, f64)>>,
+) -> String {
+    let (w, h, m) = (760.0, 460.0, 70.0);
+    let all: Vec<&(usize, f64, f64, f64)> = points.values().flatten().collect();
+    if all.is_empty() {
+        return String::new();
+    }
+    let lx = |s: usize| (s as f64).log10();
+    let (x0, x1) = all.iter().fold((f64::MAX, f64::MIN), |(a, b), p| {
+        (a.min(lx(p.0)), b.max(lx(p.0)))
+    });
+    let (y0, y1) = all.iter().fold((f64::MAX, f64::MIN), |(a, b), p| {
+        (a.min(p.2.max(1e-9).log10()), b.max(p.3.max(1e-9).log10()))
+    });
+    let (y0, y1) = (y0.floor(), y1.ceil().max(y0.floor() + 1.0));
+    let sx = |x: f64| m + (x - x0) / (x1 - x0).max(1e-9) * (w - 2.0 * m);
+    let sy = |y: f64| h - m - (y.max(1e-9).log10() - y0) / (y1 - y0) * (h - 2.0 * m);
     let mut out = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{}\" font-family=\"sans-serif\" font-size=\"11\">\n\
+         <text x=\"{m}\" y=\"20\" font-size=\"14\">{title}</text>\n\
+         <text x=\"12\" y=\"{}\" transform=\"rotate(-90 12 {})\">{y_label}</text>\n",
+        h + 30.0,
+        h / 2.0,
+        h / 2.0
     );
-    for (i, ((regime, consumer), by_size)) in panels.iter().enumerate() {
-        let (ox, oy) = ((i % cols) as f64 * panel_w, (i / cols) as f64 * panel_h);
-        let all: Vec<f64> = by_size
-            .values()
-            .flat_map(|t| t.values())
-            .map(|c| c.median)
-            .collect();
-        let (lo, hi) = all
+    for decade in (y0 as i32)..=(y1 as i32) {
+        let y = sy(10f64.powi(decade));
+        writeln!(out, "<line x1=\"{m}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\" stroke=\"#ddd\"/><text x=\"{}\" y=\"{}\" text-anchor=\"end\">1e{decade}</text>", w - m, m - 4.0, y + 4.0).unwrap();
+    }
+    for size in crate::run::SIZES {
+        let x = sx(lx(size));
+        writeln!(out, "<line x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{m}\" stroke=\"#eee\"/><text x=\"{x}\" y=\"{}\" text-anchor=\"middle\">{}</text>", h - m, h - m + 16.0, size_name(size)).unwrap();
+    }
+    for (i, (tier, pts)) in points.iter().enumerate() {
+        let color = COLORS[i % COLORS.len()];
+        let line: Vec<String> = pts
             .iter()
-            .fold((f64::MAX, f64::MIN), |(l, h), &v| (l.min(v), h.max(v)));
-        let (ylo, yhi) = (
-            lo.log10().floor(),
-            hi.log10().ceil().max(lo.log10().floor() + 1.0),
-        );
-        let sizes: Vec<usize> = by_size.keys().copied().collect();
-        let (xlo, xhi) = (
-            (*sizes.first().unwrap_or(&8) as f64).log2(),
-            (*sizes.last().unwrap_or(&8) as f64).log2().max(4.0),
-        );
-        let (pw, ph) = (panel_w - 2.0 * margin, panel_h - 2.0 * margin);
-        let x = |s: usize| ox + margin + ((s as f64).log2() - xlo) / (xhi - xlo).max(1.0) * pw;
-        let y = |v: f64| oy + margin + ph - (v.log10() - ylo) / (yhi - ylo) * ph;
+            .map(|p| format!("{:.1},{:.1}", sx(lx(p.0)), sy(p.1)))
+            .collect();
         writeln!(
             out,
-            "<text x=\"{}\" y=\"{}\" font-size=\"13\">{regime}, {consumer} (ops/s, log-log)</text>",
-            ox + margin,
-            oy + 30.0
+            "<polyline fill=\"none\" stroke=\"{color}\" stroke-width=\"1.5\" points=\"{}\"/>",
+            line.join(" ")
         )
         .unwrap();
-        writeln!(out, "<rect x=\"{}\" y=\"{}\" width=\"{pw}\" height=\"{ph}\" fill=\"none\" stroke=\"#999\"/>", ox + margin, oy + margin).unwrap();
-        for decade in (ylo as i32)..=(yhi as i32) {
-            let v = 10f64.powi(decade);
+        for p in pts {
+            let x = sx(lx(p.0)) + (i as f64 - 4.0) * 1.5;
             writeln!(
                 out,
-                "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
-                ox + margin - 4.0,
-                y(v) + 4.0,
-                human(v)
-            )
-            .unwrap();
-            writeln!(
-                out,
-                "<line x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" stroke=\"#eee\"/>",
-                ox + margin,
-                ox + margin + pw,
-                y(v),
-                y(v)
+                "<line x1=\"{x:.1}\" y1=\"{:.1}\" x2=\"{x:.1}\" y2=\"{:.1}\" stroke=\"{color}\"/>",
+                sy(p.2),
+                sy(p.3)
             )
             .unwrap();
         }
-        for &s in &sizes {
-            writeln!(
-                out,
-                "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
-                x(s),
-                oy + margin + ph + 14.0,
-                size_name(s)
-            )
-            .unwrap();
-        }
-        for (t, tier) in TIER_NAMES.iter().enumerate() {
-            let points: Vec<String> = by_size
-                .iter()
-                .filter_map(|(s, cells)| {
-                    cells
-                        .get(*tier)
-                        .map(|c| format!("{:.1},{:.1}", x(*s), y(c.median)))
-                })
-                .collect();
-            if points.is_empty() {
-                continue;
-            }
-            let dash = if tier.starts_with("rocksdb_") || tier.starts_with("raw_") {
-                " stroke-dasharray=\"4 3\""
-            } else {
-                ""
-            };
-            writeln!(
-                out,
-                "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.6\"{dash}/>",
-                points.join(" "),
-                COLORS[t % COLORS.len()]
-            )
-            .unwrap();
-        }
-    }
-    for (t, tier) in TIER_NAMES.iter().enumerate() {
-        let lx = 20.0 + t as f64 * (w - 40.0) / TIER_NAMES.len() as f64;
-        writeln!(out, "<rect x=\"{lx}\" y=\"{}\" width=\"12\" height=\"3\" fill=\"{}\"/><text x=\"{}\" y=\"{}\">{tier}</text>", h - 22.0, COLORS[t % COLORS.len()], lx + 16.0, h - 17.0).unwrap();
+        let ly = h + 8.0 + (i / 5) as f64 * 14.0;
+        let lxp = m + (i % 5) as f64 * 135.0;
+        writeln!(out, "<rect x=\"{lxp}\" y=\"{}\" width=\"12\" height=\"3\" fill=\"{color}\"/><text x=\"{}\" y=\"{}\">{tier}</text>", ly - 4.0, lxp + 16.0, ly).unwrap();
     }
     out.push_str("</svg>\n");
     out
 }
 
+/// Time per read of every tier in `group`, with the 2.5%–97.5% range of its rounds.
+fn time_plot(samples: &Samples, group: &str) -> String {
+    let mut points: BTreeMap<&str, Vec<(usize, f64, f64, f64)>> = BTreeMap::new();
+    if let Some(by_size) = samples.get(group) {
+        for tier in TIER_NAMES {
+            for (size, cells) in by_size {
+                if let Some(ns) = cells.get(tier) {
+                    let mut sorted = ns.clone();
+                    let med = median(&mut sorted);
+                    let q = |p: f64| sorted[((sorted.len() - 1) as f64 * p).round() as usize];
+                    points
+                        .entry(tier)
+                        .or_default()
+                        .push((*size, med, q(0.025), q(0.975)));
+                }
+            }
+        }
+    }
+    plot(
+        &format!("Time per read, {group} (median of rounds; bars: 2.5%-97.5% of rounds)"),
+        "ns per read",
+        &points,
+    )
+}
+
+/// Every tier's speed-up over the `rocksdb` crate's `get`, with its bootstrap interval.
+fn ratio_plot(samples: &Samples, group: &str) -> String {
+    let mut points: BTreeMap<&str, Vec<(usize, f64, f64, f64)>> = BTreeMap::new();
+    if let Some(by_size) = samples.get(group) {
+        for tier in TIER_NAMES.iter().filter(|t| **t != "rocksdb_get") {
+            for (size, cells) in by_size {
+                if let Some(r) = speedup(cells, tier, "rocksdb_get") {
+                    points
+                        .entry(tier)
+                        .or_default()
+                        .push((*size, r.median, r.low, r.high));
+                }
+            }
+        }
+    }
+    plot(
+        &format!("Speed-up over the rocksdb crate's get, {group} (bars: 95% bootstrap interval)"),
+        "times faster than rocksdb get",
+        &points,
+    )
+}
+
 pub fn main(args: &[String]) {
-    let (criterion, out_dir) = match args {
-        [c, o, ..] => (Path::new(c), Path::new(o)),
+    let (samples_dir, out_dir) = match args {
+        [s, o, ..] => (Path::new(s), Path::new(o)),
         _ => {
-            eprintln!("usage: sweep report <criterion dir> <output dir> [machine]");
+            eprintln!("usage: sweep report <samples dir> <output dir> [machine]");
             std::process::exit(2);
         }
     };
     let machine = args.get(2).cloned().unwrap_or_default();
-    let results = collect(criterion);
+    let samples = read_samples(&samples_dir.join("samples.tsv"));
     assert!(
-        !results.is_empty(),
-        "no criterion samples under {}",
-        criterion.display()
+        !samples.is_empty(),
+        "no samples in {}",
+        samples_dir.display()
     );
     let mut report = String::from("# pinrocks value-size sweep\n\n");
     if !machine.is_empty() {
         writeln!(report, "Machine: {machine}\n").unwrap();
     }
-    report.push_str(&tables(&results));
+    report.push_str(
+        "Every number below comes from `sweep run` (paired, interleaved rounds: in each cell \
+         every tier reads for one slice per round, in a rotating order) unless its section \
+         names valgrind. Times are medians of rounds; ratios are medians of per-round ratios \
+         between tiers of the same round.\n\n",
+    );
+    let mut tally = (0usize, 0usize);
+    let tables = tier_tables(&samples, &mut tally);
+    let concurrent = concurrent_table(&samples, &mut tally);
+    writeln!(
+        report,
+        "Reproducibility: the two halves of the run agree (±5% from 4 KB, ±10% below) for \
+         {} of {} ratios.\n",
+        tally.0, tally.1
+    )
+    .unwrap();
+    report.push_str(&goals(&samples));
+    report.push_str(&tables);
+    report.push_str(&concurrent);
     for (file, title) in [
         ("instructions.md", "Instructions per read (callgrind)"),
-        (
-            "allocations.md",
-            "Heap allocations per read, both sides (valgrind)",
-        ),
+        ("allocations.md", "Heap allocations per read, both sides (valgrind)"),
         (
             "zero-alloc.md",
             "Heap allocations per read: default build / clang + libc++ build",
@@ -356,7 +454,19 @@ pub fn main(args: &[String]) {
     }
     std::fs::create_dir_all(out_dir).unwrap();
     std::fs::write(out_dir.join("report.md"), &report).unwrap();
-    std::fs::write(out_dir.join("sweep.svg"), svg(&results)).unwrap();
+    std::fs::write(
+        out_dir.join("sweep.svg"),
+        time_plot(&samples, "block_cache/len"),
+    )
+    .unwrap();
+    std::fs::write(
+        out_dir.join("ratio.svg"),
+        ratio_plot(&samples, "block_cache/len"),
+    )
+    .unwrap();
     print!("{report}");
-    eprintln!("wrote {0}/report.md and {0}/sweep.svg", out_dir.display());
+    eprintln!(
+        "wrote {0}/report.md, {0}/sweep.svg and {0}/ratio.svg",
+        out_dir.display()
+    );
 }

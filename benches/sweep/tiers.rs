@@ -152,23 +152,6 @@ pub fn random_keys(count: usize) -> Vec<Vec<u8>> {
         .collect()
 }
 
-/// A pinrocks database in `dir` holding `count` values (keys `key(0..count)`) of `size`
-/// bytes in the given regime.
-pub fn open_pinrocks(dir: &std::path::Path, regime: Regime, size: usize, count: usize) -> Db {
-    let db = Db::open(&pinrocks_options(), dir).unwrap();
-    for i in 0..count {
-        db.put(&key(i), &value(i, size)).unwrap();
-    }
-    if regime == Regime::BlockCache {
-        db.flush().unwrap();
-        db.compact_range(None, None).unwrap();
-        for i in 0..count {
-            db.get_pinned(&key(i), |_| ()).unwrap().unwrap();
-        }
-    }
-    db
-}
-
 /// The sweep's options for pinrocks: one big block cache in one shard, one big memtable.
 pub fn pinrocks_options() -> Options {
     let mut options = Options::new();
@@ -194,6 +177,28 @@ pub fn peer_options() -> rocksdb::Options {
     options
 }
 
+/// A pinrocks database in `dir` holding `count` values (keys `key(0..count)`) of `size`
+/// bytes in the given regime.
+pub fn open_pinrocks(dir: &std::path::Path, regime: Regime, size: usize, count: usize) -> Db {
+    let db = Db::open(&pinrocks_options(), dir).unwrap();
+    for i in 0..count {
+        db.put(&key(i), &value(i, size)).unwrap();
+    }
+    if regime == Regime::BlockCache {
+        settle_pinrocks(&db, count);
+    }
+    db
+}
+
+/// Flushes and compacts, then reads every key once so the block cache holds them all.
+pub fn settle_pinrocks(db: &Db, count: usize) {
+    db.flush().unwrap();
+    db.compact_range(None, None).unwrap();
+    for i in 0..count {
+        db.get_pinned(&key(i), |_| ()).unwrap().unwrap();
+    }
+}
+
 /// The same for the `rocksdb` crate, configured the same way.
 pub fn open_peer(dir: &std::path::Path, regime: Regime, size: usize, count: usize) -> rocksdb::DB {
     let db = rocksdb::DB::open(&peer_options(), dir).unwrap();
@@ -201,13 +206,18 @@ pub fn open_peer(dir: &std::path::Path, regime: Regime, size: usize, count: usiz
         db.put(key(i), value(i, size)).unwrap();
     }
     if regime == Regime::BlockCache {
-        db.flush().unwrap();
-        db.compact_range(None::<&[u8]>, None::<&[u8]>);
-        for i in 0..count {
-            db.get_pinned(key(i)).unwrap().unwrap();
-        }
+        settle_peer(&db, count);
     }
     db
+}
+
+/// `settle_pinrocks` for the `rocksdb` crate.
+pub fn settle_peer(db: &rocksdb::DB, count: usize) {
+    db.flush().unwrap();
+    db.compact_range(None::<&[u8]>, None::<&[u8]>);
+    for i in 0..count {
+        db.get_pinned(key(i)).unwrap().unwrap();
+    }
 }
 
 /// One read through a tier: `key` in, the consumer's result out.
@@ -252,6 +262,24 @@ pub fn peer_tier<'a>(db: &'a rocksdb::DB, tier: Tier, consumer: Consumer) -> Rea
         Tier::RocksdbGet => Box::new(move |k| consumer.consume(&db.get(k).unwrap().unwrap())),
         Tier::RocksdbGetPinned => {
             Box::new(move |k| consumer.consume(&db.get_pinned(k).unwrap().unwrap()))
+        }
+        other => panic!("{other:?} is not a peer tier"),
+    }
+}
+
+/// `peer_tier` with read options.
+pub fn peer_tier_with<'a>(
+    db: &'a rocksdb::DB,
+    tier: Tier,
+    consumer: Consumer,
+    options: &'a rocksdb::ReadOptions,
+) -> ReadFn<'a> {
+    match tier {
+        Tier::RocksdbGet => {
+            Box::new(move |k| consumer.consume(&db.get_opt(k, options).unwrap().unwrap()))
+        }
+        Tier::RocksdbGetPinned => {
+            Box::new(move |k| consumer.consume(&db.get_pinned_opt(k, options).unwrap().unwrap()))
         }
         other => panic!("{other:?} is not a peer tier"),
     }

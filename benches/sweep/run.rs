@@ -1,0 +1,197 @@
+//! The sweep's timing run, paired and interleaved (`paired.rs`): in each cell (a regime, a
+//! consumer, a value size) every tier runs in the same rounds, a short slice each, in a
+//! rotating order, so a ratio between two tiers compares slices milliseconds apart.
+//!
+//! Regimes: values in the **memtable**; flushed and compacted, read from a **block cache**
+//! that holds them all; the same files read with **no block cache** (each read takes its
+//! block from the OS page cache, checks and decompresses it); and **concurrent readers** (1
+//! and 2 threads, one per core here) on an LRU cache in RocksDB's default shards against a
+//! HyperClockCache.
+//!
+//! `sweep run <out dir> [--quick]` writes `<out dir>/samples.tsv`: one line per tier and
+//! round, `group size tier round ns-per-read`, which `sweep report` reads.
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use pinrocks::{BlockBasedOptions, Cache, Db};
+
+use crate::paired::{self, Read};
+use crate::tiers::{self, Consumer, ReadFn, Regime, Tier};
+
+pub const SIZES: [usize; 7] = [8, 16, 128, 1024, 4096, 65536, 1 << 20];
+/// Sizes of the concurrent-readers regime.
+pub const CONCURRENT_SIZES: [usize; 3] = [128, 4096, 65536];
+/// Tiers of the concurrent-readers regime (pinrocks' own: the caches are what differs).
+pub const CONCURRENT_TIERS: [Tier; 3] = [Tier::Pinned, Tier::Buffer, Tier::Vec];
+
+struct Plan {
+    rounds: usize,
+    slice: Duration,
+    sizes: Vec<usize>,
+    concurrent_sizes: Vec<usize>,
+    quick: bool,
+}
+
+fn measure(
+    out: &mut String,
+    group: &str,
+    size: usize,
+    names: &[Tier],
+    reads: &mut [ReadFn<'_>],
+    keys: &[Vec<u8>],
+    plan: &Plan,
+) {
+    let mut refs: Vec<Read<'_>> = reads.iter_mut().map(|r| &mut **r as Read<'_>).collect();
+    let (rounds, _) = paired::run(&mut refs, keys, plan.rounds, plan.slice);
+    record(out, group, size, names, &rounds.ns);
+    eprintln!("sweep: {group} {size} B done");
+}
+
+fn record(out: &mut String, group: &str, size: usize, names: &[Tier], ns: &[Vec<f64>]) {
+    for (tier, rounds) in names.iter().zip(ns) {
+        for (round, ns) in rounds.iter().enumerate() {
+            writeln!(out, "{group}\t{size}\t{}\t{round}\t{ns:.2}", tier.name()).unwrap();
+        }
+    }
+}
+
+/// Every tier of both libraries over `db` and `peer`.
+fn all_tiers<'a>(
+    db: &'a Db,
+    peer: &'a rocksdb::DB,
+    size: usize,
+    consumer: Consumer,
+    peer_options: &'a rocksdb::ReadOptions,
+) -> Vec<ReadFn<'a>> {
+    Tier::ALL
+        .iter()
+        .map(|&tier| {
+            if tier.is_peer() {
+                tiers::peer_tier_with(peer, tier, consumer, peer_options)
+            } else {
+                tiers::pinrocks_tier(db, tier, size, consumer)
+            }
+        })
+        .collect()
+}
+
+fn sweep_size(out: &mut String, size: usize, plan: &Plan) {
+    let count = if plan.quick {
+        tiers::key_count(size).min(64)
+    } else {
+        tiers::key_count(size)
+    };
+    let keys = tiers::random_keys(count);
+    let (ours_dir, peer_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let peer_read = rocksdb::ReadOptions::default();
+    {
+        let db = tiers::open_pinrocks(ours_dir.path(), Regime::Memtable, size, count);
+        let peer = tiers::open_peer(peer_dir.path(), Regime::Memtable, size, count);
+        for consumer in Consumer::ALL {
+            let mut reads = all_tiers(&db, &peer, size, consumer, &peer_read);
+            let group = format!("memtable/{}", consumer.name());
+            measure(out, &group, size, &Tier::ALL, &mut reads, &keys, plan);
+        }
+        tiers::settle_pinrocks(&db, count);
+        tiers::settle_peer(&peer, count);
+        for consumer in Consumer::ALL {
+            let mut reads = all_tiers(&db, &peer, size, consumer, &peer_read);
+            let group = format!("block_cache/{}", consumer.name());
+            measure(out, &group, size, &Tier::ALL, &mut reads, &keys, plan);
+        }
+    }
+    // The same files, no block cache: every read takes its block from the page cache.
+    let mut table = BlockBasedOptions::new();
+    table.no_block_cache(true);
+    let mut options = tiers::pinrocks_options();
+    options.block_based_table(&table);
+    let db = Db::open(&options, ours_dir.path()).unwrap();
+    let mut peer_options = tiers::peer_options();
+    let mut peer_table = rocksdb::BlockBasedOptions::default();
+    peer_table.disable_cache();
+    peer_options.set_block_based_table_factory(&peer_table);
+    let peer = rocksdb::DB::open(&peer_options, peer_dir.path()).unwrap();
+    for consumer in Consumer::ALL {
+        let mut reads = all_tiers(&db, &peer, size, consumer, &peer_read);
+        let group = format!("page_cache/{}", consumer.name());
+        measure(out, &group, size, &Tier::ALL, &mut reads, &keys, plan);
+    }
+}
+
+fn concurrent(out: &mut String, size: usize, plan: &Plan) {
+    let count = if plan.quick {
+        tiers::key_count(size).min(64)
+    } else {
+        tiers::key_count(size)
+    };
+    let keys = tiers::random_keys(count);
+    let caches = [
+        ("lru", Cache::lru(tiers::CACHE_BYTES)),
+        ("hyper_clock", Cache::hyper_clock(tiers::CACHE_BYTES, 0)),
+    ];
+    for (name, cache) in caches {
+        let dir = tempfile::tempdir().unwrap();
+        let mut options = tiers::pinrocks_options();
+        options.block_cache(&cache);
+        let db = Db::open(&options, dir.path()).unwrap();
+        for i in 0..count {
+            db.put(&tiers::key(i), &tiers::value(i, size)).unwrap();
+        }
+        tiers::settle_pinrocks(&db, count);
+        for threads in [1usize, 2] {
+            let ns = paired::run_threads(
+                CONCURRENT_TIERS.len(),
+                threads,
+                |tier| tiers::pinrocks_tier(&db, CONCURRENT_TIERS[tier], size, Consumer::Len),
+                &keys,
+                plan.rounds,
+                plan.slice,
+            );
+            let group = format!("concurrent/{name}/{threads}");
+            record(out, &group, size, &CONCURRENT_TIERS, &ns);
+            eprintln!("sweep: {group} {size} B done");
+        }
+    }
+}
+
+pub fn main(args: &[String]) {
+    let Some(out_dir) = args.first() else {
+        eprintln!("usage: sweep run <out dir> [--quick]");
+        std::process::exit(2);
+    };
+    let quick = args.iter().any(|a| a == "--quick");
+    let plan = if quick {
+        Plan {
+            rounds: 2,
+            slice: Duration::from_millis(1),
+            sizes: vec![8, 4096],
+            concurrent_sizes: vec![4096],
+            quick,
+        }
+    } else {
+        Plan {
+            rounds: 30,
+            slice: Duration::from_millis(10),
+            sizes: crate::sizes(),
+            concurrent_sizes: CONCURRENT_SIZES.to_vec(),
+            quick,
+        }
+    };
+    let mut out = String::from("group\tsize\ttier\tround\tns\n");
+    for &size in &plan.sizes {
+        sweep_size(&mut out, size, &plan);
+    }
+    for &size in &plan.concurrent_sizes {
+        concurrent(&mut out, size, &plan);
+    }
+    std::fs::create_dir_all(out_dir).unwrap();
+    let path = std::path::Path::new(out_dir).join("samples.tsv");
+    std::fs::write(&path, out).unwrap();
+    eprintln!(
+        "sweep: {} rounds of {} ms per tier and cell; wrote {}",
+        plan.rounds,
+        plan.slice.as_millis(),
+        path.display()
+    );
+}
