@@ -21,6 +21,7 @@ fn main() {
         "pinrocks.cc",
         "callbacks.cc",
         "options.cc",
+        "transactions.cc",
     ] {
         println!("cargo:rerun-if-changed=rocksdb-c/{file}");
     }
@@ -30,6 +31,7 @@ fn main() {
         .file("rocksdb-c/pinrocks.cc")
         .file("rocksdb-c/callbacks.cc")
         .file("rocksdb-c/options.cc")
+        .file("rocksdb-c/transactions.cc")
         .include("rocksdb-c")
         .include(&include)
         .include(&rocksdb_root)

@@ -254,6 +254,43 @@ unsigned char pinrocks_statistics_histogram(pinrocks_statistics_t* statistics, c
 void pinrocks_statistics_reset(pinrocks_statistics_t* statistics, int* status_code,
                                char** errptr) PINROCKS_NOEXCEPT;
 
+/* ---- Transactions (rocksdb-c/transactions.cc) ---- */
+
+/* A new rocksdb_t handle (free it with rocksdb_transactiondb_close_base_db, before closing
+ * the transaction database) whose `rep` is the transaction database itself, not its base:
+ * everything done through it goes through the transaction database (plain writes take its
+ * locks). NULL if allocation failed. */
+rocksdb_t* pinrocks_transactiondb_as_db(rocksdb_transactiondb_t* txn_db) PINROCKS_NOEXCEPT;
+/* The same for an optimistic transaction database (free with
+ * rocksdb_optimistictransactiondb_close_base_db). */
+rocksdb_t* pinrocks_optimistictransactiondb_as_db(rocksdb_optimistictransactiondb_t* txn_db)
+    PINROCKS_NOEXCEPT;
+
+#define PINROCKS_READ_PLAIN 0
+#define PINROCKS_READ_FOR_UPDATE 1        /* exclusive lock (pessimistic) / tracked (optimistic) */
+#define PINROCKS_READ_FOR_UPDATE_SHARED 2 /* shared lock */
+
+/* pinrocks_get_pinned through a transaction: Transaction::Get (its own writes first, then
+ * the database) or GetForUpdate, into a PinnableSlice on this function's stack. */
+unsigned char pinrocks_transaction_get_pinned(rocksdb_transaction_t* txn,
+                                              const rocksdb_readoptions_t* options,
+                                              rocksdb_column_family_handle_t* column_family,
+                                              const char* key, size_t keylen, int for_update,
+                                              pinrocks_value_fn fn, void* ctx, int* status_code,
+                                              char** errptr) PINROCKS_NOEXCEPT;
+
+/* pinrocks_multi_get_pinned through a transaction (Transaction::MultiGet). */
+void pinrocks_transaction_multi_get_pinned(rocksdb_transaction_t* txn,
+                                           const rocksdb_readoptions_t* options,
+                                           rocksdb_column_family_handle_t* column_family,
+                                           size_t num_keys, const pinrocks_slice* keys,
+                                           pinrocks_multi_value_fn fn, void* ctx,
+                                           int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
+/* Transaction::PopSavePoint: forgets the last savepoint without rolling back. */
+void pinrocks_transaction_pop_savepoint(rocksdb_transaction_t* txn, int* status_code,
+                                        char** errptr) PINROCKS_NOEXCEPT;
+
 /* Layout checks: what the C++ side sees through the mirrored C API structs.
  * Tests compare these with what was set through the C API. None of them can throw. */
 unsigned char pinrocks_readoptions_fill_cache(const rocksdb_readoptions_t* options) PINROCKS_NOEXCEPT;

@@ -18,8 +18,12 @@ mapfile -t binaries < <(cargo test --release --all-features --no-run --message-f
 # 4 GiB value (memcheck would touch its lazily mapped pages) or the address-space limit (a
 # child process, outside valgrind anyway).
 export PROPTEST_CASES=4
+# Nor the TTL database made by the rocksdb crate with a raw compaction filter: parsing its
+# OPTIONS file, RocksDB makes the filter with ObjectRegistry::NewStaticObject and never
+# frees it (raw-pointer options are the user's to free), a definite leak inside RocksDB.
 skip=(--skip values_of_64_mib --skip every_read_path_stays_consistent
-    --skip a_batch_reports_a_value_rocksdb_refuses --skip multi_get_out_of_memory_is_an_error)
+    --skip a_batch_reports_a_value_rocksdb_refuses --skip multi_get_out_of_memory_is_an_error
+    --skip a_ttl_database_with_a_compaction_filter_is_recognised)
 failed=0
 checked=0
 for bin in "${binaries[@]}"; do

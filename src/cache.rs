@@ -129,6 +129,21 @@ impl Cache {
     ///
     /// [`cache_index_and_filter_blocks_with_high_priority`]: crate::BlockBasedOptions::cache_index_and_filter_blocks_with_high_priority
     pub fn lru_with(options: &LruCacheOptions) -> Result<Cache> {
+        if !(0.0..=1.0).contains(&options.high_pri_pool_ratio) {
+            return Err(Error::invalid(
+                "options",
+                format!(
+                    "high_pri_pool_ratio {} (0 to 1)",
+                    options.high_pri_pool_ratio
+                ),
+            ));
+        }
+        if options.shard_bits.is_some_and(|b| b >= 20) {
+            return Err(Error::invalid(
+                "options",
+                "cache shard bits (RocksDB takes at most 19)",
+            ));
+        }
         let mut err = crate::error::ErrPtr::new();
         let mut code = 0;
         // SAFETY: plain constructor; a new cache, or NULL with an error.

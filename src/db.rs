@@ -2,13 +2,14 @@
 
 use std::ffi::{c_char, CStr, CString};
 use std::path::Path;
+use std::ptr::NonNull;
 use std::sync::Arc;
 
 use crate::batch::WriteBatch;
 use crate::column_family::ColumnFamily;
 use crate::error::{ErrPtr, Error, Result};
 use crate::ffi;
-use crate::handles::{DbInner, DbKind, DEFAULT_COLUMN_FAMILY};
+use crate::handles::{DbInner, DbKind, RawDb, DEFAULT_COLUMN_FAMILY};
 use crate::options::{Options, ReadOptions};
 use crate::read::{CopyResult, Reader};
 use crate::snapshot::Snapshot;
@@ -70,6 +71,12 @@ pub(crate) enum Mode {
     Ttl {
         ttls: Vec<i32>,
     },
+    /// A pessimistic `TransactionDB` with these options.
+    Transaction {
+        options: *const ffi::rocksdb_transactiondb_options_t,
+    },
+    /// An `OptimisticTransactionDB`.
+    Optimistic,
 }
 
 fn name_to_cstring(name: &str) -> Result<CString> {
@@ -185,9 +192,46 @@ impl Db {
         // and, on success, fills `handles` in order with handles we then own.
         let raw = unsafe {
             match &mode {
+                Mode::Transaction {
+                    options: txn_options,
+                } => {
+                    let txn_db = ffi::rocksdb_transactiondb_open_column_families(
+                        options.raw(),
+                        *txn_options,
+                        c_path.as_ptr(),
+                        count,
+                        name_ptrs.as_ptr(),
+                        opt_ptrs.as_ptr(),
+                        handles.as_mut_ptr(),
+                        err.as_out(),
+                    );
+                    NonNull::new(txn_db).map(|txn_db| RawDb::Transaction {
+                        handle: NonNull::new(ffi::pinrocks_transactiondb_as_db(txn_db.as_ptr()))
+                            .expect("out of memory wrapping the transaction database"),
+                        txn_db,
+                    })
+                }
+                Mode::Optimistic => {
+                    let txn_db = ffi::rocksdb_optimistictransactiondb_open_column_families(
+                        options.raw(),
+                        c_path.as_ptr(),
+                        count,
+                        name_ptrs.as_ptr(),
+                        opt_ptrs.as_ptr(),
+                        handles.as_mut_ptr(),
+                        err.as_out(),
+                    );
+                    NonNull::new(txn_db).map(|txn_db| RawDb::Optimistic {
+                        handle: NonNull::new(ffi::pinrocks_optimistictransactiondb_as_db(
+                            txn_db.as_ptr(),
+                        ))
+                        .expect("out of memory wrapping the transaction database"),
+                        txn_db,
+                    })
+                }
                 Mode::ReadOnly {
                     error_if_wal_exists,
-                } => ffi::rocksdb_open_for_read_only_column_families(
+                } => plain(ffi::rocksdb_open_for_read_only_column_families(
                     options.raw(),
                     c_path.as_ptr(),
                     count,
@@ -196,8 +240,8 @@ impl Db {
                     handles.as_mut_ptr(),
                     u8::from(*error_if_wal_exists),
                     err.as_out(),
-                ),
-                Mode::ReadWrite => ffi::rocksdb_open_column_families(
+                )),
+                Mode::ReadWrite => plain(ffi::rocksdb_open_column_families(
                     options.raw(),
                     c_path.as_ptr(),
                     count,
@@ -205,8 +249,8 @@ impl Db {
                     opt_ptrs.as_ptr(),
                     handles.as_mut_ptr(),
                     err.as_out(),
-                ),
-                Mode::Secondary { path } => ffi::rocksdb_open_as_secondary_column_families(
+                )),
+                Mode::Secondary { path } => plain(ffi::rocksdb_open_as_secondary_column_families(
                     options.raw(),
                     c_path.as_ptr(),
                     path.as_ptr(),
@@ -215,10 +259,10 @@ impl Db {
                     opt_ptrs.as_ptr(),
                     handles.as_mut_ptr(),
                     err.as_out(),
-                ),
+                )),
                 Mode::Ttl { ttls } => {
                     assert_eq!(ttls.len(), names.len(), "one TTL per column family");
-                    ffi::rocksdb_open_column_families_with_ttl(
+                    plain(ffi::rocksdb_open_column_families_with_ttl(
                         options.raw(),
                         c_path.as_ptr(),
                         count,
@@ -227,11 +271,12 @@ impl Db {
                         handles.as_mut_ptr(),
                         ttls.as_ptr(),
                         err.as_out(),
-                    )
+                    ))
                 }
             }
         };
         err.check().map_err(Error::at_open)?;
+        let raw = raw.expect("RocksDB open returned NULL without an error");
         Ok(Db {
             inner: DbInner::new(
                 raw,
@@ -244,6 +289,7 @@ impl Db {
                     Mode::ReadOnly { .. } => DbKind::ReadOnly,
                     Mode::Secondary { .. } => DbKind::Secondary,
                     Mode::Ttl { .. } => DbKind::Ttl,
+                    Mode::Transaction { .. } | Mode::Optimistic => DbKind::ReadWrite,
                 },
                 Statistics::of_options(options.raw()),
             ),
@@ -459,9 +505,13 @@ fn stored_as_ttl(path: &Path) -> Result<Option<bool>> {
     let text = std::fs::read_to_string(&file)
         .map_err(|e| Error::invalid("path", format!("{}: {e}", file.display())))?;
     // DBWithTTL wraps each family's filter factory in its own, which the file names so.
+    // DBWithTTL wraps each family's filter factory in its own, or its compaction filter if
+    // it has one (db_ttl_impl.cc), and the file names the wrapper.
     Ok(Some(text.lines().any(|line| {
-        line.trim_start()
-            .starts_with("compaction_filter_factory={id=TtlCompactionFilterFactory;")
+        let line = line.trim_start();
+        line.starts_with("compaction_filter_factory={id=TtlCompactionFilterFactory;")
+            || line.starts_with("compaction_filter={id=TtlCompactionFilter;")
+            || line == "compaction_filter=TtlCompactionFilter"
     })))
 }
 
@@ -472,6 +522,11 @@ fn check_ttl_kind(path: &Path, opening_with_ttl: bool) -> Result<()> {
         }),
         _ => Ok(()),
     }
+}
+
+/// A plain database as opened, if it was.
+fn plain(raw: *mut ffi::rocksdb_t) -> Option<RawDb> {
+    NonNull::new(raw).map(RawDb::Plain)
 }
 
 /// Names as C strings and their options, with the default column family first if absent.

@@ -30,11 +30,13 @@ pub enum ErrorKind {
     TimedOut,
     /// The operation was aborted.
     Aborted,
-    /// A resource is held by someone else.
+    /// A resource is held by someone else; for a transaction, a write conflict (another
+    /// writer changed a key it wrote or read for update). Retrying may succeed.
     Busy,
     /// A TTL or a deadline expired.
     Expired,
-    /// A transient failure; retrying may succeed.
+    /// A transient failure (a transaction's conflict check could not be done: the
+    /// memtable history is too short); retrying may succeed.
     TryAgain,
     /// A compaction output would be too large.
     CompactionTooLarge,
@@ -47,6 +49,12 @@ pub enum ErrorKind {
     /// Another C++ exception was thrown inside the call and caught before it could reach
     /// Rust; the message is its `what()`.
     NativeException,
+    /// A transaction waited longer than its lock timeout for a key another holds
+    /// (`TimedOut` with RocksDB's `kLockTimeout`). Retrying may succeed.
+    LockTimeout,
+    /// Waiting for a lock would deadlock with another transaction (`Busy` with
+    /// `kDeadlock`, with deadlock detection on). Retrying may succeed.
+    Deadlock,
     /// A status RocksDB reported that this version of pinrocks does not know.
     Unknown,
 }
@@ -265,6 +273,20 @@ pub enum Error {
 }
 
 impl Error {
+    /// Whether retrying the transaction (from its beginning) may succeed: a write conflict,
+    /// a lock timeout, a deadlock, or RocksDB's "try again".
+    pub fn is_retryable(&self) -> bool {
+        matches!(
+            self.kind(),
+            Some(
+                ErrorKind::Busy
+                    | ErrorKind::LockTimeout
+                    | ErrorKind::Deadlock
+                    | ErrorKind::TryAgain
+            )
+        )
+    }
+
     /// The RocksDB status kind, if this error came from RocksDB.
     pub fn kind(&self) -> Option<ErrorKind> {
         match self {
@@ -276,6 +298,14 @@ impl Error {
     /// The error for a RocksDB status, in its own variant where pinrocks knows more: a
     /// failed merge (which this thread's merge noted).
     fn from_status(kind: ErrorKind, message: String) -> Self {
+        // Subcodes that make a kind of their own (util/status.cc's messages).
+        let kind = match kind {
+            ErrorKind::TimedOut if message.contains("Timeout waiting to lock key") => {
+                ErrorKind::LockTimeout
+            }
+            ErrorKind::Busy if message.contains("Deadlock") => ErrorKind::Deadlock,
+            other => other,
+        };
         if kind == ErrorKind::Corruption && message.contains("Merge operator failed") {
             if let Some((operator, reason)) = MERGE_FAILURE.with(|f| f.borrow_mut().take()) {
                 return Error::MergeFailed { operator, reason };

@@ -52,12 +52,10 @@ pub(crate) struct DbInner {
 }
 
 /// What pinrocks needs to know of a column family's options to read it right: its key
-/// order (for the bounds it checks itself) and its prefix extractor's length (for prefix
-/// iteration).
+/// order (for the bounds it checks itself).
 #[derive(Clone, Default)]
 pub(crate) struct FamilyTraits {
     pub(crate) order: Option<Comparator>,
-    pub(crate) prefix_len: Option<usize>,
 }
 
 /// How a database was opened, which decides what pinrocks lets through.
@@ -71,15 +69,49 @@ pub(crate) enum DbKind {
     Ttl,
 }
 
-/// Owns the `rocksdb_t`; closes it on drop.
-struct RawDb(NonNull<ffi::rocksdb_t>);
+/// Owns the open database; closes it on drop. A transaction database is reached through a
+/// C API `rocksdb_t` whose `rep` is the transaction database itself (rocksdb-c/), so every
+/// C API call on `handle` goes through it (plain writes take its locks).
+pub(crate) enum RawDb {
+    Plain(NonNull<ffi::rocksdb_t>),
+    Transaction {
+        handle: NonNull<ffi::rocksdb_t>,
+        txn_db: NonNull<ffi::rocksdb_transactiondb_t>,
+    },
+    Optimistic {
+        handle: NonNull<ffi::rocksdb_t>,
+        txn_db: NonNull<ffi::rocksdb_optimistictransactiondb_t>,
+    },
+}
+
+impl RawDb {
+    fn handle(&self) -> NonNull<ffi::rocksdb_t> {
+        match self {
+            RawDb::Plain(h) => *h,
+            RawDb::Transaction { handle, .. } | RawDb::Optimistic { handle, .. } => *handle,
+        }
+    }
+}
 
 impl Drop for RawDb {
     fn drop(&mut self) {
         // SAFETY: owned by `self` and closed exactly once, after the handles (field order
-        // in `DbInner`) and after every snapshot, iterator and pin (their owners hold or
-        // borrow the `DbInner`).
-        unsafe { ffi::rocksdb_close(self.0.as_ptr()) };
+        // in `DbInner`) and after every snapshot, iterator, transaction and pin (their
+        // owners hold or borrow the `DbInner`). A transaction database's `rocksdb_t` is
+        // only a wrapper: freed first, then the database closed.
+        unsafe {
+            match self {
+                RawDb::Plain(db) => ffi::rocksdb_close(db.as_ptr()),
+                RawDb::Transaction { handle, txn_db } => {
+                    ffi::rocksdb_transactiondb_close_base_db(handle.as_ptr());
+                    ffi::rocksdb_transactiondb_close(txn_db.as_ptr());
+                }
+                RawDb::Optimistic { handle, txn_db } => {
+                    ffi::rocksdb_optimistictransactiondb_close_base_db(handle.as_ptr());
+                    ffi::rocksdb_optimistictransactiondb_close(txn_db.as_ptr());
+                }
+            }
+        }
     }
 }
 
@@ -97,7 +129,7 @@ impl DbInner {
     /// Takes ownership of a freshly opened `rocksdb_t` and its handles, one per name in
     /// order (what `rocksdb_open_column_families` fills in).
     pub(crate) fn new(
-        raw: *mut ffi::rocksdb_t,
+        raw: RawDb,
         path: PathBuf,
         names: &[CString],
         handles: &[*mut ffi::rocksdb_column_family_handle_t],
@@ -105,7 +137,6 @@ impl DbInner {
         kind: DbKind,
         statistics: Option<Statistics>,
     ) -> Arc<DbInner> {
-        let raw = RawDb(NonNull::new(raw).expect("RocksDB open returned NULL without an error"));
         let id = NEXT_DB_ID.fetch_add(1, Ordering::Relaxed);
         let column_families: HashMap<String, Arc<CfHandle>> = names
             .iter()
@@ -132,7 +163,12 @@ impl DbInner {
     }
 
     pub(crate) fn raw(&self) -> *mut ffi::rocksdb_t {
-        self.raw.0.as_ptr()
+        self.raw.handle().as_ptr()
+    }
+
+    /// The transaction database, if it is one.
+    pub(crate) fn raw_db(&self) -> &RawDb {
+        &self.raw
     }
 
     // A panic while the lock was held cannot leave the map half-changed (each change is
@@ -288,8 +324,6 @@ pub(crate) struct CfHandle {
     dropped: AtomicBool,
     /// Its key order, when not bytewise; the `DbInner` keeps it alive for RocksDB.
     pub(crate) order: Option<Comparator>,
-    /// The length of its prefix extractor's prefixes, if it has one pinrocks set.
-    pub(crate) prefix_len: Option<usize>,
 }
 
 // SAFETY: `ColumnFamilyHandleImpl` (db/column_family.h) is immutable after creation (a
@@ -313,7 +347,6 @@ impl CfHandle {
             db_id,
             dropped: AtomicBool::new(false),
             order: traits.order,
-            prefix_len: traits.prefix_len,
         }
     }
 

@@ -63,6 +63,7 @@ mod statistics;
 mod stored_options;
 mod table;
 mod table_options;
+mod transaction;
 mod updates;
 mod write;
 
@@ -87,7 +88,7 @@ pub use new_value::{NewValue, OutOfMemory};
 pub use options::{Options, PrefixExtractor, ReadOptions, WalRecoveryMode, WriteOptions};
 pub use pinned_value::PinnedValue;
 pub use rate_limiter::RateLimiter;
-pub use read::{CopyResult, Reader};
+pub use read::{CopyResult, FromDb, FromTransaction, Reader};
 pub use snapshot::Snapshot;
 pub use sst::{IngestOptions, SstFileWriter};
 pub use statistics::{
@@ -97,6 +98,9 @@ pub use stored_options::StoredOptions;
 pub use table::{Table, TypedIter};
 pub use table_options::{
     BlockBasedOptions, ChecksumType, DataBlockIndexType, FilterPolicy, IndexType,
+};
+pub use transaction::{
+    OptimisticTransactionOptions, Transaction, TransactionDbOptions, TransactionOptions,
 };
 pub use updates::{LoggedBatch, Updates};
 pub use write::Writer;

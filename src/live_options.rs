@@ -5,7 +5,7 @@ use std::ffi::{c_char, CString};
 
 use crate::column_family::ColumnFamily;
 use crate::db::Db;
-use crate::error::{ErrPtr, Error, Result};
+use crate::error::{ErrPtr, Error, ErrorKind, Result};
 use crate::ffi;
 
 /// Names and values as C strings, and pointers to them for the call.
@@ -34,8 +34,13 @@ fn pairs(options: &[(&str, &str)]) -> Result<Pairs> {
 
 /// RocksDB's refusal of a name or value, with what was asked.
 fn rejected(options: &[(&str, &str)], err: ErrPtr) -> Result<()> {
+    // RocksDB refuses a name or value with InvalidArgument (or NotSupported); another
+    // failure (writing the OPTIONS file) comes after the options were applied.
     err.check().map_err(|e| match e {
-        Error::RocksDb { kind, message } => Error::OptionRejected {
+        Error::RocksDb {
+            kind: kind @ (ErrorKind::InvalidArgument | ErrorKind::NotSupported),
+            message,
+        } => Error::OptionRejected {
             options: options
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.to_string()))

@@ -18,9 +18,11 @@ use crate::ffi;
 use crate::options::Options;
 use crate::stored_options::StoredOptions;
 
-/// A TTL in RocksDB's unit: whole seconds in an `i32`; zero keeps entries forever.
+/// A TTL in RocksDB's unit: whole seconds in an `i32`, rounded up (a sub-second TTL is
+/// one second, not RocksDB's zero, which keeps entries forever).
 fn ttl_seconds(ttl: Duration) -> Result<i32> {
-    i32::try_from(ttl.as_secs())
+    let secs = ttl.as_secs() + u64::from(ttl.subsec_nanos() > 0);
+    i32::try_from(secs)
         .map_err(|_| Error::invalid("ttl", format!("{ttl:?} is more than i32::MAX seconds")))
 }
 
@@ -30,7 +32,9 @@ impl Db {
     /// removes them, reads may still return expired entries.
     ///
     /// A TTL database stores each value with its write time (4 bytes after it); reads
-    /// through every tier, iterators and multi-gets return the value without them. Opening
+    /// through every tier, iterators and multi-gets return the value without them (the
+    /// WAL's records, [`Db::updates_since`], keep them). TTLs count whole seconds, rounded
+    /// up. Opening
     /// a TTL database without a TTL (or the reverse) would read those bytes as data, so it
     /// is refused ([`Error::TtlMismatch`]), and so is ingesting SST files (which have none).
     ///

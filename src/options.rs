@@ -45,8 +45,6 @@ pub struct Options {
     /// RocksDB keeps only a raw pointer to the comparator: these options keep it alive, and
     /// so does every database opened with them (see `DbInner`).
     comparator: Option<Comparator>,
-    /// The prefix extractor set through these options, for prefix iteration.
-    prefix: Option<PrefixExtractor>,
 }
 
 /// How a key's prefix is taken, for prefix bloom filters and prefix seeks.
@@ -104,7 +102,6 @@ impl Options {
             table: BlockBasedOptions::default(),
             refused: None,
             comparator: None,
-            prefix: None,
         }
     }
 
@@ -117,7 +114,6 @@ impl Options {
             table: BlockBasedOptions::default(),
             refused: None,
             comparator: None,
-            prefix: None,
         }
     }
 
@@ -253,16 +249,13 @@ impl Options {
     pub(crate) fn traits(&self) -> FamilyTraits {
         FamilyTraits {
             order: self.comparator.clone(),
-            prefix_len: self.prefix.map(|p| match p {
-                PrefixExtractor::Fixed(n) | PrefixExtractor::Capped(n) => n,
-            }),
         }
     }
 
-    /// Takes each key's prefix with `extractor`: filters then hold prefixes (so a seek
-    /// within one prefix skips files without it), and
-    /// [`Reader::prefix_iter`](crate::Reader::prefix_iter) with a prefix of this length
-    /// reads in RocksDB's prefix mode.
+    /// Takes each key's prefix with `extractor`: filters then hold prefixes, so a prefix
+    /// iteration ([`Reader::prefix_iter`](crate::Reader::prefix_iter), bounded at the
+    /// prefix's end) skips files without the prefix. Other iterations stay in total order
+    /// (pinrocks' read options have `auto_prefix_mode` on).
     pub fn prefix_extractor(&mut self, extractor: PrefixExtractor) -> &mut Self {
         let (kind, len) = match extractor {
             PrefixExtractor::Fixed(n) => (ffi::PINROCKS_PREFIX_FIXED, n),
@@ -281,7 +274,6 @@ impl Options {
             )
         };
         self.note_failure("prefix_extractor", err.check_with_code(Some(code)));
-        self.prefix = Some(extractor);
         self
     }
 
@@ -524,16 +516,22 @@ unsafe impl Send for ReadOptions {}
 unsafe impl Sync for ReadOptions {}
 
 impl ReadOptions {
-    /// RocksDB's defaults: fill the block cache, verify checksums, no snapshot.
+    /// RocksDB's defaults (fill the block cache, verify checksums, no snapshot), but with
+    /// `auto_prefix_mode` on: iterators read in total order, and RocksDB uses prefix
+    /// filters only where that gives the same result (RocksDB's own default reads a
+    /// column family with a prefix extractor in prefix mode, where a seek may skip files
+    /// that hold keys of the range).
     pub fn new() -> Self {
         // SAFETY: plain constructor; NULL only on allocation failure.
         let raw = unsafe { ffi::rocksdb_readoptions_create() };
-        ReadOptions {
+        let mut options = ReadOptions {
             raw: NonNull::new(raw).expect("rocksdb_readoptions_create returned NULL"),
             lower_bound: None,
             upper_bound: None,
             snapshot: None,
-        }
+        };
+        options.auto_prefix_mode(true);
+        options
     }
 
     setter!(
@@ -556,6 +554,11 @@ impl ReadOptions {
     setter!(
         /// Seek in total key order even with a prefix extractor (ignore prefix filters).
         total_order_seek(bool) => rocksdb_readoptions_set_total_order_seek as u8
+    );
+    setter!(
+        /// Read in total order, using prefix filters only where the seek key and the upper
+        /// bound make that safe (on by default in pinrocks; see [`new`](Self::new)).
+        auto_prefix_mode(bool) => rocksdb_readoptions_set_auto_prefix_mode as u8
     );
 
     /// Read as of `snapshot`. The options hold the snapshot (and so its database) alive.

@@ -54,6 +54,17 @@ where
     }
 }
 
+/// A native one-call pinned read: `(key, len, callback, ctx, status_code, errptr)` to
+/// found (1) or not (0), calling back while the value is pinned.
+pub(crate) type PinnedCall<'a> = &'a dyn Fn(
+    *const c_char,
+    usize,
+    ffi::pinrocks_value_fn,
+    *mut c_void,
+    &mut i32,
+    *mut *mut c_char,
+) -> u8;
+
 /// One native call: pins the value of `key` on the C++ stack and runs `f` on it.
 pub(crate) fn get_pinned_native<F, R>(
     db: *mut ffi::rocksdb_t,
@@ -65,27 +76,38 @@ pub(crate) fn get_pinned_native<F, R>(
 where
     F: FnOnce(&[u8]) -> R,
 {
+    get_pinned_with(
+        &|key, len, callback, ctx, code, err| {
+            // SAFETY: `db`, `options` and `cf` are live handles (the caller borrows their
+            // owners); the key and the callback's context are live for the call.
+            unsafe { ffi::pinrocks_get_pinned(db, options, cf, key, len, callback, ctx, code, err) }
+        },
+        key,
+        f,
+    )
+}
+
+/// Runs `call` (one of rocksdb-c/'s one-call pinned reads) for `key` with `f` as its
+/// callback: `f`'s result if found, and a panic in `f` resumed after C++ has returned.
+pub(crate) fn get_pinned_with<F, R>(call: PinnedCall<'_>, key: &[u8], f: F) -> Result<Option<R>>
+where
+    F: FnOnce(&[u8]) -> R,
+{
     let mut callback = Callback {
         f: Some(f),
         outcome: None,
     };
     let mut err = ErrPtr::new();
     let mut code = 0;
-    // SAFETY: `db`, `options` and `cf` are live handles (the caller borrows their owners);
-    // `key` is borrowed for the call; `trampoline::<F, R>` matches `callback`'s type.
-    unsafe {
-        ffi::pinrocks_get_pinned(
-            db,
-            options,
-            cf,
-            key.as_ptr().cast(),
-            key.len(),
-            Some(trampoline::<F, R>),
-            (&mut callback as *mut Callback<F, R>).cast(),
-            &mut code,
-            err.as_out(),
-        )
-    };
+    // `trampoline::<F, R>` matches `callback`'s type; `key` is borrowed for the call.
+    call(
+        key.as_ptr().cast(),
+        key.len(),
+        Some(trampoline::<F, R>),
+        (&mut callback as *mut Callback<F, R>).cast(),
+        &mut code,
+        err.as_out(),
+    );
     err.check_with_code(Some(code))?;
     match callback.outcome {
         Some(Ok(value)) => Ok(Some(value)),
@@ -94,9 +116,14 @@ where
     }
 }
 
-/// Owns a `rocksdb_pinnable_handle_t`: the pin lasts until this drops, including when a
-/// panic unwinds through its owner.
-pub(crate) struct PinnableHandle(NonNull<ffi::rocksdb_pinnable_handle_t>);
+/// Owns a pinned value handle of the C API: the pin lasts until this drops, including when
+/// a panic unwinds through its owner.
+pub(crate) enum PinnableHandle {
+    /// `rocksdb_get_pinned_cf_v2`'s handle.
+    V2(NonNull<ffi::rocksdb_pinnable_handle_t>),
+    /// A `rocksdb_pinnableslice_t` (the transaction reads' handle).
+    Slice(NonNull<ffi::rocksdb_pinnableslice_t>),
+}
 
 impl PinnableHandle {
     /// The pinned value, borrowed from the handle so it cannot outlive the pin.
@@ -104,7 +131,12 @@ impl PinnableHandle {
         let mut len = 0usize;
         // SAFETY: the handle is live; the returned pointer is valid while it is.
         unsafe {
-            let data = ffi::rocksdb_pinnable_handle_get_value(self.0.as_ptr(), &mut len);
+            let data = match self {
+                PinnableHandle::V2(h) => {
+                    ffi::rocksdb_pinnable_handle_get_value(h.as_ptr(), &mut len)
+                }
+                PinnableHandle::Slice(h) => ffi::rocksdb_pinnableslice_value(h.as_ptr(), &mut len),
+            };
             value_slice(data, len)
         }
     }
@@ -113,7 +145,12 @@ impl PinnableHandle {
 impl Drop for PinnableHandle {
     fn drop(&mut self) {
         // SAFETY: owned by `self` and destroyed once.
-        unsafe { ffi::rocksdb_pinnable_handle_destroy(self.0.as_ptr()) };
+        unsafe {
+            match self {
+                PinnableHandle::V2(h) => ffi::rocksdb_pinnable_handle_destroy(h.as_ptr()),
+                PinnableHandle::Slice(h) => ffi::rocksdb_pinnableslice_destroy(h.as_ptr()),
+            }
+        }
     }
 }
 
@@ -140,7 +177,46 @@ pub(crate) fn get_pinned_handle(
     };
     // Checked first: on error the handle is NULL too, which would read as not found.
     err.check()?;
-    Ok(NonNull::new(raw).map(PinnableHandle))
+    Ok(NonNull::new(raw).map(PinnableHandle::V2))
+}
+
+/// A transaction's read into a C API pinnable slice handle (`rocksdb_transaction_get_pinned_cf`
+/// or its for-update form), which pins where the value comes from the database and owns a
+/// copy where it comes from the transaction's own writes. `Ok(None)` when absent.
+pub(crate) fn get_pinned_transaction_handle(
+    txn: NonNull<ffi::rocksdb_transaction_t>,
+    options: *const ffi::rocksdb_readoptions_t,
+    cf: *mut ffi::rocksdb_column_family_handle_t,
+    key: &[u8],
+    mode: i32,
+) -> Result<Option<PinnableHandle>> {
+    let mut err = ErrPtr::new();
+    // SAFETY: live transaction, options and handle (the caller borrows their owners); `key`
+    // is borrowed for the call. The result is a new handle owned below, or NULL.
+    let raw = unsafe {
+        if mode == ffi::PINROCKS_READ_PLAIN as i32 {
+            ffi::rocksdb_transaction_get_pinned_cf(
+                txn.as_ptr(),
+                options,
+                cf,
+                key.as_ptr().cast(),
+                key.len(),
+                err.as_out(),
+            )
+        } else {
+            ffi::rocksdb_transaction_get_pinned_for_update_cf(
+                txn.as_ptr(),
+                options,
+                cf,
+                key.as_ptr().cast(),
+                key.len(),
+                u8::from(mode == ffi::PINROCKS_READ_FOR_UPDATE as i32),
+                err.as_out(),
+            )
+        }
+    };
+    err.check()?;
+    Ok(NonNull::new(raw).map(PinnableHandle::Slice))
 }
 
 /// Multi-get callback state: the closure, and a panic caught in it to resume later.
@@ -178,6 +254,16 @@ where
 /// RocksDB's own batch size (`MultiGetContext::MAX_BATCH_SIZE`).
 const INLINE_KEYS: usize = 32;
 
+/// A native pinned multi-get: `(num_keys, keys, callback, ctx, status_code, errptr)`.
+pub(crate) type MultiCall<'a> = &'a dyn Fn(
+    usize,
+    *const ffi::pinrocks_slice,
+    ffi::pinrocks_multi_value_fn,
+    *mut c_void,
+    &mut i32,
+    *mut *mut c_char,
+);
+
 /// `DB::MultiGet` into pinned slices, calling `f(index, value)` for each key in order.
 pub(crate) fn multi_get_pinned<K, F>(
     db: *mut ffi::rocksdb_t,
@@ -186,6 +272,26 @@ pub(crate) fn multi_get_pinned<K, F>(
     keys: &[K],
     f: F,
 ) -> Result<()>
+where
+    K: AsRef<[u8]>,
+    F: FnMut(usize, Option<&[u8]>),
+{
+    multi_get_with(
+        &|n, keys, callback, ctx, code, err| {
+            // SAFETY: live handles (the caller borrows their owners); the keys and the
+            // callback's context are live for the call.
+            unsafe {
+                ffi::pinrocks_multi_get_pinned(db, options, cf, n, keys, callback, ctx, code, err)
+            }
+        },
+        keys,
+        f,
+    )
+}
+
+/// Runs `call` (one of rocksdb-c/'s pinned multi-gets) over `keys` with `f` called back
+/// for each key in order.
+pub(crate) fn multi_get_with<K, F>(call: MultiCall<'_>, keys: &[K], f: F) -> Result<()>
 where
     K: AsRef<[u8]>,
     F: FnMut(usize, Option<&[u8]>),
@@ -215,21 +321,16 @@ where
     let mut callback = MultiCallback { f, panic: None };
     let mut err = ErrPtr::new();
     let mut code = 0;
-    // SAFETY: live handles; each of `key_slices` describes one key's bytes, borrowed from
-    // `keys` for the call; `multi_trampoline::<F>` matches `callback`'s type.
-    unsafe {
-        ffi::pinrocks_multi_get_pinned(
-            db,
-            options,
-            cf,
-            key_slices.len(),
-            key_slices.as_ptr(),
-            Some(multi_trampoline::<F>),
-            (&mut callback as *mut MultiCallback<F>).cast(),
-            &mut code,
-            err.as_out(),
-        )
-    };
+    // Each of `key_slices` describes one key's bytes, borrowed from `keys` for the call;
+    // `multi_trampoline::<F>` matches `callback`'s type.
+    call(
+        key_slices.len(),
+        key_slices.as_ptr(),
+        Some(multi_trampoline::<F>),
+        (&mut callback as *mut MultiCallback<F>).cast(),
+        &mut code,
+        err.as_out(),
+    );
     if let Some(payload) = callback.panic {
         panic::resume_unwind(payload);
     }

@@ -4,6 +4,7 @@
 use std::ptr::NonNull;
 use std::sync::Arc;
 
+use crate::error::{Error, Result};
 use crate::ffi;
 
 struct RawLimiter(NonNull<ffi::rocksdb_ratelimiter_t>);
@@ -35,16 +36,21 @@ impl std::fmt::Debug for RateLimiter {
 }
 
 impl RateLimiter {
-    /// At most `bytes_per_sec`, refilled every 100 ms (RocksDB's defaults otherwise).
-    pub fn new(bytes_per_sec: i64) -> Self {
-        // SAFETY: plain constructor; 100 ms refill period and fairness 10 are RocksDB's
-        // defaults.
-        let raw = unsafe { ffi::rocksdb_ratelimiter_create(bytes_per_sec, 100_000, 10) };
-        RateLimiter {
+    /// At most `bytes_per_sec` (more than 0: RocksDB divides by it), refilled every
+    /// 100 ms (RocksDB's defaults otherwise).
+    pub fn new(bytes_per_sec: u64) -> Result<Self> {
+        let rate = i64::try_from(bytes_per_sec)
+            .ok()
+            .filter(|&r| r > 0)
+            .ok_or_else(|| Error::invalid("rate limit", "bytes per second must be 1..=i64::MAX"))?;
+        // SAFETY: plain constructor with a positive rate; 100 ms refill period and
+        // fairness 10 are RocksDB's defaults.
+        let raw = unsafe { ffi::rocksdb_ratelimiter_create(rate, 100_000, 10) };
+        Ok(RateLimiter {
             raw: Arc::new(RawLimiter(
                 NonNull::new(raw).expect("rocksdb_ratelimiter_create returned NULL"),
             )),
-        }
+        })
     }
 
     pub(crate) fn raw(&self) -> *mut ffi::rocksdb_ratelimiter_t {

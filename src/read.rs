@@ -30,6 +30,8 @@ use std::ops::Bound;
 
 use bytes::{Bytes, BytesMut};
 
+use std::marker::PhantomData;
+use std::ptr::NonNull;
 use std::sync::Arc;
 
 use crate::column_family::ColumnFamily;
@@ -63,25 +65,79 @@ pub enum CopyResult {
     NotFound,
 }
 
+/// Reads from the database: what [`Db::reader`](crate::Db::reader) gives.
+#[derive(Debug, Clone, Copy)]
+pub struct FromDb;
+
+/// Reads through a transaction (its own writes first, then the database): what
+/// [`Transaction::reader`](crate::Transaction::reader) gives. It borrows the transaction,
+/// which is used by one thread at a time, so such a reader is neither `Send` nor `Sync`:
+///
+/// ```compile_fail
+/// fn sent<T: Send>(_: T) {}
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let mut options = pinrocks::Options::new();
+/// # options.create_if_missing(true);
+/// let db = pinrocks::Db::open_optimistic_transaction_db(&options, dir.path(), []).unwrap();
+/// let txn = db.begin().unwrap();
+/// sent(txn.reader());
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct FromTransaction<'t>(PhantomData<&'t ()>);
+
 /// Where and how to read: a column family (default: the default one) and read options
-/// (default: RocksDB's defaults). Get one from [`Db::reader`](crate::Db::reader) or
-/// [`ColumnFamily::reader`].
+/// (default: RocksDB's defaults), from the database ([`FromDb`], the default) or through a
+/// transaction ([`FromTransaction`]); the same read methods either way. Get one from
+/// [`Db::reader`](crate::Db::reader), [`ColumnFamily::reader`] or
+/// [`Transaction::reader`](crate::Transaction::reader).
 #[derive(Clone, Copy)]
-pub struct Reader<'a> {
+pub struct Reader<'a, S = FromDb> {
     db: &'a Arc<DbInner>,
     cf: &'a Arc<CfHandle>,
     options: &'a ReadOptions,
+    /// The transaction read through, and how (`PINROCKS_READ_*`); `None` for `FromDb`.
+    txn: Option<(NonNull<ffi::rocksdb_transaction_t>, i32)>,
+    _source: PhantomData<S>,
 }
 
-impl<'a> Reader<'a> {
+// SAFETY: a `FromDb` reader has no transaction (`txn` is `None`, set only by
+// `for_transaction`, which makes `FromTransaction` readers); what is left are shared
+// references to `Send + Sync` owners (the database, its handles, read options).
+unsafe impl Send for Reader<'_, FromDb> {}
+// SAFETY: see `Send`.
+unsafe impl Sync for Reader<'_, FromDb> {}
+
+impl<'a> Reader<'a, FromDb> {
     pub(crate) fn new(db: &'a Arc<DbInner>, cf: &'a Arc<CfHandle>) -> Self {
         Reader {
             db,
             cf,
             options: ReadOptions::defaults(),
+            txn: None,
+            _source: PhantomData,
         }
     }
+}
 
+impl<'a> Reader<'a, FromTransaction<'a>> {
+    /// Reads through `txn` (alive for 'a), with `mode` one of `PINROCKS_READ_*`.
+    pub(crate) fn for_transaction(
+        db: &'a Arc<DbInner>,
+        cf: &'a Arc<CfHandle>,
+        txn: NonNull<ffi::rocksdb_transaction_t>,
+        mode: i32,
+    ) -> Self {
+        Reader {
+            db,
+            cf,
+            options: ReadOptions::defaults(),
+            txn: Some((txn, mode)),
+            _source: PhantomData,
+        }
+    }
+}
+
+impl<'a, S: Copy> Reader<'a, S> {
     /// Reads from `cf` instead.
     ///
     /// # Panics
@@ -106,6 +162,48 @@ impl<'a> Reader<'a> {
             );
         }
         Reader { options, ..self }
+    }
+
+    /// The one-call pinned read of this reader's source.
+    fn pinned<F, R>(&self, key: &[u8], f: F) -> Result<Option<R>>
+    where
+        F: FnOnce(&[u8]) -> R,
+    {
+        let (db, options, cf) = (self.db.raw(), self.options.raw(), self.cf.raw());
+        match self.txn {
+            None => pinned::get_pinned_native(db, options, cf, key, f),
+            Some((txn, mode)) => pinned::get_pinned_with(
+                &|key, len, callback, ctx, code, err| {
+                    // SAFETY: live transaction (borrowed for 'a), options and handle; the key
+                    // and the callback's context are live for the call.
+                    unsafe {
+                        ffi::pinrocks_transaction_get_pinned(
+                            txn.as_ptr(),
+                            options,
+                            cf,
+                            key,
+                            len,
+                            mode,
+                            callback,
+                            ctx,
+                            code,
+                            err,
+                        )
+                    }
+                },
+                key,
+                f,
+            ),
+        }
+    }
+
+    /// A pinned value handle from this reader's source.
+    fn handle(&self, key: &[u8]) -> Result<Option<pinned::PinnableHandle>> {
+        let (db, options, cf) = (self.db.raw(), self.options.raw(), self.cf.raw());
+        match self.txn {
+            None => pinned::get_pinned_handle(db, options, cf, key),
+            Some((txn, mode)) => pinned::get_pinned_transaction_handle(txn, options, cf, key, mode),
+        }
     }
 
     /// **Vec tier.** The value of `key` in a new `Vec`, or `None` if absent.
@@ -173,6 +271,22 @@ impl<'a> Reader<'a> {
     /// # Safety
     /// `buf` must be valid for writes of `capacity` bytes.
     unsafe fn get_into_raw(&self, key: &[u8], buf: *mut u8, capacity: usize) -> Result<CopyResult> {
+        if self.txn.is_some() {
+            // One copy out of the pinned value, as the C API's buffer read does.
+            let copied = self.pinned(key, |value| {
+                if value.len() <= capacity {
+                    // SAFETY: `buf` is valid for `capacity >= value.len()` bytes (the
+                    // caller's contract) and does not overlap RocksDB's value.
+                    unsafe { std::ptr::copy_nonoverlapping(value.as_ptr(), buf, value.len()) };
+                    CopyResult::Copied(value.len())
+                } else {
+                    CopyResult::NotEnoughCapacity {
+                        required: value.len(),
+                    }
+                }
+            })?;
+            return Ok(copied.unwrap_or(CopyResult::NotFound));
+        }
         let mut len = 0usize;
         let mut found = 0u8;
         let mut err = ErrPtr::new();
@@ -231,7 +345,7 @@ impl<'a> Reader<'a> {
     /// # Ok(()) }
     /// ```
     pub fn get_pinned<R>(&self, key: &[u8], f: impl FnOnce(&[u8]) -> R) -> Result<Option<R>> {
-        pinned::get_pinned_native(self.db.raw(), self.options.raw(), self.cf.raw(), key, f)
+        self.pinned(key, f)
     }
 
     /// **Pinned guard.** The value of `key`, pinned until the returned guard drops. It
@@ -255,9 +369,7 @@ impl<'a> Reader<'a> {
     /// A long-lived pin holds what backs it: a block of the block cache (which cannot be
     /// evicted meanwhile) or RocksDB's copy of a memtable value.
     pub fn pin(&self, key: &[u8]) -> Result<Option<PinnedValue<'a>>> {
-        let handle =
-            pinned::get_pinned_handle(self.db.raw(), self.options.raw(), self.cf.raw(), key)?;
-        Ok(handle.map(PinnedValue::new))
+        Ok(self.handle(key)?.map(PinnedValue::new))
     }
 
     /// **Owned, zero-copy.** The value of `key` as [`Bytes`] whose owner is the pin itself:
@@ -281,9 +393,7 @@ impl<'a> Reader<'a> {
     /// # Ok(()) }
     /// ```
     pub fn get_bytes(&self, key: &[u8]) -> Result<Option<Bytes>> {
-        let handle =
-            pinned::get_pinned_handle(self.db.raw(), self.options.raw(), self.cf.raw(), key)?;
-        Ok(handle.map(|handle| {
+        Ok(self.handle(key)?.map(|handle| {
             Bytes::from_owner(PinOwner::new(
                 handle,
                 Arc::clone(self.cf),
@@ -328,7 +438,31 @@ impl<'a> Reader<'a> {
         keys: &[K],
         f: impl FnMut(usize, Option<&[u8]>),
     ) -> Result<()> {
-        pinned::multi_get_pinned(self.db.raw(), self.options.raw(), self.cf.raw(), keys, f)
+        let (db, options, cf) = (self.db.raw(), self.options.raw(), self.cf.raw());
+        match self.txn {
+            None => pinned::multi_get_pinned(db, options, cf, keys, f),
+            Some((txn, _)) => pinned::multi_get_with(
+                &|n, keys, callback, ctx, code, err| {
+                    // SAFETY: live transaction, options and handle; keys and context live
+                    // for the call.
+                    unsafe {
+                        ffi::pinrocks_transaction_multi_get_pinned(
+                            txn.as_ptr(),
+                            options,
+                            cf,
+                            n,
+                            keys,
+                            callback,
+                            ctx,
+                            code,
+                            err,
+                        )
+                    }
+                },
+                keys,
+                f,
+            ),
+        }
     }
 
     /// **Iteration.** A [`DbIterator`] over this reader's column family, not yet
@@ -365,14 +499,14 @@ impl<'a> Reader<'a> {
     /// **Prefix iteration.** [`range`](Self::range) over the keys that start with
     /// `prefix`: positioned at the first, ending (both ways) at the last.
     ///
-    /// The iterator reads with its own copy of the reader's options: RocksDB's upper bound
-    /// is set at the prefix's end (so RocksDB stops there, and skips files past it), and when
-    /// the column family's [`PrefixExtractor`](crate::PrefixExtractor) takes prefixes of
-    /// exactly this length, RocksDB's prefix mode (`prefix_same_as_start`) is on, so prefix
-    /// bloom filters skip files without the prefix. In a column family with a
-    /// [`Comparator`](crate::Comparator), the range is that between `prefix` and its bytewise
-    /// successor in the family's order (both ways round, so reverse bytewise order works):
-    /// right for any order that keeps the keys of a prefix together.
+    /// The iterator reads with its own copy of the reader's options, bounded by RocksDB at
+    /// the prefix's end: RocksDB stops there, and with a
+    /// [`PrefixExtractor`](crate::PrefixExtractor) of the prefix's length (and pinrocks'
+    /// default `auto_prefix_mode`) it uses prefix filters to skip files without the prefix.
+    /// In a column family with a [`Comparator`](crate::Comparator), the range is that
+    /// between `prefix` and its bytewise successor in the family's order (both ways round,
+    /// so reverse bytewise order works): right for any order that keeps the keys of a
+    /// prefix together.
     pub fn prefix_iter(&self, prefix: &[u8]) -> DbIterator<'a> {
         let end = successor(prefix);
         // In an order where the successor sorts first (reverse bytewise), the keys with the
@@ -387,14 +521,10 @@ impl<'a> Reader<'a> {
             None => (Bound::Included(prefix), Bound::Unbounded),
         };
         let bytewise = self.cf.order.is_none();
-        let prefix_mode = self.cf.prefix_len == Some(prefix.len());
-        let mut own = self
-            .options
-            .copy_with_upper_bound(end.as_deref().filter(|_| bytewise));
-        if prefix_mode {
-            own.prefix_same_as_start(true);
-        }
-        let own = Box::new(own);
+        let own = Box::new(
+            self.options
+                .copy_with_upper_bound(end.as_deref().filter(|_| bytewise)),
+        );
         // SAFETY: live db and handle, borrowed for 'a; the options are boxed into the
         // iterator, which destroys its RocksDB iterator before them.
         let raw =
@@ -449,10 +579,26 @@ impl<'a> Reader<'a> {
     }
 
     fn new_iter(&self, range: &dyn KeyRange) -> DbIterator<'a> {
-        // SAFETY: live db, options and handle, all borrowed for 'a like the iterator.
-        let raw = unsafe {
-            ffi::rocksdb_create_iterator_cf(self.db.raw(), self.options.raw(), self.cf.raw())
-        };
+        let raw = self.raw_iter(self.options);
         DbIterator::new(raw, range, self.cf.order.as_ref(), None)
+    }
+
+    /// A RocksDB iterator over this reader's source: the database, or the transaction's
+    /// writes merged over it.
+    fn raw_iter(&self, options: &ReadOptions) -> *mut ffi::rocksdb_iterator_t {
+        // SAFETY: live db or transaction, options and handle, borrowed for 'a like the
+        // iterator (a prefix iterator boxes its own options into itself).
+        unsafe {
+            match self.txn {
+                None => {
+                    ffi::rocksdb_create_iterator_cf(self.db.raw(), options.raw(), self.cf.raw())
+                }
+                Some((txn, _)) => ffi::rocksdb_transaction_create_iterator_cf(
+                    txn.as_ptr(),
+                    options.raw(),
+                    self.cf.raw(),
+                ),
+            }
+        }
     }
 }

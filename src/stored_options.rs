@@ -14,6 +14,10 @@ use crate::options::Options;
 
 /// The options of a database and of each of its column families, as stored.
 ///
+/// The table setters of [`Options`] (`block_cache_size`, `bloom_filter`, `block_size`,
+/// `block_based_table`, ...) build a whole new table factory: on loaded options they
+/// replace the loaded table settings rather than change one of them.
+///
 /// The options a database was written with, loaded from the newest OPTIONS file RocksDB
 /// keeps beside it, so a database made by another program (another language, the
 /// `rocksdb` crate, `ldb`) opens without restating its settings.

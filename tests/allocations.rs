@@ -139,4 +139,54 @@ fn rust_side_allocations_per_read() {
         );
     }
     assert_eq!(total, (8 + 4096 + (1 << 20)) * (READS + 1));
+    drop(it);
+    drop(db);
+    transaction_reads();
+}
+
+/// Through a transaction: the one-call pinned read and read for update, and the buffer
+/// tier, allocate nothing on the Rust side either, from the database and from the
+/// transaction's own writes. (Called from the test above: the counter is global.)
+fn transaction_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = common::create_options();
+    let db = pinrocks::Db::open_transaction_db(
+        &options,
+        &pinrocks::TransactionDbOptions::new(),
+        dir.path(),
+        [],
+    )
+    .unwrap();
+    db.put(b"stored", &patterned(4096, 3)).unwrap();
+    db.flush().unwrap();
+    let txn = db.begin().unwrap();
+    txn.put(None, b"own", &patterned(4096, 4)).unwrap();
+    let mut buf = vec![0u8; 4096];
+    for key in [&b"stored"[..], b"own"] {
+        let reader = txn.reader();
+        let mut len = 0;
+        assert_eq!(
+            count(|| len += reader.get_pinned(key, |v| v.len()).unwrap().unwrap()),
+            0,
+            "transaction pinned read of {key:?}"
+        );
+        assert_eq!(len, 4096 * (READS + 1));
+        assert_eq!(
+            count(|| assert_eq!(
+                reader.get_into(key, &mut buf).unwrap(),
+                CopyResult::Copied(4096)
+            )),
+            0,
+            "transaction buffer read of {key:?}"
+        );
+    }
+    let for_update = txn.reader_for_update(true);
+    for key in [&b"stored"[..], b"own"] {
+        // The first read locks the key (RocksDB tracks it); the repeats allocate nothing.
+        assert_eq!(
+            count(|| assert_eq!(for_update.get_pinned(key, |v| v.len()).unwrap(), Some(4096))),
+            0,
+            "transaction read for update of {key:?}"
+        );
+    }
 }

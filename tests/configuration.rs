@@ -322,7 +322,7 @@ fn a_rate_limiter_limits_flushes() {
     let dir = tempfile::tempdir().unwrap();
     let mut options = common::create_options();
     options
-        .rate_limiter(&RateLimiter::new(2 << 20))
+        .rate_limiter(&RateLimiter::new(2 << 20).unwrap())
         .enable_statistics()
         .compression(Compression::None);
     let db = Db::open(&options, dir.path()).unwrap();
@@ -416,6 +416,69 @@ fn prefix_iteration_uses_the_prefix_extractor_and_touches_fewer_blocks() {
         .collect::<pinrocks::Result<_>>()
         .unwrap();
     assert_eq!(short, (0..8u8).map(|f| vec![b'a', f]).collect::<Vec<_>>());
+}
+
+#[test]
+fn a_prefix_extractor_does_not_change_what_ranges_and_prefixes_read() {
+    for extractor in [
+        PrefixExtractor::Fixed(2),
+        PrefixExtractor::Capped(2),
+        PrefixExtractor::Fixed(4),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut options = common::create_options();
+        options.prefix_extractor(extractor).bloom_filter(10.0);
+        let db = Db::open(&options, dir.path()).unwrap();
+        for k in [&b"ac1"[..], b"abcd1", b"abcd2", b"abce"] {
+            db.put(k, k).unwrap();
+        }
+        db.flush().unwrap();
+        let keys = |it: Vec<pinrocks::Result<Vec<u8>>>| -> Vec<Vec<u8>> {
+            it.into_iter().collect::<pinrocks::Result<_>>().unwrap()
+        };
+        // Seeks to keys whose prefix no file holds still find the keys after them.
+        assert_eq!(
+            keys(db.reader().scan(&b"ab"[..].., |k, _| k.to_vec()).collect()),
+            [&b"abcd1"[..], b"abcd2", b"abce", b"ac1"],
+            "{extractor:?}"
+        );
+        assert_eq!(
+            keys(
+                db.reader()
+                    .scan_rev(..&b"ad"[..], |k, _| k.to_vec())
+                    .collect()
+            ),
+            [&b"ac1"[..], b"abce", b"abcd2", b"abcd1"],
+            "{extractor:?}"
+        );
+        // Prefix iteration both ways, at the extractor's length and at others.
+        for (prefix, expected) in [
+            (&b"a"[..], vec![&b"abcd1"[..], b"abcd2", b"abce", b"ac1"]),
+            (b"ab", vec![&b"abcd1"[..], b"abcd2", b"abce"]),
+            (b"abcd", vec![&b"abcd1"[..], b"abcd2"]),
+        ] {
+            let forward = keys(
+                db.reader()
+                    .prefix_iter(prefix)
+                    .forward(|k, _| k.to_vec())
+                    .collect(),
+            );
+            assert_eq!(forward, expected, "{extractor:?} {prefix:?}");
+            let mut it = db.reader().prefix_iter(prefix);
+            it.seek_to_last();
+            let mut backward = keys(it.backward(|k, _| k.to_vec()).collect());
+            backward.reverse();
+            assert_eq!(backward, expected, "{extractor:?} {prefix:?} backward");
+        }
+    }
+}
+
+#[test]
+fn a_rate_limit_of_zero_is_refused() {
+    assert!(matches!(
+        RateLimiter::new(0),
+        Err(Error::InvalidInput { .. })
+    ));
 }
 
 #[test]
@@ -651,8 +714,12 @@ fn lru_cache_options_reach_rocksdb_and_bad_ones_are_refused() {
             shard_bits: Some(20),
             ..LruCacheOptions::new(1 << 20)
         },
+        LruCacheOptions {
+            high_pri_pool_ratio: f64::NAN,
+            ..LruCacheOptions::new(1 << 20)
+        },
     ] {
         let err = Cache::lru_with(&bad).unwrap_err();
-        assert_eq!(err.kind(), Some(ErrorKind::InvalidArgument), "{err}");
+        assert!(matches!(err, Error::InvalidInput { .. }), "{err}");
     }
 }

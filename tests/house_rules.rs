@@ -120,6 +120,7 @@ const LAYERS: &[&str] = &[
     "db",
     "stored_options",
     "open",
+    "transaction",
     "live_options",
     "sst",
     "backup",

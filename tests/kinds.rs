@@ -217,3 +217,30 @@ fn a_secondary_needs_a_primary_and_catching_up_needs_a_secondary() {
     let err = db.try_catch_up_with_primary().unwrap_err();
     assert_eq!(err.kind(), Some(ErrorKind::NotSupported), "{err}");
 }
+
+#[test]
+fn a_ttl_database_with_a_compaction_filter_is_recognised_and_subsecond_ttls_expire() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        // The rocksdb crate sets a compaction filter (not a factory): DBWithTTL wraps it.
+        let mut options = rocksdb::Options::default();
+        options.create_if_missing(true);
+        options.set_compaction_filter("keep", |_, _, _| rocksdb::CompactionDecision::Keep);
+        let db = rocksdb::DB::open_with_ttl(&options, dir.path(), Duration::from_secs(60)).unwrap();
+        db.put(b"k", b"v").unwrap();
+    }
+    let options = common::create_options();
+    assert!(matches!(
+        Db::open(&options, dir.path()),
+        Err(Error::TtlMismatch {
+            stored_with_ttl: true
+        })
+    ));
+    let db = Db::open_with_ttl(&options, dir.path(), Duration::from_millis(500)).unwrap();
+    assert_eq!(every_tier(db.reader(), b"k"), Some(b"v".to_vec()));
+    db.put(b"short", b"lived").unwrap();
+    std::thread::sleep(Duration::from_millis(2100));
+    db.compact_range(None, None).unwrap();
+    // Half a second is one second, not RocksDB's zero (forever).
+    assert_eq!(every_tier(db.reader(), b"short"), None);
+}

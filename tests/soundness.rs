@@ -436,6 +436,13 @@ fn send_and_sync_of_every_public_type() {
     send_sync::<pinrocks::MergeOperator>();
     send_sync::<pinrocks::CompactionFilterFactory>();
     send_sync::<pinrocks::Comparator>();
+    send_sync::<pinrocks::RateLimiter>();
+    send_sync::<pinrocks::Statistics>();
+    send_sync::<pinrocks::StoredOptions>();
+    send_sync::<pinrocks::TransactionDbOptions>();
+    send_sync::<pinrocks::TransactionOptions>();
+    send_sync::<pinrocks::OptimisticTransactionOptions>();
+    send::<pinrocks::Transaction<'static>>();
     send::<WriteBatch>();
     send::<pinrocks::DbIterator<'static>>();
     send::<pinrocks::TypedIter<'static, pinrocks::codec::Raw, pinrocks::codec::Raw>>();

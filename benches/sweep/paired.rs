@@ -27,6 +27,7 @@ pub fn run(
     rounds: usize,
     slice: Duration,
 ) -> (Rounds, u64) {
+    assert!(rounds >= 2, "two halves need at least two rounds");
     let tiers = reads.len();
     let mut ns = vec![Vec::with_capacity(rounds); tiers];
     let mut checksum = 0u64;
@@ -66,6 +67,7 @@ pub fn run(
 /// Like [`run`] with `threads` threads reading at once: in each round, each of `tiers`
 /// tiers (made per thread by `make`) runs on every thread for one slice; the time per read
 /// is the slice over the reads of all threads (so 2 threads that do not contend halve it).
+/// Starting the threads (tens of microseconds) counts in the slice, alike for every tier.
 pub fn run_threads<'a, F>(
     tiers: usize,
     threads: usize,

@@ -7,7 +7,10 @@
 //! `multi_get` (one key of a pinned multi-get of 8 distinct keys), `iterate` (one forward
 //! step of a cursor, which seeks back to the first key from the last), `iterate_back` (one
 //! backward step, seeking back to the last key from the first), `seek` (one seek and its
-//! entry) and `typed` (one `Table::get`).
+//! entry), `typed` (one `Table::get`), and reads inside a transaction of a transaction
+//! database holding the same values: `txn_pinned` (pinrocks' one-call pinned read through
+//! the transaction) and `rocksdb_txn_get_pinned` (the `rocksdb` crate's
+//! `Transaction::get_pinned`).
 //!
 //! `sweep per-read <tier or path> <value size> <reads>` (the bench binary; see main.rs)
 
@@ -17,7 +20,15 @@ use pinrocks::Table;
 use crate::tiers::{self, Consumer, Regime, Tier, TIER_NAMES};
 
 /// The paths beyond the tiers.
-pub const PATHS: [&str; 5] = ["multi_get", "iterate", "iterate_back", "seek", "typed"];
+pub const PATHS: [&str; 7] = [
+    "multi_get",
+    "iterate",
+    "iterate_back",
+    "seek",
+    "typed",
+    "txn_pinned",
+    "rocksdb_txn_get_pinned",
+];
 
 /// Keys per multi-get: reads are counted per key.
 const BATCH: usize = 8;
@@ -121,8 +132,71 @@ pub fn main(args: &[String]) {
                     })
                     .sum()
             }
+            "txn_pinned" | "rocksdb_txn_get_pinned" => {
+                drop(db);
+                transaction_reads(name, dir.path(), size, count, reads, &keys)
+            }
             other => panic!("no tier or path {other}"),
         }
     };
     assert_eq!(total, (size * (reads + 1)) as u64);
+}
+
+/// One read per key through a transaction, after the values were written through the plain
+/// database, flushed and read once (block cache).
+fn transaction_reads(
+    name: &str,
+    dir: &std::path::Path,
+    size: usize,
+    count: usize,
+    reads: usize,
+    keys: &[Vec<u8>],
+) -> u64 {
+    let path = dir.join("txn");
+    if name == "txn_pinned" {
+        let db = pinrocks::Db::open_transaction_db(
+            &tiers::pinrocks_options(),
+            &pinrocks::TransactionDbOptions::new(),
+            &path,
+            [],
+        )
+        .unwrap();
+        for i in 0..count {
+            db.put(&tiers::key(i), &tiers::value(i, size)).unwrap();
+        }
+        tiers::settle_pinrocks(&db, count);
+        let txn = db.begin().unwrap();
+        let reader = txn.reader();
+        (0..=reads)
+            .map(|i| {
+                reader
+                    .get_pinned(&keys[i % keys.len()], |v| v.len() as u64)
+                    .unwrap()
+                    .unwrap()
+            })
+            .sum()
+    } else {
+        let db: rocksdb::TransactionDB = rocksdb::TransactionDB::open(
+            &tiers::peer_options(),
+            &rocksdb::TransactionDBOptions::default(),
+            &path,
+        )
+        .unwrap();
+        for i in 0..count {
+            db.put(tiers::key(i), tiers::value(i, size)).unwrap();
+        }
+        db.flush().unwrap();
+        for i in 0..count {
+            db.get_pinned(tiers::key(i)).unwrap().unwrap();
+        }
+        let txn = db.transaction();
+        (0..=reads)
+            .map(|i| {
+                txn.get_pinned(&keys[i % keys.len()])
+                    .unwrap()
+                    .unwrap()
+                    .len() as u64
+            })
+            .sum()
+    }
 }

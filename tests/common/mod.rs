@@ -59,7 +59,7 @@ pub fn settle(cfs: &[&ColumnFamily<'_>], stage: Stage) {
 /// Reads `key` through every read tier of `reader` (Vec, pinned closure, guard, owned
 /// `Bytes`, buffer, growing buffer, pinned multi-get, range scan), asserts that they agree,
 /// and returns the value.
-pub fn every_tier(reader: pinrocks::Reader<'_>, key: &[u8]) -> Option<Vec<u8>> {
+pub fn every_tier<S: Copy>(reader: pinrocks::Reader<'_, S>, key: &[u8]) -> Option<Vec<u8>> {
     let vec = reader.get(key).unwrap();
     let pinned = reader.get_pinned(key, |v| v.to_vec()).unwrap();
     let guard = reader.pin(key).unwrap().map(|g| g.to_vec());

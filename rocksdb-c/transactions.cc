@@ -1,0 +1,130 @@
+// Transactions beyond RocksDB's C API: the one-call pinned read (and read for update) on
+// the C++ stack, the pinned multi-get, popping a savepoint, and a C API database handle
+// whose `rep` is the transaction database itself (so that plain writes through it take the
+// transaction database's locks, and reads and administration go through it too).
+#include <memory>
+
+#include "guarded.h"
+#include "layout.h"
+#include "pinrocks.h"
+#include "rocksdb/slice.h"
+#include "rocksdb/utilities/optimistic_transaction_db.h"
+#include "rocksdb/utilities/transaction.h"
+#include "rocksdb/utilities/transaction_db.h"
+
+namespace {
+
+rocksdb::Transaction* txn_of(rocksdb_transaction_t* txn) {
+  return *reinterpret_cast<rocksdb::Transaction**>(txn);
+}
+
+}  // namespace
+
+extern "C" {
+
+rocksdb_t* pinrocks_transactiondb_as_db(rocksdb_transactiondb_t* txn_db) PINROCKS_NOEXCEPT {
+  try {
+    rocksdb::TransactionDB* rep = *reinterpret_cast<rocksdb::TransactionDB**>(txn_db);
+    rocksdb_t* db = rocksdb_transactiondb_get_base_db(txn_db);  // a new wrapper
+    *reinterpret_cast<rocksdb::DB**>(db) = static_cast<rocksdb::DB*>(rep);
+    return db;
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+rocksdb_t* pinrocks_optimistictransactiondb_as_db(rocksdb_optimistictransactiondb_t* txn_db)
+    PINROCKS_NOEXCEPT {
+  try {
+    rocksdb::OptimisticTransactionDB* rep =
+        *reinterpret_cast<rocksdb::OptimisticTransactionDB**>(txn_db);
+    rocksdb_t* db = rocksdb_optimistictransactiondb_get_base_db(txn_db);
+    *reinterpret_cast<rocksdb::DB**>(db) = static_cast<rocksdb::DB*>(rep);
+    return db;
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+unsigned char pinrocks_transaction_get_pinned(rocksdb_transaction_t* txn,
+                                              const rocksdb_readoptions_t* options,
+                                              rocksdb_column_family_handle_t* column_family,
+                                              const char* key, size_t keylen, int for_update,
+                                              pinrocks_value_fn fn, void* ctx, int* status_code,
+                                              char** errptr) PINROCKS_NOEXCEPT {
+  unsigned char found = 0;
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb::Transaction* t = txn_of(txn);
+    rocksdb::PinnableSlice value;
+    rocksdb::Slice k(key, keylen);
+    rocksdb::Status s =
+        for_update == PINROCKS_READ_PLAIN
+            ? t->Get(pinrocks::read_options_of(options), pinrocks::handle_of(column_family), k,
+                     &value)
+            : t->GetForUpdate(pinrocks::read_options_of(options),
+                              pinrocks::handle_of(column_family), k, &value,
+                              /*exclusive=*/for_update == PINROCKS_READ_FOR_UPDATE,
+                              /*do_validate=*/true);
+    if (s.ok()) {
+      fn(ctx, value.data(), value.size());
+      found = 1;
+    } else if (!s.IsNotFound()) {
+      pinrocks::save_status(errptr, status_code, s);
+    }
+  });
+  return found;
+}
+
+void pinrocks_transaction_multi_get_pinned(rocksdb_transaction_t* txn,
+                                           const rocksdb_readoptions_t* options,
+                                           rocksdb_column_family_handle_t* column_family,
+                                           size_t num_keys, const pinrocks_slice* keys,
+                                           pinrocks_multi_value_fn fn, void* ctx,
+                                           int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    constexpr size_t kInline = 32;
+    rocksdb::Slice inline_keys[kInline];
+    rocksdb::PinnableSlice inline_values[kInline];
+    rocksdb::Status inline_statuses[kInline];
+    std::unique_ptr<rocksdb::Slice[]> heap_keys;
+    std::unique_ptr<rocksdb::PinnableSlice[]> heap_values;
+    std::unique_ptr<rocksdb::Status[]> heap_statuses;
+    rocksdb::Slice* k = inline_keys;
+    rocksdb::PinnableSlice* v = inline_values;
+    rocksdb::Status* st = inline_statuses;
+    if (num_keys > kInline) {
+      heap_keys.reset(new rocksdb::Slice[num_keys]);
+      heap_values.reset(new rocksdb::PinnableSlice[num_keys]);
+      heap_statuses.reset(new rocksdb::Status[num_keys]);
+      k = heap_keys.get();
+      v = heap_values.get();
+      st = heap_statuses.get();
+    }
+    for (size_t i = 0; i < num_keys; i++) {
+      k[i] = rocksdb::Slice(keys[i].data, keys[i].len);
+    }
+    txn_of(txn)->MultiGet(pinrocks::read_options_of(options),
+                          pinrocks::handle_of(column_family), num_keys, k, v, st,
+                          /*sorted_input=*/false);
+    for (size_t i = 0; i < num_keys; i++) {
+      if (!st[i].ok() && !st[i].IsNotFound()) {
+        pinrocks::save_status(errptr, status_code, st[i]);
+        return;
+      }
+    }
+    for (size_t i = 0; i < num_keys; i++) {
+      bool found = st[i].ok();
+      if (fn(ctx, i, found, found ? v[i].data() : nullptr, found ? v[i].size() : 0)) {
+        return;
+      }
+    }
+  });
+}
+
+void pinrocks_transaction_pop_savepoint(rocksdb_transaction_t* txn, int* status_code,
+                                        char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr,
+                    [&] { pinrocks::report(errptr, status_code, txn_of(txn)->PopSavePoint()); });
+}
+
+}  // extern "C"

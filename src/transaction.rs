@@ -1,0 +1,553 @@
+//! Transactions: pessimistic (`TransactionDB`: keys locked as they are written or read for
+//! update) and optimistic (`OptimisticTransactionDB`: conflicts found at commit). A
+//! [`Transaction`] reads through the same [`Reader`] as the database, every tier included,
+//! seeing its own writes first; its point reads are the same one native call as plain reads
+//! (rocksdb-c/transactions.cc), the value pinned on the C++ stack.
+//!
+//! What a pinned read in a transaction holds: a value found in the transaction's own writes
+//! is a copy RocksDB makes into the `PinnableSlice` (its write batch can change); a value
+//! from the database pins its block, as a plain read does.
+
+use std::ffi::{c_char, CString};
+use std::marker::PhantomData;
+use std::path::Path;
+use std::ptr::NonNull;
+use std::time::Duration;
+
+use crate::column_family::ColumnFamily;
+use crate::db::{Db, Mode};
+use crate::error::{ErrPtr, Error, Result};
+use crate::ffi;
+use crate::handles::RawDb;
+use crate::options::{setter, Options, WriteOptions};
+use crate::read::{FromTransaction, Reader};
+
+fn millis(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// Options of a pessimistic transaction database (`TransactionDBOptions`).
+pub struct TransactionDbOptions {
+    raw: NonNull<ffi::rocksdb_transactiondb_options_t>,
+}
+
+// SAFETY: a plain C++ value, read by `TransactionDB::Open` through a const pointer.
+unsafe impl Send for TransactionDbOptions {}
+// SAFETY: see `Send`.
+unsafe impl Sync for TransactionDbOptions {}
+
+impl TransactionDbOptions {
+    /// RocksDB's defaults: 1 s lock timeout for transactions and for plain writes.
+    pub fn new() -> Self {
+        // SAFETY: plain constructor.
+        let raw = unsafe { ffi::rocksdb_transactiondb_options_create() };
+        TransactionDbOptions {
+            raw: NonNull::new(raw).expect("rocksdb_transactiondb_options_create returned NULL"),
+        }
+    }
+
+    setter!(
+        /// Most keys locked at once per column family (0: no limit).
+        max_num_locks(i64) => rocksdb_transactiondb_options_set_max_num_locks
+    );
+    setter!(
+        /// Lock table stripes (concurrency of the lock manager).
+        num_stripes(usize) => rocksdb_transactiondb_options_set_num_stripes
+    );
+
+    /// How long a transaction waits for a lock before `ErrorKind::LockTimeout`.
+    pub fn transaction_lock_timeout(&mut self, timeout: Duration) -> &mut Self {
+        // SAFETY: live options.
+        unsafe {
+            ffi::rocksdb_transactiondb_options_set_transaction_lock_timeout(
+                self.raw.as_ptr(),
+                millis(timeout),
+            )
+        };
+        self
+    }
+
+    /// How long a plain write (outside a transaction) waits for a lock.
+    pub fn default_lock_timeout(&mut self, timeout: Duration) -> &mut Self {
+        // SAFETY: live options.
+        unsafe {
+            ffi::rocksdb_transactiondb_options_set_default_lock_timeout(
+                self.raw.as_ptr(),
+                millis(timeout),
+            )
+        };
+        self
+    }
+}
+
+impl Default for TransactionDbOptions {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for TransactionDbOptions {
+    fn drop(&mut self) {
+        // SAFETY: owned, freed once.
+        unsafe { ffi::rocksdb_transactiondb_options_destroy(self.raw.as_ptr()) };
+    }
+}
+
+/// Options of one pessimistic transaction (`TransactionOptions`).
+pub struct TransactionOptions {
+    raw: NonNull<ffi::rocksdb_transaction_options_t>,
+}
+
+// SAFETY: a plain C++ value, copied by `BeginTransaction`.
+unsafe impl Send for TransactionOptions {}
+// SAFETY: see `Send`.
+unsafe impl Sync for TransactionOptions {}
+
+impl TransactionOptions {
+    /// RocksDB's defaults.
+    pub fn new() -> Self {
+        // SAFETY: plain constructor.
+        let raw = unsafe { ffi::rocksdb_transaction_options_create() };
+        TransactionOptions {
+            raw: NonNull::new(raw).expect("rocksdb_transaction_options_create returned NULL"),
+        }
+    }
+
+    setter!(
+        /// Take a snapshot at begin: a key written by someone else after it makes this
+        /// transaction's write (or read for update) of that key fail with `Busy`.
+        set_snapshot(bool) => rocksdb_transaction_options_set_set_snapshot as u8
+    );
+    setter!(
+        /// Detect deadlocks while waiting for a lock (`ErrorKind::Deadlock`).
+        deadlock_detect(bool) => rocksdb_transaction_options_set_deadlock_detect as u8
+    );
+
+    /// How long this transaction waits for a lock (overrides the database's).
+    pub fn lock_timeout(&mut self, timeout: Duration) -> &mut Self {
+        // SAFETY: live options.
+        unsafe {
+            ffi::rocksdb_transaction_options_set_lock_timeout(self.raw.as_ptr(), millis(timeout))
+        };
+        self
+    }
+
+    /// After this long, the transaction's locks may be stolen and it fails with `Expired`.
+    pub fn expiration(&mut self, after: Duration) -> &mut Self {
+        // SAFETY: live options.
+        unsafe {
+            ffi::rocksdb_transaction_options_set_expiration(self.raw.as_ptr(), millis(after))
+        };
+        self
+    }
+}
+
+impl Default for TransactionOptions {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for TransactionOptions {
+    fn drop(&mut self) {
+        // SAFETY: owned, freed once.
+        unsafe { ffi::rocksdb_transaction_options_destroy(self.raw.as_ptr()) };
+    }
+}
+
+/// Options of one optimistic transaction.
+pub struct OptimisticTransactionOptions {
+    raw: NonNull<ffi::rocksdb_optimistictransaction_options_t>,
+}
+
+// SAFETY: a plain C++ value, copied by `BeginTransaction`.
+unsafe impl Send for OptimisticTransactionOptions {}
+// SAFETY: see `Send`.
+unsafe impl Sync for OptimisticTransactionOptions {}
+
+impl OptimisticTransactionOptions {
+    /// RocksDB's defaults.
+    pub fn new() -> Self {
+        // SAFETY: plain constructor.
+        let raw = unsafe { ffi::rocksdb_optimistictransaction_options_create() };
+        OptimisticTransactionOptions {
+            raw: NonNull::new(raw)
+                .expect("rocksdb_optimistictransaction_options_create returned NULL"),
+        }
+    }
+
+    setter!(
+        /// Validate at commit against a snapshot taken at begin (rather than at each key's
+        /// first write or read for update).
+        set_snapshot(bool) => rocksdb_optimistictransaction_options_set_set_snapshot as u8
+    );
+}
+
+impl Default for OptimisticTransactionOptions {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for OptimisticTransactionOptions {
+    fn drop(&mut self) {
+        // SAFETY: owned, freed once.
+        unsafe { ffi::rocksdb_optimistictransaction_options_destroy(self.raw.as_ptr()) };
+    }
+}
+
+impl Db {
+    /// Opens (or creates) a pessimistic transaction database with these column families
+    /// (the default one added with `options` if not named). Plain writes through it take
+    /// its locks too.
+    pub fn open_transaction_db<'o>(
+        options: &'o Options,
+        txn_db_options: &TransactionDbOptions,
+        path: impl AsRef<Path>,
+        column_families: impl IntoIterator<Item = (&'o str, &'o Options)>,
+    ) -> Result<Db> {
+        Self::open_impl(
+            options,
+            path.as_ref(),
+            column_families,
+            Mode::Transaction {
+                options: txn_db_options.raw.as_ptr(),
+            },
+        )
+    }
+
+    /// Opens (or creates) an optimistic transaction database with these column families.
+    pub fn open_optimistic_transaction_db<'o>(
+        options: &'o Options,
+        path: impl AsRef<Path>,
+        column_families: impl IntoIterator<Item = (&'o str, &'o Options)>,
+    ) -> Result<Db> {
+        Self::open_impl(options, path.as_ref(), column_families, Mode::Optimistic)
+    }
+
+    /// Begins a transaction with default options, pessimistic or optimistic as the database
+    /// is. `Err(InvalidInput)` on a database that is neither.
+    ///
+    /// ```
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// let mut options = pinrocks::Options::new();
+    /// options.create_if_missing(true);
+    /// let txn_options = pinrocks::TransactionDbOptions::new();
+    /// let db = pinrocks::Db::open_transaction_db(&options, &txn_options, dir.path(), [])?;
+    /// db.put(b"balance", b"100")?;
+    /// let txn = db.begin()?;
+    /// let seen = txn.reader_for_update(true).get_pinned(b"balance", |v| v.to_vec())?; // locked
+    /// txn.put(None, b"balance", b"90")?;
+    /// assert_eq!(txn.reader().get(b"balance")?.as_deref(), Some(&b"90"[..])); // its own write
+    /// assert_eq!(db.get(b"balance")?.as_deref(), Some(&b"100"[..])); // not yet committed
+    /// txn.commit()?;
+    /// assert_eq!(db.get(b"balance")?.as_deref(), Some(&b"90"[..]));
+    /// # assert_eq!(seen.as_deref(), Some(&b"100"[..]));
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// A transaction cannot outlive its database:
+    ///
+    /// ```compile_fail
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let options = pinrocks::Options::new();
+    /// let txn = {
+    ///     let db = pinrocks::Db::open_transaction_db(&options, &Default::default(), dir.path(), [])?;
+    ///     db.begin()?
+    /// }; // error: `db` does not live long enough
+    /// # Ok(()) }
+    /// ```
+    pub fn begin(&self) -> Result<Transaction<'_>> {
+        match self.inner().raw_db() {
+            RawDb::Transaction { .. } => {
+                self.transaction(WriteOptions::defaults(), &TransactionOptions::new())
+            }
+            RawDb::Optimistic { .. } => self.optimistic_transaction(
+                WriteOptions::defaults(),
+                &OptimisticTransactionOptions::new(),
+            ),
+            RawDb::Plain(_) => Err(not_transactional()),
+        }
+    }
+
+    /// Begins a pessimistic transaction.
+    pub fn transaction(
+        &self,
+        write: &WriteOptions,
+        options: &TransactionOptions,
+    ) -> Result<Transaction<'_>> {
+        let RawDb::Transaction { txn_db, .. } = self.inner().raw_db() else {
+            return Err(not_transactional());
+        };
+        // SAFETY: live database and options; the result is a new transaction we own.
+        let raw = unsafe {
+            ffi::rocksdb_transaction_begin(
+                txn_db.as_ptr(),
+                write.raw(),
+                options.raw.as_ptr(),
+                std::ptr::null_mut(),
+            )
+        };
+        Ok(Transaction::new(self, raw))
+    }
+
+    /// Begins an optimistic transaction.
+    pub fn optimistic_transaction(
+        &self,
+        write: &WriteOptions,
+        options: &OptimisticTransactionOptions,
+    ) -> Result<Transaction<'_>> {
+        let RawDb::Optimistic { txn_db, .. } = self.inner().raw_db() else {
+            return Err(not_transactional());
+        };
+        // SAFETY: live database and options; the result is a new transaction we own.
+        let raw = unsafe {
+            ffi::rocksdb_optimistictransaction_begin(
+                txn_db.as_ptr(),
+                write.raw(),
+                options.raw.as_ptr(),
+                std::ptr::null_mut(),
+            )
+        };
+        Ok(Transaction::new(self, raw))
+    }
+
+    /// The transactions that were prepared (two-phase commit) and neither committed nor
+    /// rolled back when the database last closed: after reopening, commit or roll back
+    /// each. Pessimistic transaction databases only.
+    pub fn prepared_transactions(&self) -> Result<Vec<Transaction<'_>>> {
+        let RawDb::Transaction { txn_db, .. } = self.inner().raw_db() else {
+            return Err(not_transactional());
+        };
+        let mut count = 0usize;
+        // SAFETY: live database; RocksDB returns a malloc'd array of `count` transactions
+        // that we own from here (each destroyed by its `Transaction`), freed below.
+        unsafe {
+            let list =
+                ffi::rocksdb_transactiondb_get_prepared_transactions(txn_db.as_ptr(), &mut count);
+            if list.is_null() {
+                return Ok(Vec::new());
+            }
+            let txns = (0..count)
+                .map(|i| Transaction::new(self, *list.add(i)))
+                .collect();
+            ffi::rocksdb_free(list.cast());
+            Ok(txns)
+        }
+    }
+}
+
+fn not_transactional() -> Error {
+    Error::invalid(
+        "database",
+        "not a transaction database (open it with open_transaction_db or open_optimistic_transaction_db)",
+    )
+}
+
+/// A transaction: writes buffered until [`commit`](Self::commit), reads that see them
+/// first. Dropped without a commit, it rolls back. It borrows its database, so it cannot
+/// outlive it. `Send` (it may move to another thread) but not `Sync`: RocksDB's
+/// transactions need one user at a time.
+///
+/// ```compile_fail
+/// fn shared<T: Sync>(_: &T) {}
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let mut options = pinrocks::Options::new();
+/// # options.create_if_missing(true);
+/// let db = pinrocks::Db::open_optimistic_transaction_db(&options, dir.path(), []).unwrap();
+/// shared(&db.begin().unwrap());
+/// ```
+pub struct Transaction<'db> {
+    raw: NonNull<ffi::rocksdb_transaction_t>,
+    db: &'db Db,
+    /// Not `Sync`: a RocksDB transaction has one user at a time.
+    _one_user: PhantomData<std::cell::Cell<()>>,
+}
+
+// SAFETY: a RocksDB `Transaction` has no thread affinity (its locks are keyed by the
+// transaction's id, not a thread); every use goes through one owner at a time (`!Sync`).
+unsafe impl Send for Transaction<'_> {}
+
+impl<'db> Transaction<'db> {
+    fn new(db: &'db Db, raw: *mut ffi::rocksdb_transaction_t) -> Self {
+        Transaction {
+            raw: NonNull::new(raw).expect("RocksDB returned a NULL transaction"),
+            db,
+            _one_user: PhantomData,
+        }
+    }
+
+    /// Reads through the transaction (its own writes, then the database) on the default
+    /// column family; `.cf(..)` and `.options(..)` as for any [`Reader`].
+    pub fn reader(&self) -> Reader<'_, FromTransaction<'_>> {
+        let inner = self.db.inner();
+        Reader::for_transaction(
+            inner,
+            &inner.default_cf,
+            self.raw,
+            ffi::PINROCKS_READ_PLAIN as i32,
+        )
+    }
+
+    /// Reads for update: each key read is locked (pessimistic; `exclusive` or shared) or
+    /// tracked for conflicts at commit (optimistic), so the transaction fails rather than
+    /// commit over a change made since. Every point-read tier; iterators read plainly.
+    pub fn reader_for_update(&self, exclusive: bool) -> Reader<'_, FromTransaction<'_>> {
+        let inner = self.db.inner();
+        let mode = if exclusive {
+            ffi::PINROCKS_READ_FOR_UPDATE
+        } else {
+            ffi::PINROCKS_READ_FOR_UPDATE_SHARED
+        };
+        Reader::for_transaction(inner, &inner.default_cf, self.raw, mode as i32)
+    }
+
+    fn write(
+        &self,
+        operation: &'static str,
+        cf: Option<&ColumnFamily<'_>>,
+        call: impl FnOnce(
+            *mut ffi::rocksdb_transaction_t,
+            *mut ffi::rocksdb_column_family_handle_t,
+            *mut *mut c_char,
+        ),
+    ) -> Result<()> {
+        let inner = self.db.inner();
+        let handle = match cf {
+            Some(cf) => cf.handle_for(inner),
+            None => &inner.default_cf,
+        };
+        let mut err = ErrPtr::new();
+        inner.with_live_family(operation, handle, || {
+            call(self.raw.as_ptr(), handle.raw(), err.as_out())
+        })?;
+        err.check()
+    }
+
+    /// Sets `key` to `value` in `cf` (`None`: the default family), locking it
+    /// (pessimistic) or tracking it (optimistic).
+    pub fn put(&self, cf: Option<&ColumnFamily<'_>>, key: &[u8], value: &[u8]) -> Result<()> {
+        self.write("put", cf, |txn, cf, err| {
+            // SAFETY: live transaction and handle; RocksDB copies the bytes.
+            unsafe {
+                ffi::rocksdb_transaction_put_cf(
+                    txn,
+                    cf,
+                    key.as_ptr().cast(),
+                    key.len(),
+                    value.as_ptr().cast(),
+                    value.len(),
+                    err,
+                )
+            }
+        })
+    }
+
+    /// Removes `key` from `cf`.
+    pub fn delete(&self, cf: Option<&ColumnFamily<'_>>, key: &[u8]) -> Result<()> {
+        self.write("delete", cf, |txn, cf, err| {
+            // SAFETY: as in `put`.
+            unsafe {
+                ffi::rocksdb_transaction_delete_cf(txn, cf, key.as_ptr().cast(), key.len(), err)
+            }
+        })
+    }
+
+    /// Adds a merge operand to `key` in `cf` (the family needs a merge operator).
+    pub fn merge(&self, cf: Option<&ColumnFamily<'_>>, key: &[u8], operand: &[u8]) -> Result<()> {
+        self.write("merge", cf, |txn, cf, err| {
+            // SAFETY: as in `put`.
+            unsafe {
+                ffi::rocksdb_transaction_merge_cf(
+                    txn,
+                    cf,
+                    key.as_ptr().cast(),
+                    key.len(),
+                    operand.as_ptr().cast(),
+                    operand.len(),
+                    err,
+                )
+            }
+        })
+    }
+
+    /// Marks a savepoint: [`rollback_to_savepoint`](Self::rollback_to_savepoint) undoes
+    /// what follows it.
+    pub fn set_savepoint(&mut self) {
+        // SAFETY: live transaction, exclusively borrowed.
+        unsafe { ffi::rocksdb_transaction_set_savepoint(self.raw.as_ptr()) };
+    }
+
+    /// Undoes every write since the last savepoint, and forgets it. `Err(NotFound)` if
+    /// there is none.
+    pub fn rollback_to_savepoint(&mut self) -> Result<()> {
+        let mut err = ErrPtr::new();
+        // SAFETY: live transaction, exclusively borrowed.
+        unsafe { ffi::rocksdb_transaction_rollback_to_savepoint(self.raw.as_ptr(), err.as_out()) };
+        err.check()
+    }
+
+    /// Forgets the last savepoint, keeping the writes since. `Err(NotFound)` if none.
+    pub fn pop_savepoint(&mut self) -> Result<()> {
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live transaction, exclusively borrowed.
+        unsafe {
+            ffi::pinrocks_transaction_pop_savepoint(self.raw.as_ptr(), &mut code, err.as_out())
+        };
+        err.check_with_code(Some(code))
+    }
+
+    /// Names the transaction, for two-phase commit (before [`prepare`](Self::prepare)).
+    pub fn set_name(&mut self, name: &str) -> Result<()> {
+        let name = CString::new(name).map_err(|e| Error::invalid("transaction name", e))?;
+        let mut err = ErrPtr::new();
+        // SAFETY: live transaction; the name is copied.
+        unsafe {
+            ffi::rocksdb_transaction_set_name(
+                self.raw.as_ptr(),
+                name.as_ptr(),
+                name.as_bytes().len(),
+                err.as_out(),
+            )
+        };
+        err.check()
+    }
+
+    /// Prepares a named transaction (two-phase commit): its writes are in the WAL, and it
+    /// survives a crash as prepared ([`Db::prepared_transactions`] after reopening).
+    pub fn prepare(&mut self) -> Result<()> {
+        let mut err = ErrPtr::new();
+        // SAFETY: live transaction.
+        unsafe { ffi::rocksdb_transaction_prepare(self.raw.as_ptr(), err.as_out()) };
+        err.check()
+    }
+
+    /// Commits every write atomically. A conflict (optimistic), an expired transaction or
+    /// a failure to write is an error, and nothing is committed; see
+    /// [`Error::is_retryable`].
+    pub fn commit(self) -> Result<()> {
+        let mut err = ErrPtr::new();
+        // SAFETY: live transaction; destroyed by `Drop` afterwards.
+        unsafe { ffi::rocksdb_transaction_commit(self.raw.as_ptr(), err.as_out()) };
+        err.check()
+    }
+
+    /// Discards every write and releases every lock.
+    pub fn rollback(self) -> Result<()> {
+        let mut err = ErrPtr::new();
+        // SAFETY: live transaction; destroyed by `Drop` afterwards.
+        unsafe { ffi::rocksdb_transaction_rollback(self.raw.as_ptr(), err.as_out()) };
+        err.check()
+    }
+}
+
+impl Drop for Transaction<'_> {
+    fn drop(&mut self) {
+        // SAFETY: owned, destroyed once, while its database is open (the borrow). An
+        // uncommitted transaction is rolled back by its destructor.
+        unsafe { ffi::rocksdb_transaction_destroy(self.raw.as_ptr()) };
+    }
+}
