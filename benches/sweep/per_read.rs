@@ -48,7 +48,9 @@ pub fn main(args: &[String]) {
     // its cost anyway.
     let count = 16;
     let keys = tiers::random_keys(count);
-    let total: u64 = if let Some(tier) = Tier::from_name(name) {
+    let total: u64 = if matches!(name.as_str(), "txn_pinned" | "rocksdb_txn_get_pinned") {
+        transaction_reads(name, dir.path(), size, count, reads, &keys)
+    } else if let Some(tier) = Tier::from_name(name) {
         if tier.is_peer() {
             let db = tiers::open_peer(dir.path(), Regime::BlockCache, size, count);
             let mut read = tiers::peer_tier(&db, tier, Consumer::Len);
@@ -131,10 +133,6 @@ pub fn main(args: &[String]) {
                             .expect("present")
                     })
                     .sum()
-            }
-            "txn_pinned" | "rocksdb_txn_get_pinned" => {
-                drop(db);
-                transaction_reads(name, dir.path(), size, count, reads, &keys)
             }
             other => panic!("no tier or path {other}"),
         }
