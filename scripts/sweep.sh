@@ -34,11 +34,13 @@ bin=$(sweep_binary)
 if [ "$quick" = 1 ]; then
     "$bin" run "$out" --quick
     "$bin" merge --quick >"$out/merge.md"
+    "$bin" txn --quick >"$out/txn.md"
 else
     # Timing has the machine to itself; then the deterministic counts (no clock) run two at
     # a time.
     "$bin" run "$out"
     "$bin" merge >"$out/merge.md"
+    "$bin" txn >"$out/txn.md"
     scripts/count-per-read.sh instructions "8 128 1024" >"$out/instructions.md" &
     counts=$!
     scripts/count-per-read.sh allocations "8 4096 1048576" >"$out/allocations.md"

@@ -10,7 +10,8 @@
 //! * `tiers`, `paths`: the tier names and the other read paths, one a line, for the scripts;
 //! * `merge [--quick]`, `merge-per-read ...`: reads of keys with pending merge operands,
 //!   ours and the `rocksdb` crate's, timed interleaved (`merge.rs`, `paired.rs`);
-//! * `crc`: flush and cold-read speed under this build's CRC32c (`crc.rs`).
+//! * `crc`: flush and cold-read speed under this build's CRC32c (`crc.rs`);
+//! * `txn [--quick]`: reads inside a transaction, ours and the `rocksdb` crate's (`txn.rs`).
 //!
 //! Environment: `PINROCKS_SIZES=8,4096` limits the sizes; `PINROCKS_QUICK=1` runs every
 //! cell briefly (CI's smoke test; its timings mean nothing).
@@ -22,6 +23,7 @@ mod per_read;
 mod report;
 mod run;
 mod tiers;
+mod txn;
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -111,6 +113,7 @@ fn main() {
         Some("run") => run::main(&args[1..]),
         Some("merge") => merge::main(&args[1..]),
         Some("crc") => crc::main(),
+        Some("txn") => txn::main(&args[1..]),
         Some("merge-per-read") => merge::per_read(&args[1..]),
         Some("report") => report::main(&args[1..]),
         Some("tiers") => TIER_NAMES.iter().for_each(|name| println!("{name}")),

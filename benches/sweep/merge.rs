@@ -78,7 +78,7 @@ pub fn main(args: &[String]) {
     let (rounds, slice) = if quick {
         (4, Duration::from_millis(2))
     } else {
-        (60, Duration::from_millis(25))
+        (30, Duration::from_millis(20))
     };
     let keys = tiers::random_keys(KEYS);
     println!(

@@ -440,6 +440,10 @@ pub fn main(args: &[String]) {
             "Heap allocations per read: default build / clang + libc++ build",
         ),
         (
+            "txn.md",
+            "Reads inside a transaction (block cache): ns per read and paired ratios",
+        ),
+        (
             "merge.md",
             "Reads of merged keys (a u64 counter, operands pending in the memtable): ns per read and paired ratios",
         ),
