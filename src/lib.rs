@@ -63,6 +63,7 @@ mod statistics;
 mod stored_options;
 mod table;
 mod table_options;
+mod table_transaction;
 mod transaction;
 mod updates;
 mod write;
@@ -99,6 +100,7 @@ pub use table::{Table, TypedIter};
 pub use table_options::{
     BlockBasedOptions, ChecksumType, DataBlockIndexType, FilterPolicy, IndexType,
 };
+pub use table_transaction::TransactionTable;
 pub use transaction::{
     OptimisticTransactionOptions, Transaction, TransactionDbOptions, TransactionOptions,
 };

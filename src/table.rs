@@ -16,7 +16,7 @@ pub(crate) fn encode<C: Codec, R>(item: &C::Item, f: impl FnOnce(&[u8]) -> R) ->
     })
 }
 
-fn decode<'a, C: Codec>(key: &[u8], bytes: &'a [u8]) -> Result<C::Decoded<'a>> {
+pub(crate) fn decode<'a, C: Codec>(key: &[u8], bytes: &'a [u8]) -> Result<C::Decoded<'a>> {
     C::decode(bytes).map_err(|source: DecodeError| Error::Decode {
         codec: C::NAME,
         key: key.to_vec(),

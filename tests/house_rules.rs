@@ -121,6 +121,7 @@ const LAYERS: &[&str] = &[
     "stored_options",
     "open",
     "transaction",
+    "table_transaction",
     "live_options",
     "sst",
     "backup",

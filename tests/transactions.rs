@@ -386,3 +386,145 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_typed_table_reads_and_writes_inside_a_transaction() {
+    use pinrocks::codec::{LittleEndian, Utf8};
+    use pinrocks::Table;
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = common::create_options();
+    options.merge_operator(&MergeOperator::fold::<BigEndian<u64>>("add", |a, b| a + b));
+    let db = Db::open_transaction_db(
+        &options,
+        &TransactionDbOptions::new(),
+        dir.path(),
+        [("default", &options), ("names", &options)],
+    )
+    .unwrap();
+    let names: Table<LittleEndian<u32>, Utf8> = Table::new(db.cf("names").unwrap());
+    let counts: Table<Utf8, BigEndian<u64>> = Table::new(db.default_cf());
+    names.put(&1, "Ada").unwrap();
+    counts.put("visits", &10).unwrap();
+    let txn = db.begin().unwrap();
+    let (n, c) = (names.in_transaction(&txn), counts.in_transaction(&txn));
+    assert_eq!(n.get(&1, |s: &str| s.len()).unwrap(), Some(3));
+    n.put(&2, "Alan").unwrap();
+    n.delete(&1).unwrap();
+    c.merge("visits", &5).unwrap();
+    assert_eq!(
+        c.get_for_update("visits", true, |v: u64| v).unwrap(),
+        Some(15)
+    );
+    assert_eq!(n.get_owned(&2).unwrap().as_deref(), Some("Alan"));
+    assert_eq!(n.get_owned(&1).unwrap(), None);
+    assert_eq!(
+        names.get_owned(&1).unwrap().as_deref(),
+        Some("Ada"),
+        "not committed"
+    );
+    txn.commit().unwrap();
+    assert_eq!(names.get_owned(&1).unwrap(), None);
+    assert_eq!(names.get_owned(&2).unwrap().as_deref(), Some("Alan"));
+    assert_eq!(counts.get_owned("visits").unwrap(), Some(15));
+}
+
+#[derive(Debug, Clone)]
+enum Locked {
+    /// Transaction `t` reads key `k` for update (exclusive lock).
+    Read(usize, u8),
+    /// Transaction `t` writes key `k`.
+    Write(usize, u8, u8),
+    /// A plain write outside the transactions.
+    Plain(u8, u8),
+    /// Transaction `t` commits, or rolls back, and a new one begins in its place.
+    End(usize, bool),
+}
+
+fn locked_step() -> impl Strategy<Value = Locked> {
+    prop_oneof![
+        (0usize..2, 0u8..3).prop_map(|(t, k)| Locked::Read(t, k)),
+        (0usize..2, 0u8..3, any::<u8>()).prop_map(|(t, k, v)| Locked::Write(t, k, v)),
+        (0u8..3, any::<u8>()).prop_map(|(k, v)| Locked::Plain(k, v)),
+        (0usize..2, any::<bool>()).prop_map(|(t, c)| Locked::End(t, c)),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(32),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// Two pessimistic transactions and plain writes, interleaved on one thread: a lock
+    /// held by one transaction makes the other's read for update or write, and a plain
+    /// write, time out (and change nothing) exactly as the model says; commits apply
+    /// exactly the transaction's writes, rollbacks none.
+    #[test]
+    fn pessimistic_interleavings_match_their_model(steps in proptest::collection::vec(locked_step(), 1..25)) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut txn_options = TransactionDbOptions::new();
+        txn_options
+            .transaction_lock_timeout(Duration::from_millis(2))
+            .default_lock_timeout(Duration::from_millis(2));
+        let options = common::create_options();
+        let db = Db::open_transaction_db(&options, &txn_options, dir.path(), []).unwrap();
+        let mut values: [Option<u8>; 3] = [None; 3];
+        let mut holder: [Option<usize>; 3] = [None; 3];
+        let mut writes: [std::collections::BTreeMap<u8, u8>; 2] = Default::default();
+        let mut txns = [db.begin().unwrap(), db.begin().unwrap()];
+        for step in steps {
+            match step {
+                Locked::Read(t, k) | Locked::Write(t, k, _) if holder[k as usize].is_some_and(|h| h != t) => {
+                    let outcome = match step {
+                        Locked::Read(..) => txns[t].reader_for_update(true).get(&[k]).map(|_| ()),
+                        Locked::Write(_, _, v) => txns[t].put(None, &[k], &[v]),
+                        _ => unreachable!(),
+                    };
+                    let err = outcome.unwrap_err();
+                    prop_assert_eq!(err.kind(), Some(ErrorKind::LockTimeout));
+                }
+                Locked::Read(t, k) => {
+                    let seen = txns[t].reader_for_update(true).get(&[k]).unwrap();
+                    let expected = writes[t].get(&k).copied().or(values[k as usize]);
+                    prop_assert_eq!(seen, expected.map(|v| vec![v]));
+                    holder[k as usize] = Some(t);
+                }
+                Locked::Write(t, k, v) => {
+                    txns[t].put(None, &[k], &[v]).unwrap();
+                    writes[t].insert(k, v);
+                    holder[k as usize] = Some(t);
+                }
+                Locked::Plain(k, v) => {
+                    let outcome = db.put(&[k], &[v]);
+                    if holder[k as usize].is_some() {
+                        prop_assert_eq!(outcome.unwrap_err().kind(), Some(ErrorKind::LockTimeout));
+                    } else {
+                        outcome.unwrap();
+                        values[k as usize] = Some(v);
+                    }
+                }
+                Locked::End(t, commit) => {
+                    let txn = std::mem::replace(&mut txns[t], db.begin().unwrap());
+                    let written = std::mem::take(&mut writes[t]);
+                    if commit {
+                        txn.commit().unwrap();
+                        for (k, v) in written {
+                            values[k as usize] = Some(v);
+                        }
+                    } else {
+                        txn.rollback().unwrap();
+                    }
+                    for h in holder.iter_mut() {
+                        if *h == Some(t) {
+                            *h = None;
+                        }
+                    }
+                }
+            }
+            for k in 0u8..3 {
+                prop_assert_eq!(db.get(&[k]).unwrap(), values[k as usize].map(|v| vec![v]));
+            }
+        }
+    }
+}
