@@ -295,3 +295,25 @@ fn the_comparator_lives_until_every_database_using_it_has_closed() {
     drop(db);
     assert_eq!(std::sync::Arc::strong_count(&marker), 1);
 }
+
+#[test]
+fn prefix_iteration_works_in_reverse_bytewise_order() {
+    let (_dir, db) = open_ordered(&Comparator::reverse_bytewise());
+    for k in [&b"aa1"[..], b"aa2", b"ab1", b"a"] {
+        db.put(k, k).unwrap();
+    }
+    let forward: Vec<Vec<u8>> = db
+        .reader()
+        .prefix_iter(b"aa")
+        .forward(|k, _| k.to_vec())
+        .collect::<pinrocks::Result<_>>()
+        .unwrap();
+    assert_eq!(forward, [&b"aa2"[..], b"aa1"]);
+    let mut it = db.reader().prefix_iter(b"aa");
+    it.seek_to_last();
+    let backward: Vec<Vec<u8>> = it
+        .backward(|k, _| k.to_vec())
+        .collect::<pinrocks::Result<_>>()
+        .unwrap();
+    assert_eq!(backward, [&b"aa1"[..], b"aa2"]);
+}
