@@ -271,8 +271,10 @@ rocksdb_t* pinrocks_optimistictransactiondb_as_db(rocksdb_optimistictransactiond
 #define PINROCKS_READ_FOR_UPDATE_SHARED 2 /* shared lock */
 
 /* pinrocks_get_pinned through a transaction: Transaction::Get (its own writes first, then
- * the database) or GetForUpdate, into a PinnableSlice on this function's stack. */
-unsigned char pinrocks_transaction_get_pinned(rocksdb_transaction_t* txn,
+ * the database) or GetForUpdate, into a PinnableSlice on this function's stack. `db` is the
+ * transaction's database (pinrocks_transactiondb_as_db's handle): a plain read of a
+ * transaction that has written nothing yet reads it directly. */
+unsigned char pinrocks_transaction_get_pinned(rocksdb_t* db, rocksdb_transaction_t* txn,
                                               const rocksdb_readoptions_t* options,
                                               rocksdb_column_family_handle_t* column_family,
                                               const char* key, size_t keylen, int for_update,

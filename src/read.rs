@@ -178,6 +178,7 @@ impl<'a, S: Copy> Reader<'a, S> {
                     // and the callback's context are live for the call.
                     unsafe {
                         ffi::pinrocks_transaction_get_pinned(
+                            db,
                             txn.as_ptr(),
                             options,
                             cf,

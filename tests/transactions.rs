@@ -41,6 +41,9 @@ fn reads_see_the_transactions_own_writes_first_through_every_tier() {
     db.put(b"from-db", &stored).unwrap();
     db.flush().unwrap();
     let txn = db.begin().unwrap();
+    // Before it writes anything (pinrocks then reads the database directly), and after.
+    assert_eq!(every_tier(txn.reader(), b"from-db"), Some(stored.clone()));
+    assert_eq!(every_tier(txn.reader(), b"own"), None);
     txn.put(None, b"own", b"mine").unwrap();
     txn.put(Some(&side), b"own", b"side").unwrap();
     txn.delete(None, b"from-db-2").unwrap();
