@@ -18,6 +18,7 @@ fn main() {
         "pinrocks.h",
         "layout.h",
         "guarded.h",
+        "pinned_batch.h",
         "pinrocks.cc",
         "callbacks.cc",
         "options.cc",

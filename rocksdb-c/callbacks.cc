@@ -14,10 +14,10 @@
 #include <memory>
 #include <string>
 #include <utility>
-#include <vector>
 
 #include "guarded.h"
 #include "layout.h"
+#include "pinned_batch.h"
 #include "pinrocks.h"
 #include "rocksdb/compaction_filter.h"
 #include "rocksdb/merge_operator.h"
@@ -83,21 +83,13 @@ class RustMergeOperator : public rocksdb::MergeOperator {
       return false;
     }
     // A deque is not contiguous: gather the slices, on this frame for up to 32.
-    constexpr size_t kInline = 32;
-    rocksdb::Slice inline_slices[kInline];
-    std::vector<rocksdb::Slice> heap;
-    rocksdb::Slice* slices = inline_slices;
-    if (operands.size() > kInline) {
-      try {
-        heap.assign(operands.begin(), operands.end());
-      } catch (...) {
-        return false;  // "cannot merge these": RocksDB keeps the operands
-      }
-      slices = heap.data();
-    } else {
-      std::copy(operands.begin(), operands.end(), inline_slices);
+    try {
+      pinrocks::InlineArray<rocksdb::Slice, pinrocks::kInlineKeys> slices(operands.size());
+      std::copy(operands.begin(), operands.end(), slices.data());
+      return Partial(key, slices.data(), operands.size(), new_value);
+    } catch (...) {
+      return false;  // no memory to gather them: "cannot merge these", RocksDB keeps them
     }
-    return Partial(key, slices, operands.size(), new_value);
   }
 
   bool PartialMerge(const rocksdb::Slice& key, const rocksdb::Slice& left,

@@ -15,6 +15,7 @@
 
 #include "guarded.h"
 #include "layout.h"
+#include "pinned_batch.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
 
@@ -23,44 +24,6 @@ namespace {
 using pinrocks::guarded;
 using pinrocks::report;
 using pinrocks::save_status;
-
-// `n` default-constructed T on this frame when n <= N (RocksDB's own MultiGet batch,
-// MultiGetContext::MAX_BATCH_SIZE, is 32), on the heap otherwise. Destroys them on every
-// way out, exceptions included.
-template <typename T, size_t N>
-class InlineArray {
- public:
-  explicit InlineArray(size_t n) : n_(n) {
-    if (n > N) {
-      heap_.reset(new T[n]);  // may throw std::bad_alloc: reported by `guarded`
-      data_ = heap_.get();
-    } else {
-      data_ = reinterpret_cast<T*>(inline_);
-      for (size_t i = 0; i < n; i++) {
-        new (&data_[i]) T();  // noexcept for Slice, PinnableSlice and Status
-      }
-    }
-  }
-  ~InlineArray() {
-    if (!heap_) {
-      for (size_t i = 0; i < n_; i++) {
-        data_[i].~T();
-      }
-    }
-  }
-  InlineArray(const InlineArray&) = delete;
-  InlineArray& operator=(const InlineArray&) = delete;
-  T* data() { return data_; }
-  T& operator[](size_t i) { return data_[i]; }
-
- private:
-  size_t n_;
-  T* data_;
-  std::unique_ptr<T[]> heap_;
-  alignas(T) unsigned char inline_[N * sizeof(T)];
-};
-
-constexpr size_t kInlineKeys = 32;
 
 size_t copy_name(const std::string& name, char* buf, size_t buflen) noexcept {
   std::memcpy(buf, name.data(), std::min(name.size(), buflen));
@@ -99,28 +62,12 @@ void pinrocks_multi_get_pinned(rocksdb_t* db, const rocksdb_readoptions_t* optio
   guarded(status_code, errptr, [&] {
     // On this frame for up to 32 keys (no allocation of ours); beyond, sized by the
     // caller's key count on the heap, where std::bad_alloc is reported as an error.
-    InlineArray<rocksdb::Slice, kInlineKeys> key_slices(num_keys);
-    for (size_t i = 0; i < num_keys; i++) {
-      key_slices[i] = rocksdb::Slice(keys[i].data, keys[i].len);
-    }
-    InlineArray<rocksdb::PinnableSlice, kInlineKeys> values(num_keys);
-    InlineArray<rocksdb::Status, kInlineKeys> statuses(num_keys);
+    pinrocks::PinnedBatch batch(num_keys, keys);
     pinrocks::db_of(db)->MultiGet(pinrocks::read_options_of(options),
                                   pinrocks::column_family_of(db, column_family), num_keys,
-                                  key_slices.data(), values.data(), statuses.data(),
+                                  batch.keys(), batch.values(), batch.statuses(),
                                   /*sorted_input=*/false);
-    for (size_t i = 0; i < num_keys; i++) {
-      if (!statuses[i].ok() && !statuses[i].IsNotFound()) {
-        save_status(errptr, status_code, statuses[i]);
-        return;
-      }
-    }
-    for (size_t i = 0; i < num_keys; i++) {
-      bool found = statuses[i].ok();
-      if (fn(ctx, i, found, found ? values[i].data() : nullptr, found ? values[i].size() : 0)) {
-        return;
-      }
-    }
+    batch.Deliver(fn, ctx, status_code, errptr);
   });
 }
 

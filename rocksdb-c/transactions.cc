@@ -6,6 +6,7 @@
 
 #include "guarded.h"
 #include "layout.h"
+#include "pinned_batch.h"
 #include "pinrocks.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/utilities/optimistic_transaction_db.h"
@@ -92,42 +93,11 @@ void pinrocks_transaction_multi_get_pinned(rocksdb_transaction_t* txn,
                                            pinrocks_multi_value_fn fn, void* ctx,
                                            int* status_code, char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] {
-    constexpr size_t kInline = 32;
-    rocksdb::Slice inline_keys[kInline];
-    rocksdb::PinnableSlice inline_values[kInline];
-    rocksdb::Status inline_statuses[kInline];
-    std::unique_ptr<rocksdb::Slice[]> heap_keys;
-    std::unique_ptr<rocksdb::PinnableSlice[]> heap_values;
-    std::unique_ptr<rocksdb::Status[]> heap_statuses;
-    rocksdb::Slice* k = inline_keys;
-    rocksdb::PinnableSlice* v = inline_values;
-    rocksdb::Status* st = inline_statuses;
-    if (num_keys > kInline) {
-      heap_keys.reset(new rocksdb::Slice[num_keys]);
-      heap_values.reset(new rocksdb::PinnableSlice[num_keys]);
-      heap_statuses.reset(new rocksdb::Status[num_keys]);
-      k = heap_keys.get();
-      v = heap_values.get();
-      st = heap_statuses.get();
-    }
-    for (size_t i = 0; i < num_keys; i++) {
-      k[i] = rocksdb::Slice(keys[i].data, keys[i].len);
-    }
+    pinrocks::PinnedBatch batch(num_keys, keys);
     txn_of(txn)->MultiGet(pinrocks::read_options_of(options),
-                          pinrocks::handle_of(column_family), num_keys, k, v, st,
-                          /*sorted_input=*/false);
-    for (size_t i = 0; i < num_keys; i++) {
-      if (!st[i].ok() && !st[i].IsNotFound()) {
-        pinrocks::save_status(errptr, status_code, st[i]);
-        return;
-      }
-    }
-    for (size_t i = 0; i < num_keys; i++) {
-      bool found = st[i].ok();
-      if (fn(ctx, i, found, found ? v[i].data() : nullptr, found ? v[i].size() : 0)) {
-        return;
-      }
-    }
+                          pinrocks::handle_of(column_family), num_keys, batch.keys(),
+                          batch.values(), batch.statuses(), /*sorted_input=*/false);
+    batch.Deliver(fn, ctx, status_code, errptr);
   });
 }
 

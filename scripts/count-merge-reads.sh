@@ -2,8 +2,8 @@
 # Heap allocations per read of a merged key (a u64 counter with 1, 10 and 100 operands
 # pending in the memtable), both sides of the FFI boundary, pinrocks' pinned read and merge
 # operator against the `rocksdb` crate's `get_pinned` and merge operator, under valgrind
-# memcheck. Same method as count-per-read.sh: two read counts, the difference divided by
-# the extra reads, so opening and writing cancel out.
+# memcheck. Same method as count-per-read.sh (`per_read_count` in setup.sh): two read
+# counts, the difference divided by the extra reads, so opening and writing cancel out.
 #
 # scripts/count-merge-reads.sh [operand counts, default "1 10 100"]
 set -euo pipefail
@@ -13,14 +13,6 @@ counts="${1:-1 10 100}"
 require_valgrind
 bin=$(sweep_binary)
 [ -x "$bin" ] || need "could not build the sweep binary (cargo bench --bench sweep --no-run)"
-low=200
-high=1200
-
-allocs() { # side operands reads
-    valgrind --tool=memcheck --leak-check=no "$bin" merge-per-read "$@" 2>&1 |
-        sed -n 's/.*total heap usage: \([0-9,]*\) allocs.*/\1/p' | tr -d ,
-}
-
 printf '| allocations per merged read |'
 for n in $counts; do printf ' %s operands |' "$n"; done
 printf '\n|---|'
@@ -32,9 +24,7 @@ for side in ours peer; do
     peer) printf '| rocksdb `get_pinned`, `set_merge_operator_associative` |' ;;
     esac
     for n in $counts; do
-        a=$(allocs "$side" "$n" $low)
-        b=$(allocs "$side" "$n" $high)
-        printf ' %s |' "$(awk -v a="$a" -v b="$b" -v n=$((high - low)) 'BEGIN { printf "%.2f", (b - a) / n }')"
+        printf ' %s |' "$(per_read_count allocations "$bin" merge-per-read "$side" "$n")"
     done
     printf '\n'
 done

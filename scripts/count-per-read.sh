@@ -17,20 +17,10 @@ require_valgrind
 bin=$(sweep_binary)
 [ -x "$bin" ] || need "could not build the sweep binary (cargo bench --bench sweep --no-run)"
 tiers="${3:-$("$bin" tiers) $("$bin" paths)}"
-low=200
-high=1200
-
-count() { # tier size reads
-    case "$what" in
-    allocations)
-        valgrind --tool=memcheck --leak-check=no "$bin" per-read "$@" 2>&1 |
-            sed -n 's/.*total heap usage: \([0-9,]*\) allocs.*/\1/p' | tr -d , ;;
-    instructions)
-        valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" per-read "$@" 2>&1 |
-            sed -n 's/.*Collected : \([0-9]*\).*/\1/p' ;;
-    *) need "unknown count: $what (allocations or instructions)" ;;
-    esac
-}
+case "$what" in
+allocations | instructions) ;;
+*) need "unknown count: $what (allocations or instructions)" ;;
+esac
 
 printf '| %s per read |' "$what"
 for size in $sizes; do printf ' %s B |' "$size"; done
@@ -40,9 +30,7 @@ printf '\n'
 for tier in $tiers; do
     printf '| %s |' "$tier"
     for size in $sizes; do
-        a=$(count "$tier" "$size" $low)
-        b=$(count "$tier" "$size" $high)
-        printf ' %s |' "$(awk -v a="$a" -v b="$b" -v n=$((high - low)) 'BEGIN { printf "%.2f", (b - a) / n }')"
+        printf ' %s |' "$(per_read_count "$what" "$bin" per-read "$tier" "$size")"
     done
     printf '\n'
 done

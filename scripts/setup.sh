@@ -30,6 +30,34 @@ require_valgrind() {
         apt_install "valgrind is missing (Debian: sudo apt-get install -y valgrind)" valgrind
 }
 
+# Per-read counts under valgrind, deterministic (no clock): runs `BIN ARGS... 200` and
+# `BIN ARGS... 1200` (the last argument is the number of reads) and prints the difference
+# divided by the 1,000 extra reads, so opening, populating and closing cancel out.
+#   per_read_count allocations|instructions BIN ARGS...
+per_read_count() {
+    local what="$1" bin="$2" low=200 high=1200 a b
+    shift 2
+    a=$(valgrind_total "$what" "$bin" "$@" "$low")
+    b=$(valgrind_total "$what" "$bin" "$@" "$high")
+    awk -v a="$a" -v b="$b" -v n=$((high - low)) 'BEGIN { printf "%.2f", (b - a) / n }'
+}
+
+# One run's total: heap allocations (memcheck, C++ `new` and Rust alike) or instructions
+# executed (callgrind's Ir).
+valgrind_total() {
+    local what="$1"
+    shift
+    case "$what" in
+    allocations)
+        valgrind --tool=memcheck --leak-check=no "$@" 2>&1 |
+            sed -n 's/.*total heap usage: \([0-9,]*\) allocs.*/\1/p' | tr -d , ;;
+    instructions)
+        valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 |
+            sed -n 's/.*Collected : \([0-9]*\).*/\1/p' ;;
+    *) need "unknown count: $what (allocations or instructions)" ;;
+    esac
+}
+
 # bindgen loads libclang at build time; libclang-cpp alone is not enough.
 has_libclang() {
     [ -n "${LIBCLANG_PATH:-}" ] ||

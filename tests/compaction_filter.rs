@@ -226,11 +226,7 @@ fn the_factory_is_freed_with_the_database() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(32),
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(common::proptest_config(32))]
 
     /// Random values over several flushes, then a full compaction: the filter removed and
     /// changed exactly what its rule names, in every family that has it and none other.

@@ -223,11 +223,7 @@ fn pair_order(a: &[u8], b: &[u8]) -> Ordering {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(48),
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(common::proptest_config(48))]
 
     /// Forward and reverse scans, ranges and seeks agree with a model sorted by the same
     /// order, before and after a flush and compaction.

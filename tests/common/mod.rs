@@ -100,3 +100,17 @@ pub fn every_tier<S: Copy>(reader: pinrocks::Reader<'_, S>, key: &[u8]) -> Optio
     }
     vec
 }
+
+/// Property-test settings of the model tests: `default` cases, or PROPTEST_CASES (memcheck
+/// runs 4; a soak runs thousands), shrunk failures not persisted. (An explicit `cases`
+/// would override the environment, so it is read here.)
+pub fn proptest_config(default: u32) -> proptest::test_runner::Config {
+    proptest::test_runner::Config {
+        cases: std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(default),
+        failure_persistence: None,
+        ..proptest::test_runner::Config::default()
+    }
+}
