@@ -366,8 +366,12 @@ pub struct Transaction<'db> {
     _one_user: PhantomData<std::cell::Cell<()>>,
 }
 
-// SAFETY: a RocksDB `Transaction` has no thread affinity (its locks are keyed by the
-// transaction's id, not a thread); every use goes through one owner at a time (`!Sync`).
+// SAFETY: a RocksDB `Transaction` has no thread affinity: `PessimisticTransaction::TryLock`
+// locks through `PessimisticTransactionDB::TryLock` keyed by `Transaction::GetID()` (not the
+// thread), and `TransactionBaseImpl` keeps its batch, tracked keys and savepoints in the
+// object; RocksDB requires only that one thread use it at a time, which `!Sync` ensures
+// (every use, reads through its `Reader` included, borrows it on one thread). `Drop`
+// (`~PessimisticTransaction`, unlocking by id) may run on any thread.
 unsafe impl Send for Transaction<'_> {}
 
 impl<'db> Transaction<'db> {

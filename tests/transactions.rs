@@ -327,11 +327,7 @@ struct ModelTxn {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(48),
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(common::proptest_config(48))]
 
     /// Two optimistic transactions and plain writes, interleaved: a commit fails with
     /// `Busy` exactly when a key it read for update or wrote changed since it first
@@ -453,11 +449,7 @@ fn locked_step() -> impl Strategy<Value = Locked> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(32),
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(common::proptest_config(32))]
 
     /// Two pessimistic transactions and plain writes, interleaved on one thread: a lock
     /// held by one transaction makes the other's read for update or write, and a plain
@@ -530,4 +522,36 @@ proptest! {
             }
         }
     }
+}
+
+#[test]
+fn an_owned_value_read_in_a_transaction_outlives_the_transaction_and_the_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let stored = common::patterned(5000, 7);
+    let (from_db, own) = {
+        let db = txn_db(dir.path());
+        db.put(b"k", &stored).unwrap();
+        db.flush().unwrap();
+        let txn = db.begin().unwrap();
+        txn.put(None, b"own", b"written in the transaction")
+            .unwrap();
+        let values = (
+            txn.reader().get_bytes(b"k").unwrap().unwrap(),
+            txn.reader().get_bytes(b"own").unwrap().unwrap(),
+        );
+        drop(txn);
+        values
+    }; // transaction and `Db` dropped: the values keep the database open
+    assert_eq!(&from_db[..], &stored[..]);
+    assert_eq!(&own[..], b"written in the transaction");
+    let err = Db::open(&common::create_options(), dir.path()).unwrap_err();
+    assert_eq!(
+        err.kind(),
+        Some(ErrorKind::IoError),
+        "still open (locked): {err}"
+    );
+    drop((from_db, own));
+    let db = txn_db(dir.path());
+    assert_eq!(db.get(b"k").unwrap(), Some(stored));
+    assert_eq!(db.get(b"own").unwrap(), None, "never committed");
 }
