@@ -142,7 +142,7 @@ fn tier_tables(samples: &Samples, tally: &mut (usize, usize)) -> String {
             }
         )
         .unwrap();
-        writeln!(out, "Time per read, median of {rounds} rounds.\n").unwrap();
+        writeln!(out, "Time per read, median [min–max] of {rounds} rounds.\n").unwrap();
         write!(out, "| size |").unwrap();
         for tier in TIER_NAMES {
             write!(out, " {tier} |").unwrap();
@@ -156,7 +156,12 @@ fn tier_tables(samples: &Samples, tally: &mut (usize, usize)) -> String {
             write!(out, "| {} |", size_name(*size)).unwrap();
             for tier in TIER_NAMES {
                 match cells.get(tier) {
-                    Some(ns) => write!(out, " {} |", time(median(&mut ns.clone()))).unwrap(),
+                    Some(ns) => {
+                        let mut sorted = ns.clone();
+                        let med = median(&mut sorted);
+                        let (lo, hi) = (sorted[0], sorted[sorted.len() - 1]);
+                        write!(out, " {} [{}–{}] |", time(med), time(lo), time(hi)).unwrap()
+                    }
                     None => write!(out, " – |").unwrap(),
                 }
             }
