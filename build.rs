@@ -23,6 +23,7 @@ fn main() {
         "callbacks.cc",
         "options.cc",
         "transactions.cc",
+        "indexed_batch.cc",
     ] {
         println!("cargo:rerun-if-changed=rocksdb-c/{file}");
     }
@@ -33,6 +34,7 @@ fn main() {
         .file("rocksdb-c/callbacks.cc")
         .file("rocksdb-c/options.cc")
         .file("rocksdb-c/transactions.cc")
+        .file("rocksdb-c/indexed_batch.cc")
         .include("rocksdb-c")
         .include(&include)
         .include(&rocksdb_root)

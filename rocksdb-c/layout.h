@@ -8,6 +8,9 @@
 //   struct rocksdb_column_family_handle_t { ColumnFamilyHandle* rep; bool immortal; };
 //   struct rocksdb_writebatch_t           { WriteBatch rep; };
 //   struct rocksdb_backup_engine_t        { BackupEngine* rep; };
+//   struct rocksdb_writebatch_wi_t        { WriteBatchWithIndex* rep; };
+//   struct rocksdb_iterator_t             { Iterator* rep; };
+//   struct rocksdb_pinnableslice_t        { PinnableSlice rep; };
 // The C header only declares them, so we reach `rep`, always the first member, at offset 0.
 // librocksdb-sys is pinned with `=` in Cargo.toml; src/layout_tests.rs fails loudly if a new
 // RocksDB moves these fields (options set through the C API must be seen here, a column
@@ -20,9 +23,20 @@
 #include "rocksdb/c.h"
 #include "rocksdb/cache.h"
 #include "rocksdb/db.h"
+#include "rocksdb/iterator.h"
 #include "rocksdb/options.h"
 #include "rocksdb/utilities/backup_engine.h"
 #include "rocksdb/write_batch.h"
+
+// The two wrappers pinrocks allocates itself and hands to the C API, whose destroy functions
+// (rocksdb_iter_destroy, rocksdb_pinnableslice_destroy) `delete` them: complete types with
+// db/c.cc's exact definitions.
+struct rocksdb_iterator_t {
+  rocksdb::Iterator* rep;
+};
+struct rocksdb_pinnableslice_t {
+  rocksdb::PinnableSlice rep;
+};
 
 namespace pinrocks {
 

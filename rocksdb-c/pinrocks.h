@@ -289,9 +289,73 @@ void pinrocks_transaction_multi_get_pinned(rocksdb_transaction_t* txn,
                                            pinrocks_multi_value_fn fn, void* ctx,
                                            int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
+/* Transaction::SetSnapshot: a new snapshot for the transaction, now. */
+void pinrocks_transaction_set_snapshot(rocksdb_transaction_t* txn, int* status_code,
+                                       char** errptr) PINROCKS_NOEXCEPT;
+/* Sets the read options' snapshot to the transaction's (Transaction::GetSnapshot; none: the
+ * latest). The transaction owns it: the options must not be used once it is replaced
+ * (SetSnapshot, RollbackToSavePoint) or the transaction is gone. */
+void pinrocks_transaction_snapshot_into(rocksdb_transaction_t* txn,
+                                        rocksdb_readoptions_t* options) PINROCKS_NOEXCEPT;
+
 /* Transaction::PopSavePoint: forgets the last savepoint without rolling back. */
 void pinrocks_transaction_pop_savepoint(rocksdb_transaction_t* txn, int* status_code,
                                         char** errptr) PINROCKS_NOEXCEPT;
+
+/* ---- Write batches with an index (rocksdb-c/indexed_batch.cc) ---- */
+
+/* A new WriteBatchWithIndex (free with rocksdb_writebatch_wi_destroy) ordered by `db`'s
+ * default column family comparator, one entry per key (overwrite_key). `db` must outlive it,
+ * and so must the comparator of every column family written to it. NULL on failure. */
+rocksdb_writebatch_wi_t* pinrocks_wbwi_create(rocksdb_t* db, int* status_code,
+                                              char** errptr) PINROCKS_NOEXCEPT;
+/* Put, Delete or Merge (op: PINROCKS_RECORD_PUT, _DELETE, _MERGE; `value` unused for a
+ * delete) into a column family (never NULL), reporting the Status the C API drops. */
+void pinrocks_wbwi_write(rocksdb_writebatch_wi_t* batch,
+                         rocksdb_column_family_handle_t* column_family, int op, const char* key,
+                         size_t keylen, const char* value, size_t valuelen, int* status_code,
+                         char** errptr) PINROCKS_NOEXCEPT;
+/* pinrocks_get_pinned through the batch: GetFromBatch (batch_only = 1; merge operands with
+ * nothing under them in the batch are MergeInProgress) or GetFromBatchAndDB. A value found in
+ * the batch is a copy on this frame; one from the database pins its block. */
+unsigned char pinrocks_wbwi_get_pinned(rocksdb_t* db, rocksdb_writebatch_wi_t* batch,
+                                       const rocksdb_readoptions_t* options,
+                                       rocksdb_column_family_handle_t* column_family,
+                                       const char* key, size_t keylen, unsigned char batch_only,
+                                       pinrocks_value_fn fn, void* ctx, int* status_code,
+                                       char** errptr) PINROCKS_NOEXCEPT;
+/* The same read into a new handle (free with rocksdb_pinnableslice_destroy); NULL if absent
+ * or on error. */
+rocksdb_pinnableslice_t* pinrocks_wbwi_get_handle(rocksdb_t* db, rocksdb_writebatch_wi_t* batch,
+                                                  const rocksdb_readoptions_t* options,
+                                                  rocksdb_column_family_handle_t* column_family,
+                                                  const char* key, size_t keylen,
+                                                  unsigned char batch_only, int* status_code,
+                                                  char** errptr) PINROCKS_NOEXCEPT;
+/* pinrocks_multi_get_pinned through the batch (MultiGetFromBatchAndDB, or GetFromBatch per
+ * key when batch_only). */
+void pinrocks_wbwi_multi_get_pinned(rocksdb_t* db, rocksdb_writebatch_wi_t* batch,
+                                    const rocksdb_readoptions_t* options,
+                                    rocksdb_column_family_handle_t* column_family,
+                                    unsigned char batch_only, size_t num_keys,
+                                    const pinrocks_slice* keys, pinrocks_multi_value_fn fn,
+                                    void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+/* An iterator (free with rocksdb_iter_destroy) over the batch's entries of a column family
+ * merged over the database's (or over nothing, batch_only). It reads the batch, `options`
+ * (its bounds) and the handle until destroyed; the batch must not change meanwhile. */
+rocksdb_iterator_t* pinrocks_wbwi_iterator(rocksdb_t* db, rocksdb_writebatch_wi_t* batch,
+                                           const rocksdb_readoptions_t* options,
+                                           rocksdb_column_family_handle_t* column_family,
+                                           unsigned char batch_only, int* status_code,
+                                           char** errptr) PINROCKS_NOEXCEPT;
+
+#define PINROCKS_SAVEPOINT_SET 0
+#define PINROCKS_SAVEPOINT_ROLLBACK 1 /* rebuilds the index: no iterator may be live */
+#define PINROCKS_SAVEPOINT_POP 2
+void pinrocks_wbwi_savepoint(rocksdb_writebatch_wi_t* batch, int op, int* status_code,
+                             char** errptr) PINROCKS_NOEXCEPT;
+/* The batch's WriteBatch, borrowed (to write, count or iterate its records). */
+rocksdb_writebatch_t* pinrocks_wbwi_batch(rocksdb_writebatch_wi_t* batch) PINROCKS_NOEXCEPT;
 
 /* Layout checks: what the C++ side sees through the mirrored C API structs.
  * Tests compare these with what was set through the C API. None of them can throw. */

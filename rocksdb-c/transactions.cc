@@ -101,6 +101,17 @@ void pinrocks_transaction_multi_get_pinned(rocksdb_transaction_t* txn,
   });
 }
 
+void pinrocks_transaction_set_snapshot(rocksdb_transaction_t* txn, int* status_code,
+                                       char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] { txn_of(txn)->SetSnapshot(); });
+}
+
+void pinrocks_transaction_snapshot_into(rocksdb_transaction_t* txn,
+                                        rocksdb_readoptions_t* options) PINROCKS_NOEXCEPT {
+  // GetSnapshot only reads the transaction's shared_ptr: nothing here can throw.
+  pinrocks::read_options_of_mut(options).snapshot = txn_of(txn)->GetSnapshot();
+}
+
 void pinrocks_transaction_pop_savepoint(rocksdb_transaction_t* txn, int* status_code,
                                         char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr,

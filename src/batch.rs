@@ -75,6 +75,21 @@ pub(crate) struct NamedFamily {
 }
 
 impl NamedFamily {
+    /// Adds `handle`'s family to `families` unless it is there already.
+    pub(crate) fn note(families: &mut Vec<NamedFamily>, handle: &Arc<CfHandle>) {
+        if families
+            .iter()
+            .any(|f| std::ptr::eq(f.handle.as_ptr(), Arc::as_ptr(handle)))
+        {
+            return;
+        }
+        families.push(NamedFamily {
+            db_id: handle.db_id,
+            handle: Arc::downgrade(handle),
+            name: handle.name.clone(),
+        });
+    }
+
     /// `Ok` if a write to `db` may name this family. Call with `db.lock_families()` held.
     pub(crate) fn check_live(&self, db: &DbInner) -> Result<()> {
         if self.db_id != db.id {
@@ -271,21 +286,9 @@ impl WriteBatch {
     }
 
     fn note_family(&mut self, cf: Option<&ColumnFamily<'_>>) {
-        let Some(handle) = cf.map(ColumnFamily::handle) else {
-            return;
-        };
-        if self
-            .families
-            .iter()
-            .any(|f| std::ptr::eq(f.handle.as_ptr(), Arc::as_ptr(handle)))
-        {
-            return;
+        if let Some(handle) = cf.map(ColumnFamily::handle) {
+            NamedFamily::note(&mut self.families, handle);
         }
-        self.families.push(NamedFamily {
-            db_id: handle.db_id,
-            handle: Arc::downgrade(handle),
-            name: handle.name.clone(),
-        });
     }
 
     /// The column families the batch names.

@@ -274,7 +274,8 @@ pub enum Error {
 
 impl Error {
     /// Whether retrying the transaction (from its beginning) may succeed: a write conflict,
-    /// a lock timeout, a deadlock, or RocksDB's "try again".
+    /// a lock timeout, a deadlock, RocksDB's "try again", or an expired transaction (a new
+    /// one starts a new expiration).
     pub fn is_retryable(&self) -> bool {
         matches!(
             self.kind(),
@@ -283,6 +284,7 @@ impl Error {
                     | ErrorKind::LockTimeout
                     | ErrorKind::Deadlock
                     | ErrorKind::TryAgain
+                    | ErrorKind::Expired
             )
         )
     }

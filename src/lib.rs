@@ -44,6 +44,7 @@ mod db;
 mod error;
 pub mod ffi;
 mod handles;
+mod indexed_batch;
 mod iter;
 #[cfg(test)]
 mod layout_tests;
@@ -62,6 +63,7 @@ mod sst;
 mod statistics;
 mod stored_options;
 mod table;
+mod table_batch;
 mod table_options;
 mod table_transaction;
 mod transaction;
@@ -81,6 +83,7 @@ pub use compression::{Compression, CompressionOptions};
 pub use db::Db;
 pub use error::{Error, ErrorKind, Result};
 pub use handles::DEFAULT_COLUMN_FAMILY;
+pub use indexed_batch::IndexedBatch;
 pub use iter::{DbIterator, Entries, KeyBounds, KeyRange};
 pub use live_options::MemoryUsage;
 pub use merge::{MergeError, MergeInput, MergeOperands, MergeOperator, MergeOutput};
@@ -89,7 +92,7 @@ pub use new_value::{NewValue, OutOfMemory};
 pub use options::{Options, PrefixExtractor, ReadOptions, WalRecoveryMode, WriteOptions};
 pub use pinned_value::PinnedValue;
 pub use rate_limiter::RateLimiter;
-pub use read::{CopyResult, FromDb, FromTransaction, Reader};
+pub use read::{CopyResult, FromBatch, FromDb, FromTransaction, Reader};
 pub use snapshot::Snapshot;
 pub use sst::{IngestOptions, SstFileWriter};
 pub use statistics::{
@@ -97,6 +100,7 @@ pub use statistics::{
 };
 pub use stored_options::StoredOptions;
 pub use table::{Table, TypedIter};
+pub use table_batch::BatchTable;
 pub use table_options::{
     BlockBasedOptions, ChecksumType, DataBlockIndexType, FilterPolicy, IndexType,
 };

@@ -504,6 +504,9 @@ pub struct ReadOptions {
     lower_bound: Option<Box<[u8]>>,
     upper_bound: Option<Box<[u8]>>,
     snapshot: Option<Snapshot>,
+    /// The database of a snapshot these options borrow (a transaction's), which its owner
+    /// keeps alive.
+    borrowed_snapshot_db: Option<u64>,
 }
 
 // SAFETY: `rocksdb_readoptions_t` is a plain C++ value. `DB::Get`, `MultiGet` and
@@ -529,6 +532,7 @@ impl ReadOptions {
             lower_bound: None,
             upper_bound: None,
             snapshot: None,
+            borrowed_snapshot_db: None,
         };
         options.auto_prefix_mode(true);
         options
@@ -608,6 +612,11 @@ impl ReadOptions {
         self.raw.as_ptr()
     }
 
+    /// For native code that sets what the C API cannot (a transaction's own snapshot).
+    pub(crate) fn raw_mut(&mut self) -> *mut ffi::rocksdb_readoptions_t {
+        self.raw.as_ptr()
+    }
+
     /// RocksDB's defaults, one value for the process: what a `Reader` reads with unless
     /// told otherwise.
     pub(crate) fn defaults() -> &'static ReadOptions {
@@ -619,13 +628,15 @@ impl ReadOptions {
     /// this lower bound, and `upper` or this upper bound, whichever ends first bytewise.
     pub(crate) fn copy_with_upper_bound(&self, upper: Option<&[u8]>) -> ReadOptions {
         // SAFETY: live handle; the copy is a new handle we own (NULL only if allocation
-        // failed). Its snapshot pointer is kept alive by the `Snapshot` cloned below.
+        // failed). Its snapshot pointer is kept alive by the `Snapshot` cloned below (or, a
+        // borrowed one, by the owner of `self`, which the copy's user borrows too).
         let raw = unsafe { ffi::pinrocks_readoptions_copy(self.raw.as_ptr()) };
         let mut copy = ReadOptions {
             raw: NonNull::new(raw).expect("pinrocks_readoptions_copy returned NULL"),
             lower_bound: None,
             upper_bound: None,
             snapshot: self.snapshot.clone(),
+            borrowed_snapshot_db: self.borrowed_snapshot_db,
         };
         if let Some(lower) = &self.lower_bound {
             copy.iterate_lower_bound(lower);
@@ -642,7 +653,16 @@ impl ReadOptions {
 
     /// The database of the snapshot these options read at, if any.
     pub(crate) fn snapshot_db_id(&self) -> Option<u64> {
-        self.snapshot.as_ref().map(Snapshot::db_id)
+        self.snapshot
+            .as_ref()
+            .map(Snapshot::db_id)
+            .or(self.borrowed_snapshot_db)
+    }
+
+    /// Notes that native code set a snapshot of database `db_id` that these options only
+    /// borrow (see `raw_mut`).
+    pub(crate) fn borrow_snapshot_of(&mut self, db_id: u64) {
+        self.borrowed_snapshot_db = Some(db_id);
     }
 }
 

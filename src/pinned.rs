@@ -219,6 +219,38 @@ pub(crate) fn get_pinned_transaction_handle(
     Ok(NonNull::new(raw).map(PinnableHandle::Slice))
 }
 
+/// An indexed batch's read into a pinnable slice handle (`pinrocks_wbwi_get_handle`): a copy
+/// where the value comes from the batch, a pin where it comes from the database (never when
+/// `batch_only`). `Ok(None)` when absent.
+pub(crate) fn get_pinned_batch_handle(
+    db: *mut ffi::rocksdb_t,
+    batch: NonNull<ffi::rocksdb_writebatch_wi_t>,
+    options: *const ffi::rocksdb_readoptions_t,
+    cf: *mut ffi::rocksdb_column_family_handle_t,
+    key: &[u8],
+    batch_only: bool,
+) -> Result<Option<PinnableHandle>> {
+    let mut err = ErrPtr::new();
+    let mut code = 0;
+    // SAFETY: live batch, database, options and handle (the caller borrows their owners);
+    // `key` is borrowed for the call. The result is a new handle owned below, or NULL.
+    let raw = unsafe {
+        ffi::pinrocks_wbwi_get_handle(
+            db,
+            batch.as_ptr(),
+            options,
+            cf,
+            key.as_ptr().cast(),
+            key.len(),
+            u8::from(batch_only),
+            &mut code,
+            err.as_out(),
+        )
+    };
+    err.check_with_code(Some(code))?;
+    Ok(NonNull::new(raw).map(PinnableHandle::Slice))
+}
+
 /// Multi-get callback state: the closure, and a panic caught in it to resume later.
 struct MultiCallback<F> {
     f: F,

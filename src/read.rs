@@ -85,24 +85,48 @@ pub struct FromDb;
 #[derive(Debug, Clone, Copy)]
 pub struct FromTransaction<'t>(PhantomData<&'t ()>);
 
+/// Reads through an [`IndexedBatch`](crate::IndexedBatch): its entries alone, or its entries
+/// first and then the database. What [`IndexedBatch::reader`](crate::IndexedBatch::reader)
+/// and [`IndexedBatch::batch_reader`](crate::IndexedBatch::batch_reader) give. Like a
+/// transaction's, such a reader borrows a batch that one thread uses at a time, so it is
+/// neither `Send` nor `Sync`.
+#[derive(Debug, Clone, Copy)]
+pub struct FromBatch<'b>(PhantomData<&'b ()>);
+
 /// Where and how to read: a column family (default: the default one) and read options
-/// (default: RocksDB's defaults), from the database ([`FromDb`], the default) or through a
-/// transaction ([`FromTransaction`]); the same read methods either way. Get one from
-/// [`Db::reader`](crate::Db::reader), [`ColumnFamily::reader`] or
-/// [`Transaction::reader`](crate::Transaction::reader).
+/// (default: RocksDB's defaults), from the database ([`FromDb`], the default), through a
+/// transaction ([`FromTransaction`]) or through an indexed batch ([`FromBatch`]); the same
+/// read methods whatever the source. Get one from [`Db::reader`](crate::Db::reader),
+/// [`ColumnFamily::reader`], [`Transaction::reader`](crate::Transaction::reader) or
+/// [`IndexedBatch::reader`](crate::IndexedBatch::reader).
 #[derive(Clone, Copy)]
 pub struct Reader<'a, S = FromDb> {
     db: &'a Arc<DbInner>,
     cf: &'a Arc<CfHandle>,
     options: &'a ReadOptions,
-    /// The transaction read through, and how (`PINROCKS_READ_*`); `None` for `FromDb`.
-    txn: Option<(NonNull<ffi::rocksdb_transaction_t>, i32)>,
+    /// What the reads go through besides the database.
+    source: Source,
     _source: PhantomData<S>,
 }
 
-// SAFETY: a `FromDb` reader has no transaction (`txn` is `None`, set only by
-// `for_transaction`, which makes `FromTransaction` readers); what is left are shared
-// references to `Send + Sync` owners (the database, its handles, read options).
+/// The native object a reader reads through, borrowed for the reader's lifetime.
+#[derive(Clone, Copy)]
+enum Source {
+    /// The database alone (`FromDb`).
+    Db,
+    /// A transaction, and how (`PINROCKS_READ_*`) (`FromTransaction`).
+    Transaction(NonNull<ffi::rocksdb_transaction_t>, i32),
+    /// An indexed batch, over the database or alone (`FromBatch`).
+    Batch {
+        batch: NonNull<ffi::rocksdb_writebatch_wi_t>,
+        batch_only: bool,
+    },
+}
+
+// SAFETY: a `FromDb` reader's source is `Source::Db` (the others are set only by
+// `for_transaction` and `for_batch`, which make `FromTransaction` and `FromBatch` readers);
+// what is left are shared references to `Send + Sync` owners (the database, its handles,
+// read options).
 unsafe impl Send for Reader<'_, FromDb> {}
 // SAFETY: see `Send`.
 unsafe impl Sync for Reader<'_, FromDb> {}
@@ -113,7 +137,7 @@ impl<'a> Reader<'a, FromDb> {
             db,
             cf,
             options: ReadOptions::defaults(),
-            txn: None,
+            source: Source::Db,
             _source: PhantomData,
         }
     }
@@ -131,7 +155,25 @@ impl<'a> Reader<'a, FromTransaction<'a>> {
             db,
             cf,
             options: ReadOptions::defaults(),
-            txn: Some((txn, mode)),
+            source: Source::Transaction(txn, mode),
+            _source: PhantomData,
+        }
+    }
+}
+
+impl<'a> Reader<'a, FromBatch<'a>> {
+    /// Reads through `batch` (alive and unchanged for 'a), over the database or alone.
+    pub(crate) fn for_batch(
+        db: &'a Arc<DbInner>,
+        cf: &'a Arc<CfHandle>,
+        batch: NonNull<ffi::rocksdb_writebatch_wi_t>,
+        batch_only: bool,
+    ) -> Self {
+        Reader {
+            db,
+            cf,
+            options: ReadOptions::defaults(),
+            source: Source::Batch { batch, batch_only },
             _source: PhantomData,
         }
     }
@@ -170,9 +212,32 @@ impl<'a, S: Copy> Reader<'a, S> {
         F: FnOnce(&[u8]) -> R,
     {
         let (db, options, cf) = (self.db.raw(), self.options.raw(), self.cf.raw());
-        match self.txn {
-            None => pinned::get_pinned_native(db, options, cf, key, f),
-            Some((txn, mode)) => pinned::get_pinned_with(
+        match self.source {
+            Source::Db => pinned::get_pinned_native(db, options, cf, key, f),
+            Source::Batch { batch, batch_only } => pinned::get_pinned_with(
+                &|key, len, callback, ctx, code, err| {
+                    // SAFETY: live batch (borrowed, unchanged, for 'a), database, options
+                    // and handle; the key and the callback's context are live for the call.
+                    unsafe {
+                        ffi::pinrocks_wbwi_get_pinned(
+                            db,
+                            batch.as_ptr(),
+                            options,
+                            cf,
+                            key,
+                            len,
+                            u8::from(batch_only),
+                            callback,
+                            ctx,
+                            code,
+                            err,
+                        )
+                    }
+                },
+                key,
+                f,
+            ),
+            Source::Transaction(txn, mode) => pinned::get_pinned_with(
                 &|key, len, callback, ctx, code, err| {
                     // SAFETY: live transaction (borrowed for 'a), options and handle; the key
                     // and the callback's context are live for the call.
@@ -201,9 +266,14 @@ impl<'a, S: Copy> Reader<'a, S> {
     /// A pinned value handle from this reader's source.
     fn handle(&self, key: &[u8]) -> Result<Option<pinned::PinnableHandle>> {
         let (db, options, cf) = (self.db.raw(), self.options.raw(), self.cf.raw());
-        match self.txn {
-            None => pinned::get_pinned_handle(db, options, cf, key),
-            Some((txn, mode)) => pinned::get_pinned_transaction_handle(txn, options, cf, key, mode),
+        match self.source {
+            Source::Db => pinned::get_pinned_handle(db, options, cf, key),
+            Source::Transaction(txn, mode) => {
+                pinned::get_pinned_transaction_handle(txn, options, cf, key, mode)
+            }
+            Source::Batch { batch, batch_only } => {
+                pinned::get_pinned_batch_handle(db, batch, options, cf, key, batch_only)
+            }
         }
     }
 
@@ -272,7 +342,7 @@ impl<'a, S: Copy> Reader<'a, S> {
     /// # Safety
     /// `buf` must be valid for writes of `capacity` bytes.
     unsafe fn get_into_raw(&self, key: &[u8], buf: *mut u8, capacity: usize) -> Result<CopyResult> {
-        if self.txn.is_some() {
+        if !matches!(self.source, Source::Db) {
             // One copy out of the pinned value, as the C API's buffer read does.
             let copied = self.pinned(key, |value| {
                 if value.len() <= capacity {
@@ -440,9 +510,32 @@ impl<'a, S: Copy> Reader<'a, S> {
         f: impl FnMut(usize, Option<&[u8]>),
     ) -> Result<()> {
         let (db, options, cf) = (self.db.raw(), self.options.raw(), self.cf.raw());
-        match self.txn {
-            None => pinned::multi_get_pinned(db, options, cf, keys, f),
-            Some((txn, _)) => pinned::multi_get_with(
+        match self.source {
+            Source::Db => pinned::multi_get_pinned(db, options, cf, keys, f),
+            Source::Batch { batch, batch_only } => pinned::multi_get_with(
+                &|n, keys, callback, ctx, code, err| {
+                    // SAFETY: live batch (borrowed, unchanged), database, options and
+                    // handle; keys and context live for the call.
+                    unsafe {
+                        ffi::pinrocks_wbwi_multi_get_pinned(
+                            db,
+                            batch.as_ptr(),
+                            options,
+                            cf,
+                            u8::from(batch_only),
+                            n,
+                            keys,
+                            callback,
+                            ctx,
+                            code,
+                            err,
+                        )
+                    }
+                },
+                keys,
+                f,
+            ),
+            Source::Transaction(txn, _) => pinned::multi_get_with(
                 &|n, keys, callback, ctx, code, err| {
                     // SAFETY: live transaction, options and handle; keys and context live
                     // for the call.
@@ -526,10 +619,9 @@ impl<'a, S: Copy> Reader<'a, S> {
             self.options
                 .copy_with_upper_bound(end.as_deref().filter(|_| bytewise)),
         );
-        // SAFETY: live db and handle, borrowed for 'a; the options are boxed into the
-        // iterator, which destroys its RocksDB iterator before them.
-        let raw =
-            unsafe { ffi::rocksdb_create_iterator_cf(self.db.raw(), own.raw(), self.cf.raw()) };
+        // The options are boxed into the iterator, which destroys its RocksDB iterator
+        // before them.
+        let raw = self.raw_iter(&own);
         let mut it = DbIterator::new(raw, &range, self.cf.order.as_ref(), Some(own));
         it.seek_to_first();
         it
@@ -585,20 +677,38 @@ impl<'a, S: Copy> Reader<'a, S> {
     }
 
     /// A RocksDB iterator over this reader's source: the database, or the transaction's
-    /// writes merged over it.
+    /// writes or the batch's entries merged over it (or the batch's alone).
     fn raw_iter(&self, options: &ReadOptions) -> *mut ffi::rocksdb_iterator_t {
-        // SAFETY: live db or transaction, options and handle, borrowed for 'a like the
-        // iterator (a prefix iterator boxes its own options into itself).
+        // SAFETY: live db, transaction or batch, options and handle, borrowed for 'a like
+        // the iterator (a prefix iterator boxes its own options into itself); a batch stays
+        // unchanged while borrowed.
         unsafe {
-            match self.txn {
-                None => {
+            match self.source {
+                Source::Db => {
                     ffi::rocksdb_create_iterator_cf(self.db.raw(), options.raw(), self.cf.raw())
                 }
-                Some((txn, _)) => ffi::rocksdb_transaction_create_iterator_cf(
+                Source::Transaction(txn, _) => ffi::rocksdb_transaction_create_iterator_cf(
                     txn.as_ptr(),
                     options.raw(),
                     self.cf.raw(),
                 ),
+                Source::Batch { batch, batch_only } => {
+                    let mut err = ErrPtr::new();
+                    let mut code = 0;
+                    let raw = ffi::pinrocks_wbwi_iterator(
+                        self.db.raw(),
+                        batch.as_ptr(),
+                        options.raw(),
+                        self.cf.raw(),
+                        u8::from(batch_only),
+                        &mut code,
+                        err.as_out(),
+                    );
+                    if let Err(e) = err.check_with_code(Some(code)) {
+                        panic!("pinrocks: could not create a batch iterator: {e}");
+                    }
+                    raw
+                }
             }
         }
     }

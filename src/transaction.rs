@@ -8,6 +8,7 @@
 //! is a copy RocksDB makes into the `PinnableSlice` (its write batch can change); a value
 //! from the database pins its block, as a plain read does.
 
+use std::cell::OnceCell;
 use std::ffi::{c_char, CString};
 use std::marker::PhantomData;
 use std::path::Path;
@@ -19,7 +20,7 @@ use crate::db::{Db, Mode};
 use crate::error::{ErrPtr, Error, Result};
 use crate::ffi;
 use crate::handles::RawDb;
-use crate::options::{setter, Options, WriteOptions};
+use crate::options::{setter, Options, ReadOptions, WriteOptions};
 use crate::read::{FromTransaction, Reader};
 
 fn millis(d: Duration) -> i64 {
@@ -362,6 +363,9 @@ fn not_transactional() -> Error {
 pub struct Transaction<'db> {
     raw: NonNull<ffi::rocksdb_transaction_t>,
     db: &'db Db,
+    /// Read options at the transaction's snapshot, made on first use and forgotten by
+    /// whatever replaces the snapshot (each takes `&mut self`, so none is borrowed then).
+    at_snapshot: OnceCell<ReadOptions>,
     /// Not `Sync`: a RocksDB transaction has one user at a time.
     _one_user: PhantomData<std::cell::Cell<()>>,
 }
@@ -379,6 +383,7 @@ impl<'db> Transaction<'db> {
         Transaction {
             raw: NonNull::new(raw).expect("RocksDB returned a NULL transaction"),
             db,
+            at_snapshot: OnceCell::new(),
             _one_user: PhantomData,
         }
     }
@@ -484,9 +489,10 @@ impl<'db> Transaction<'db> {
         unsafe { ffi::rocksdb_transaction_set_savepoint(self.raw.as_ptr()) };
     }
 
-    /// Undoes every write since the last savepoint, and forgets it. `Err(NotFound)` if
-    /// there is none.
+    /// Undoes every write since the last savepoint, and forgets it; the transaction's
+    /// snapshot goes back to the one it had then. `Err(NotFound)` if there is none.
     pub fn rollback_to_savepoint(&mut self) -> Result<()> {
+        self.at_snapshot.take();
         let mut err = ErrPtr::new();
         // SAFETY: live transaction, exclusively borrowed.
         unsafe { ffi::rocksdb_transaction_rollback_to_savepoint(self.raw.as_ptr(), err.as_out()) };
@@ -502,6 +508,74 @@ impl<'db> Transaction<'db> {
             ffi::pinrocks_transaction_pop_savepoint(self.raw.as_ptr(), &mut code, err.as_out())
         };
         err.check_with_code(Some(code))
+    }
+
+    /// Takes a new snapshot for the transaction, now (or its first, if it began without
+    /// [`TransactionOptions::set_snapshot`]): from here, a key that someone else writes
+    /// after it makes this transaction's write (or read for update) of that key fail
+    /// (`Busy`), and [`snapshot_options`](Self::snapshot_options) read as of it.
+    ///
+    /// ```
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let mut options = pinrocks::Options::new();
+    /// # options.create_if_missing(true);
+    /// let db = pinrocks::Db::open_optimistic_transaction_db(&options, dir.path(), [])?;
+    /// db.put(b"rate", b"1.00")?;
+    /// let mut txn = db.begin()?;
+    /// txn.set_snapshot()?;
+    /// db.put(b"rate", b"1.10")?; // written after the snapshot
+    /// let at = txn.snapshot_options();
+    /// assert_eq!(txn.reader().options(at).get(b"rate")?.as_deref(), Some(&b"1.00"[..]));
+    /// assert_eq!(txn.reader().get(b"rate")?.as_deref(), Some(&b"1.10"[..])); // the latest
+    /// txn.set_snapshot()?; // refreshed: now sees 1.10
+    /// let at = txn.snapshot_options();
+    /// assert_eq!(txn.reader().options(at).get(b"rate")?.as_deref(), Some(&b"1.10"[..]));
+    /// # Ok(()) }
+    /// ```
+    pub fn set_snapshot(&mut self) -> Result<()> {
+        self.at_snapshot.take();
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live transaction, exclusively borrowed: no read options of its previous
+        // snapshot (which this may release) are borrowed.
+        unsafe {
+            ffi::pinrocks_transaction_set_snapshot(self.raw.as_ptr(), &mut code, err.as_out())
+        };
+        err.check_with_code(Some(code))
+    }
+
+    /// Read options (otherwise pinrocks' defaults) at the transaction's snapshot: for
+    /// repeatable reads through [`reader`](Self::reader) (or the database's) with
+    /// `.options(..)`. Without a snapshot (none set at begin or by
+    /// [`set_snapshot`](Self::set_snapshot)) they read the latest data. They borrow the
+    /// transaction, which owns the snapshot, so they cannot outlive it or see it replaced:
+    ///
+    /// ```compile_fail
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let mut options = pinrocks::Options::new();
+    /// # options.create_if_missing(true);
+    /// let db = pinrocks::Db::open_optimistic_transaction_db(&options, dir.path(), [])?;
+    /// let mut txn = db.begin()?;
+    /// txn.set_snapshot()?;
+    /// let at = txn.snapshot_options();
+    /// txn.set_snapshot()?; // error: `txn` is borrowed by `at`
+    /// db.reader().options(at).get(b"k")?;
+    /// # Ok(()) }
+    /// ```
+    pub fn snapshot_options(&self) -> &ReadOptions {
+        self.at_snapshot.get_or_init(|| {
+            let mut options = ReadOptions::new();
+            // SAFETY: live transaction and options; the snapshot pointer stays valid while
+            // these options are reachable: until the transaction drops or `set_snapshot` /
+            // `rollback_to_savepoint` (both `&mut self`) forget them first.
+            unsafe {
+                ffi::pinrocks_transaction_snapshot_into(self.raw.as_ptr(), options.raw_mut())
+            };
+            options.borrow_snapshot_of(self.db.inner().id);
+            options
+        })
     }
 
     /// Names the transaction, for two-phase commit (before [`prepare`](Self::prepare)).

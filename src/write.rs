@@ -3,7 +3,7 @@
 use std::ffi::c_char;
 use std::sync::Arc;
 
-use crate::batch::WriteBatch;
+use crate::batch::{NamedFamily, WriteBatch};
 use crate::column_family::ColumnFamily;
 use crate::comparator::{compare, Comparator};
 use crate::error::{ErrPtr, Error, Result};
@@ -192,15 +192,31 @@ impl<'a> Writer<'a> {
     pub fn write(&self, batch: &WriteBatch) -> Result<()> {
         self.db.check_writable("write")?;
         batch.check_ranges(self.db)?;
+        // SAFETY: `batch` is live and borrowed for the call; `WriteBatch` is not `Sync`, so
+        // no other thread uses it meanwhile.
+        unsafe { self.write_raw(batch.raw(), batch.families()) }
+    }
+
+    /// Writes the batch at `raw`, which names `families`, after checking that each is a
+    /// live family of this database.
+    ///
+    /// # Safety
+    /// `raw` must be a live batch that no other thread uses during the call: `DB::Write`
+    /// writes its sequence number into it (`WriteBatchInternal::SetSequence`).
+    pub(crate) unsafe fn write_raw(
+        &self,
+        raw: *mut ffi::rocksdb_writebatch_t,
+        families: &[NamedFamily],
+    ) -> Result<()> {
+        self.db.check_writable("write")?;
         let mut err = ErrPtr::new();
-        let _families = (!batch.families().is_empty()).then(|| self.db.lock_families());
-        for family in batch.families() {
+        let _families = (!families.is_empty()).then(|| self.db.lock_families());
+        for family in families {
             family.check_live(self.db)?;
         }
-        // SAFETY: live database and options; `DB::Write` writes the batch's sequence number
-        // into it (`WriteBatchInternal::SetSequence`), which no other thread can race:
-        // `WriteBatch` is not `Sync`, and we hold it borrowed for the call.
-        unsafe { ffi::rocksdb_write(self.db.raw(), self.options.raw(), batch.raw(), err.as_out()) };
+        // SAFETY: live database and options; `raw` is live and ours alone for the call (the
+        // caller's contract).
+        unsafe { ffi::rocksdb_write(self.db.raw(), self.options.raw(), raw, err.as_out()) };
         err.check()
     }
 }

@@ -142,6 +142,7 @@ fn rust_side_allocations_per_read() {
     drop(it);
     drop(db);
     transaction_reads();
+    batch_reads();
 }
 
 /// Through a transaction: the one-call pinned read and read for update, and the buffer
@@ -188,5 +189,48 @@ fn transaction_reads() {
             0,
             "transaction read for update of {key:?}"
         );
+    }
+}
+
+/// Through an indexed batch, over the database and alone: the one-call pinned read, the
+/// buffer tier and the pinned multi-get allocate nothing on the Rust side, for a value in
+/// the batch and one in the database. (Called from the test above.)
+fn batch_reads() {
+    let (_dir, db) = open_db(&[]);
+    db.put(b"stored", &patterned(4096, 3)).unwrap();
+    db.flush().unwrap();
+    let mut batch = db.indexed_batch().unwrap();
+    batch.put(None, b"own", &patterned(4096, 4)).unwrap();
+    let mut buf = vec![0u8; 4096];
+    for (reader, keys) in [
+        (batch.reader(), &[&b"stored"[..], b"own"][..]),
+        (batch.batch_reader(), &[&b"own"[..]][..]),
+    ] {
+        for &key in keys {
+            let mut len = 0;
+            assert_eq!(
+                count(|| len += reader.get_pinned(key, |v| v.len()).unwrap().unwrap()),
+                0,
+                "batch pinned read of {key:?}"
+            );
+            assert_eq!(len, 4096 * (READS + 1));
+            assert_eq!(
+                count(|| assert_eq!(
+                    reader.get_into(key, &mut buf).unwrap(),
+                    CopyResult::Copied(4096)
+                )),
+                0,
+                "batch buffer read of {key:?}"
+            );
+        }
+        let mut total = 0;
+        assert_eq!(
+            count(|| reader
+                .multi_get_pinned(keys, |_, v| total += v.map_or(0, <[u8]>::len))
+                .unwrap()),
+            0,
+            "batch multi-get"
+        );
+        assert_eq!(total, 4096 * keys.len() * (READS + 1));
     }
 }

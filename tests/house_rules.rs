@@ -122,6 +122,8 @@ const LAYERS: &[&str] = &[
     "open",
     "transaction",
     "table_transaction",
+    "indexed_batch",
+    "table_batch",
     "live_options",
     "sst",
     "backup",

@@ -400,6 +400,30 @@ fn a_batch_reports_a_value_rocksdb_refuses() {
     // The plain write path reports it too.
     let err = db.put(b"huge", &huge).unwrap_err();
     assert_eq!(err.kind(), Some(ErrorKind::InvalidArgument), "{err}");
+    // So does an indexed batch (the C API's rocksdb_writebatch_wi_put drops the status),
+    // and its index stays as it was.
+    let mut indexed = db.indexed_batch().unwrap();
+    indexed.put(None, b"small", b"w").unwrap();
+    let err = indexed.put(None, b"huge", &huge).unwrap_err();
+    assert_eq!(err.kind(), Some(ErrorKind::InvalidArgument), "{err}");
+    assert_eq!(indexed.len(), 1);
+    assert_eq!(indexed.batch_reader().get(b"huge").unwrap(), None);
+    assert_eq!(
+        indexed.reader().get(b"small").unwrap().as_deref(),
+        Some(&b"w"[..])
+    );
+}
+
+/// A transaction's snapshot in the read options of another database is refused too.
+#[test]
+#[should_panic(expected = "snapshot of another database")]
+fn a_transactions_snapshot_is_refused_by_another_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = Db::open_optimistic_transaction_db(&create_options(), dir.path(), []).unwrap();
+    let (_dir_b, b) = open_db(&[]);
+    let mut txn = a.begin().unwrap();
+    txn.set_snapshot().unwrap();
+    let _ = b.reader().options(txn.snapshot_options()).get(b"k");
 }
 
 /// A snapshot of one database in the read options of another is refused, like a column

@@ -5,7 +5,7 @@
 #[path = "../benches/sweep/paired.rs"]
 mod paired;
 
-use paired::{bootstrap_interval, median, Ratio};
+use paired::{bootstrap_interval, cycle, median, order, Ratio};
 
 #[test]
 fn medians_of_odd_and_even_counts() {
@@ -67,4 +67,43 @@ fn the_bootstrap_interval_brackets_the_median_and_is_repeatable() {
         (low, high),
         "a fixed seed"
     );
+}
+
+#[test]
+fn the_round_order_balances_positions_and_predecessors() {
+    for tiers in 1..=9usize {
+        let rounds = cycle(tiers);
+        let mut first = vec![vec![0usize; tiers]; tiers]; // [tier][position]
+        let mut follows = vec![vec![0usize; tiers]; tiers]; // [before][after]
+        for round in 0..rounds {
+            let row = order(round, tiers);
+            let mut sorted = row.clone();
+            sorted.sort_unstable();
+            assert_eq!(
+                sorted,
+                (0..tiers).collect::<Vec<_>>(),
+                "round {round} of {tiers}: {row:?}"
+            );
+            for (position, &tier) in row.iter().enumerate() {
+                first[tier][position] += 1;
+            }
+            for pair in row.windows(2) {
+                follows[pair[0]][pair[1]] += 1;
+            }
+        }
+        let per_position = rounds / tiers;
+        for (tier, positions) in first.iter().enumerate() {
+            assert!(
+                positions.iter().all(|&n| n == per_position),
+                "{tiers} tiers: tier {tier} positions {positions:?}"
+            );
+        }
+        let per_pair = if tiers.is_multiple_of(2) { 1 } else { 2 };
+        for (a, row) in follows.iter().enumerate() {
+            for (b, &n) in row.iter().enumerate() {
+                let expected = if a == b { 0 } else { per_pair };
+                assert_eq!(n, expected, "{tiers} tiers: {b} after {a}");
+            }
+        }
+    }
 }

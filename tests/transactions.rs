@@ -555,3 +555,92 @@ fn an_owned_value_read_in_a_transaction_outlives_the_transaction_and_the_databas
     assert_eq!(db.get(b"k").unwrap(), Some(stored));
     assert_eq!(db.get(b"own").unwrap(), None, "never committed");
 }
+
+#[test]
+fn a_refreshed_snapshot_moves_repeatable_reads_and_conflict_checks_forward() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = txn_db(dir.path());
+    let first = common::patterned(4000, 5);
+    let second = common::patterned(4000, 6);
+    db.put(b"k", &first).unwrap();
+    db.flush().unwrap();
+    let mut options = TransactionOptions::new();
+    options.set_snapshot(true);
+    let mut txn = db.transaction(&WriteOptions::new(), &options).unwrap();
+    db.put(b"k", &second).unwrap(); // after the transaction's snapshot
+    let at = txn.snapshot_options();
+    assert_eq!(
+        every_tier(txn.reader().options(at), b"k"),
+        Some(first.clone())
+    );
+    assert_eq!(
+        every_tier(db.reader().options(at), b"k"),
+        Some(first.clone())
+    );
+    assert_eq!(
+        every_tier(txn.reader(), b"k"),
+        Some(second.clone()),
+        "the latest"
+    );
+    let err = txn.reader_for_update(true).get(b"k").unwrap_err();
+    assert_eq!(err.kind(), Some(ErrorKind::Busy), "{err}");
+    assert!(err.is_retryable());
+
+    txn.set_snapshot().unwrap();
+    let at = txn.snapshot_options();
+    assert_eq!(
+        every_tier(txn.reader().options(at), b"k"),
+        Some(second.clone())
+    );
+    assert_eq!(
+        txn.reader_for_update(true).options(at).get(b"k").unwrap(),
+        Some(second.clone())
+    );
+    txn.put(None, b"k", b"third").unwrap();
+    txn.commit().unwrap();
+    assert_eq!(db.get(b"k").unwrap().as_deref(), Some(&b"third"[..]));
+}
+
+#[test]
+fn a_savepoint_rollback_restores_the_snapshot_it_saw() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open_optimistic_transaction_db(&common::create_options(), dir.path(), []).unwrap();
+    db.put(b"k", b"1").unwrap();
+    let mut txn = db.begin().unwrap();
+    txn.set_snapshot().unwrap();
+    txn.set_savepoint();
+    db.put(b"k", b"2").unwrap();
+    txn.set_snapshot().unwrap();
+    let newer = txn
+        .reader()
+        .options(txn.snapshot_options())
+        .get(b"k")
+        .unwrap();
+    assert_eq!(newer.as_deref(), Some(&b"2"[..]));
+    txn.rollback_to_savepoint().unwrap();
+    let older = txn
+        .reader()
+        .options(txn.snapshot_options())
+        .get(b"k")
+        .unwrap();
+    assert_eq!(older.as_deref(), Some(&b"1"[..]));
+}
+
+#[test]
+fn an_expired_transaction_cannot_commit_and_may_be_retried() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = txn_db(dir.path());
+    let mut options = TransactionOptions::new();
+    options.expiration(Duration::from_millis(1));
+    let txn = db.transaction(&WriteOptions::new(), &options).unwrap();
+    txn.put(None, b"k", b"late").unwrap();
+    std::thread::sleep(Duration::from_millis(30));
+    let err = txn.commit().unwrap_err();
+    assert_eq!(err.kind(), Some(ErrorKind::Expired), "{err}");
+    assert!(err.is_retryable());
+    assert_eq!(db.get(b"k").unwrap(), None, "nothing was committed");
+    let retry = db.begin().unwrap();
+    retry.put(None, b"k", b"in time").unwrap();
+    retry.commit().unwrap();
+    assert_eq!(db.get(b"k").unwrap().as_deref(), Some(&b"in time"[..]));
+}

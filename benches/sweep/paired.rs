@@ -1,5 +1,7 @@
 //! Paired, interleaved timing: every tier of a cell runs in the same rounds, each for a short
-//! slice, in an order that rotates from round to round, so a ratio between two tiers
+//! slice, in an order that changes from round to round (a Williams design: over a cycle of
+//! rounds each tier runs first equally often and follows every other tier equally often, so
+//! what one tier leaves in the caches weighs on every other alike), so a ratio between two tiers
 //! compares slices measured milliseconds apart (this kind of VM switches between a fast
 //! and a slow state within seconds; tiers timed a minute apart compare two machine states).
 //!
@@ -18,8 +20,42 @@ pub struct Rounds {
     pub ns: Vec<Vec<f64>>,
 }
 
+/// The order of the `tiers` tiers in round `round`: row `round` of a Williams design. Rows
+/// are the sequence 0, 1, n-1, 2, n-2, ... shifted by the row number; for an odd number of
+/// tiers the second n rows are the first n reversed. Over `cycle(tiers)` consecutive rounds
+/// every tier holds every position equally often and immediately follows every other tier
+/// equally often (once per cycle for even n, twice for odd), which a plain rotation does
+/// not: there each tier always follows the same one.
+pub fn order(round: usize, tiers: usize) -> Vec<usize> {
+    let base: Vec<usize> = (0..tiers)
+        .map(|i| {
+            if i % 2 == 1 {
+                i.div_ceil(2)
+            } else {
+                (tiers - i / 2) % tiers
+            }
+        })
+        .collect();
+    let shift = round % tiers;
+    let mut row: Vec<usize> = base.iter().map(|b| (b + shift) % tiers).collect();
+    if !tiers.is_multiple_of(2) && !(round / tiers).is_multiple_of(2) {
+        row.reverse();
+    }
+    row
+}
+
+/// Rounds in one full cycle of [`order`].
+pub fn cycle(tiers: usize) -> usize {
+    if tiers.is_multiple_of(2) {
+        tiers
+    } else {
+        2 * tiers
+    }
+}
+
 /// Runs `reads` (one closure per tier, each reading one key) in `rounds` rounds of `slice`
-/// per tier, rotating which tier goes first. Each closure's results are summed into a
+/// per tier, in the [`order`] of each round; `rounds` is rounded up to whole [`cycle`]s, so
+/// that the order is balanced. Each closure's results are summed into a
 /// checksum so the reads cannot be optimized away; it is returned for the caller to check.
 pub fn run(
     reads: &mut [Read<'_>],
@@ -29,6 +65,7 @@ pub fn run(
 ) -> (Rounds, u64) {
     assert!(rounds >= 2, "two halves need at least two rounds");
     let tiers = reads.len();
+    let rounds = rounds.next_multiple_of(cycle(tiers));
     let mut ns = vec![Vec::with_capacity(rounds); tiers];
     let mut checksum = 0u64;
     let mut next = 0usize;
@@ -39,8 +76,7 @@ pub fn run(
         }
     }
     for round in 0..rounds {
-        for i in 0..tiers {
-            let tier = (round + i) % tiers;
+        for tier in order(round, tiers) {
             let read = &mut reads[tier];
             let start = Instant::now();
             let mut ops = 0u64;
@@ -68,6 +104,7 @@ pub fn run(
 /// tiers (made per thread by `make`) runs on every thread for one slice; the time per read
 /// is the slice over the reads of all threads (so 2 threads that do not contend halve it).
 /// Starting the threads (tens of microseconds) counts in the slice, alike for every tier.
+/// `rounds` is rounded up to whole [`cycle`]s, as in [`run`].
 pub fn run_threads<'a, F>(
     tiers: usize,
     threads: usize,
@@ -79,10 +116,10 @@ pub fn run_threads<'a, F>(
 where
     F: Fn(usize) -> Box<dyn FnMut(&[u8]) -> u64 + 'a> + Sync,
 {
+    let rounds = rounds.next_multiple_of(cycle(tiers));
     let mut ns = vec![Vec::with_capacity(rounds); tiers];
     for round in 0..rounds {
-        for i in 0..tiers {
-            let tier = (round + i) % tiers;
+        for tier in order(round, tiers) {
             let start = Instant::now();
             let ops: u64 = std::thread::scope(|scope| {
                 let handles: Vec<_> = (0..threads)

@@ -420,9 +420,10 @@ pub fn main(args: &[String]) {
     }
     report.push_str(
         "Every number below comes from `sweep run` (paired, interleaved rounds: in each cell \
-         every tier reads for one slice per round, in a rotating order) unless its section \
-         names valgrind. Times are medians of rounds; ratios are medians of per-round ratios \
-         between tiers of the same round.\n\n",
+         every tier reads for one slice per round, in an order balanced for position and \
+         predecessor: a Williams design) unless its section names valgrind. Times are \
+         medians of rounds; ratios are medians of per-round ratios between tiers of the same \
+         round.\n\n",
     );
     let mut tally = (0usize, 0usize);
     let tables = tier_tables(&samples, &mut tally);

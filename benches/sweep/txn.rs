@@ -103,9 +103,10 @@ pub fn main(args: &[String]) {
         );
     }
     println!(
-        "\n{rounds} rounds of {} ms per way of reading ({WAYS:?}), interleaved, rotating; \
-         block cache; \"A vs B\": how many times faster A is, median of per-round ratios \
+        "\n{} rounds of {} ms per way of reading ({WAYS:?}), interleaved, in a balanced \
+         order (Williams); block cache; \"A vs B\": how many times faster A is, median of per-round ratios \
          [95% bootstrap interval] (first half / second half); `~`: the interval includes 1.",
+        rounds.next_multiple_of(paired::cycle(WAYS.len())),
         slice.as_millis()
     );
 }

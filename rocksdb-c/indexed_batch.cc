@@ -1,0 +1,218 @@
+// Write batches with an index (WriteBatchWithIndex) beyond RocksDB's C API: a batch ordered
+// like the database's default column family, writes that report their Status (the C API's
+// rocksdb_writebatch_wi_put & co. drop it), and every read tier over the batch alone or
+// over the batch merged with the database, each in one call with the value on this frame.
+//
+// What RocksDB 11.8.1's WriteBatchWithIndex keeps (utilities/write_batch_with_index/): per
+// column family id, a raw pointer to the family's user comparator (set by each write through
+// a handle); iterators that point into its skip list and batch buffer, so a write, Clear or
+// RollbackToSavePoint while one lives is a use after free (the Rust side borrows the batch
+// for every iterator and read, and takes it exclusively for every change). A value found in
+// the batch is always copied into the PinnableSlice (GetSelf + PinSelf); a value from the
+// database pins its block as a plain read does.
+#include <memory>
+#include <string>
+
+#include "guarded.h"
+#include "layout.h"
+#include "pinned_batch.h"
+#include "pinrocks.h"
+#include "rocksdb/iterator.h"
+#include "rocksdb/options.h"
+#include "rocksdb/slice.h"
+#include "rocksdb/utilities/write_batch_with_index.h"
+
+namespace {
+
+rocksdb::WriteBatchWithIndex*& rep_of(rocksdb_writebatch_wi_t* batch) {
+  return *reinterpret_cast<rocksdb::WriteBatchWithIndex**>(batch);
+}
+
+// GetFromBatch takes DBOptions and ignores them (WriteBatchWithIndex::GetFromBatch passes
+// only the column family on); one value for every call, built once.
+const rocksdb::DBOptions& unused_db_options() {
+  static const rocksdb::DBOptions options;
+  return options;
+}
+
+// One point read into `value`: from the batch alone, or from the batch over the database
+// (an empty batch reads the database directly: GetFromBatchAndDB would first look in it
+// through a heap-allocated batch iterator).
+rocksdb::Status read_one(rocksdb_t* db, rocksdb::WriteBatchWithIndex* batch,
+                         const rocksdb::ReadOptions& ro, rocksdb::ColumnFamilyHandle* cf,
+                         const rocksdb::Slice& key, bool batch_only,
+                         rocksdb::PinnableSlice* value) {
+  if (batch_only) {
+    rocksdb::Status s = batch->GetFromBatch(cf, unused_db_options(), key, value->GetSelf());
+    if (s.ok()) {
+      value->PinSelf();
+    }
+    return s;
+  }
+  if (batch->GetWriteBatch()->Count() == 0) {
+    return pinrocks::db_of(db)->Get(ro, cf, key, value);
+  }
+  return batch->GetFromBatchAndDB(pinrocks::db_of(db), ro, cf, key, value);
+}
+
+}  // namespace
+
+extern "C" {
+
+rocksdb_writebatch_wi_t* pinrocks_wbwi_create(rocksdb_t* db, int* status_code,
+                                              char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb_writebatch_wi_t* result = nullptr;
+  pinrocks::guarded(status_code, errptr, [&] {
+    // Ordered (the default family's entries, and reads without a handle) by the database's
+    // default column family comparator, which the database keeps alive while it is open.
+    const rocksdb::Comparator* order = pinrocks::db_of(db)->DefaultColumnFamily()->GetComparator();
+    auto batch = std::make_unique<rocksdb::WriteBatchWithIndex>(order, /*reserved_bytes=*/0,
+                                                                /*overwrite_key=*/true);
+    result = rocksdb_writebatch_wi_create(0, 1);  // the C API's wrapper, freed by its destroy
+    delete rep_of(result);
+    rep_of(result) = batch.release();
+  });
+  return result;
+}
+
+void pinrocks_wbwi_write(rocksdb_writebatch_wi_t* batch,
+                         rocksdb_column_family_handle_t* column_family, int op, const char* key,
+                         size_t keylen, const char* value, size_t valuelen, int* status_code,
+                         char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb::WriteBatchWithIndex* b = rep_of(batch);
+    rocksdb::ColumnFamilyHandle* cf = pinrocks::handle_of(column_family);
+    rocksdb::Slice k(key, keylen);
+    rocksdb::Slice v(value, valuelen);
+    rocksdb::Status s;
+    switch (op) {
+      case PINROCKS_RECORD_PUT:
+        s = b->Put(cf, k, v);
+        break;
+      case PINROCKS_RECORD_DELETE:
+        s = b->Delete(cf, k);
+        break;
+      case PINROCKS_RECORD_MERGE:
+        s = b->Merge(cf, k, v);
+        break;
+      default:
+        s = rocksdb::Status::NotSupported("pinrocks: unknown indexed batch operation");
+    }
+    pinrocks::report(errptr, status_code, s);
+  });
+}
+
+unsigned char pinrocks_wbwi_get_pinned(rocksdb_t* db, rocksdb_writebatch_wi_t* batch,
+                                       const rocksdb_readoptions_t* options,
+                                       rocksdb_column_family_handle_t* column_family,
+                                       const char* key, size_t keylen, unsigned char batch_only,
+                                       pinrocks_value_fn fn, void* ctx, int* status_code,
+                                       char** errptr) PINROCKS_NOEXCEPT {
+  unsigned char found = 0;
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb::PinnableSlice value;
+    rocksdb::Status s =
+        read_one(db, rep_of(batch), pinrocks::read_options_of(options),
+                 pinrocks::handle_of(column_family), rocksdb::Slice(key, keylen),
+                 batch_only != 0, &value);
+    if (s.ok()) {
+      fn(ctx, value.data(), value.size());
+      found = 1;
+    } else if (!s.IsNotFound()) {
+      pinrocks::save_status(errptr, status_code, s);
+    }
+  });
+  return found;
+}
+
+rocksdb_pinnableslice_t* pinrocks_wbwi_get_handle(rocksdb_t* db, rocksdb_writebatch_wi_t* batch,
+                                                  const rocksdb_readoptions_t* options,
+                                                  rocksdb_column_family_handle_t* column_family,
+                                                  const char* key, size_t keylen,
+                                                  unsigned char batch_only, int* status_code,
+                                                  char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb_pinnableslice_t* result = nullptr;
+  pinrocks::guarded(status_code, errptr, [&] {
+    auto handle = std::make_unique<rocksdb_pinnableslice_t>();
+    rocksdb::Status s =
+        read_one(db, rep_of(batch), pinrocks::read_options_of(options),
+                 pinrocks::handle_of(column_family), rocksdb::Slice(key, keylen),
+                 batch_only != 0, &handle->rep);
+    if (s.ok()) {
+      result = handle.release();  // freed by rocksdb_pinnableslice_destroy
+    } else if (!s.IsNotFound()) {
+      pinrocks::save_status(errptr, status_code, s);
+    }
+  });
+  return result;
+}
+
+void pinrocks_wbwi_multi_get_pinned(rocksdb_t* db, rocksdb_writebatch_wi_t* batch,
+                                    const rocksdb_readoptions_t* options,
+                                    rocksdb_column_family_handle_t* column_family,
+                                    unsigned char batch_only, size_t num_keys,
+                                    const pinrocks_slice* keys, pinrocks_multi_value_fn fn,
+                                    void* ctx, int* status_code,
+                                    char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    pinrocks::PinnedBatch pinned(num_keys, keys);
+    rocksdb::WriteBatchWithIndex* b = rep_of(batch);
+    const rocksdb::ReadOptions& ro = pinrocks::read_options_of(options);
+    rocksdb::ColumnFamilyHandle* cf = pinrocks::handle_of(column_family);
+    if (batch_only) {
+      for (size_t i = 0; i < num_keys; i++) {
+        pinned.statuses()[i] =
+            read_one(db, b, ro, cf, pinned.keys()[i], /*batch_only=*/true, &pinned.values()[i]);
+      }
+    } else {
+      b->MultiGetFromBatchAndDB(pinrocks::db_of(db), ro, cf, num_keys, pinned.keys(),
+                                pinned.values(), pinned.statuses(), /*sorted_input=*/false);
+    }
+    pinned.Deliver(fn, ctx, status_code, errptr);
+  });
+}
+
+rocksdb_iterator_t* pinrocks_wbwi_iterator(rocksdb_t* db, rocksdb_writebatch_wi_t* batch,
+                                           const rocksdb_readoptions_t* options,
+                                           rocksdb_column_family_handle_t* column_family,
+                                           unsigned char batch_only, int* status_code,
+                                           char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb_iterator_t* result = nullptr;
+  pinrocks::guarded(status_code, errptr, [&] {
+    const rocksdb::ReadOptions& ro = pinrocks::read_options_of(options);
+    rocksdb::ColumnFamilyHandle* cf = pinrocks::handle_of(column_family);
+    std::unique_ptr<rocksdb::Iterator> base(batch_only ? rocksdb::NewEmptyIterator()
+                                                       : pinrocks::db_of(db)->NewIterator(ro, cf));
+    auto wrapper = std::make_unique<rocksdb_iterator_t>();
+    // The merged iterator owns the base from here (BaseDeltaIterator's unique_ptr); it keeps
+    // `ro`'s bound pointers and `cf`, which the Rust side keeps alive as long as it.
+    wrapper->rep = rep_of(batch)->NewIteratorWithBase(cf, base.get(), &ro);
+    base.release();
+    result = wrapper.release();  // freed by rocksdb_iter_destroy
+  });
+  return result;
+}
+
+void pinrocks_wbwi_savepoint(rocksdb_writebatch_wi_t* batch, int op, int* status_code,
+                             char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb::WriteBatchWithIndex* b = rep_of(batch);
+    switch (op) {
+      case PINROCKS_SAVEPOINT_SET:
+        b->SetSavePoint();
+        break;
+      case PINROCKS_SAVEPOINT_ROLLBACK:
+        pinrocks::report(errptr, status_code, b->RollbackToSavePoint());
+        break;
+      default:
+        pinrocks::report(errptr, status_code, b->PopSavePoint());
+    }
+  });
+}
+
+rocksdb_writebatch_t* pinrocks_wbwi_batch(rocksdb_writebatch_wi_t* batch) PINROCKS_NOEXCEPT {
+  // `struct rocksdb_writebatch_t { WriteBatch rep; }`: the batch itself, at offset 0.
+  return reinterpret_cast<rocksdb_writebatch_t*>(rep_of(batch)->GetWriteBatch());
+}
+
+}  // extern "C"
