@@ -44,6 +44,20 @@ rocksdb::Status read_one(rocksdb_t* db, rocksdb::WriteBatchWithIndex* batch,
                          rocksdb::PinnableSlice* value) {
   if (batch_only) {
     rocksdb::Status s = batch->GetFromBatch(cf, unused_db_options(), key, value->GetSelf());
+    if (s.IsMergeInProgress()) {
+      // Only merge operands for the key in the batch: read them merged with no existing
+      // value, as the batch-only iterator (the batch over an empty base) shows them.
+      std::unique_ptr<rocksdb::Iterator> empty(rocksdb::NewEmptyIterator());
+      std::unique_ptr<rocksdb::Iterator> it(batch->NewIteratorWithBase(cf, empty.get()));
+      empty.release();  // owned by `it` from here
+      it->Seek(key);
+      if (it->Valid() && cf->GetComparator()->Compare(it->key(), key) == 0) {
+        value->GetSelf()->assign(it->value().data(), it->value().size());
+        s = rocksdb::Status::OK();
+      } else {
+        s = it->status().ok() ? rocksdb::Status::NotFound() : it->status();
+      }
+    }
     if (s.ok()) {
       value->PinSelf();
     }

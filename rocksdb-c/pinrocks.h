@@ -316,7 +316,8 @@ void pinrocks_wbwi_write(rocksdb_writebatch_wi_t* batch,
                          size_t keylen, const char* value, size_t valuelen, int* status_code,
                          char** errptr) PINROCKS_NOEXCEPT;
 /* pinrocks_get_pinned through the batch: GetFromBatch (batch_only = 1; merge operands with
- * nothing under them in the batch are MergeInProgress) or GetFromBatchAndDB. A value found in
+ * nothing under them in the batch read merged with no existing value, as the batch-only
+ * iterator shows them) or GetFromBatchAndDB. A value found in
  * the batch is a copy on this frame; one from the database pins its block. */
 unsigned char pinrocks_wbwi_get_pinned(rocksdb_t* db, rocksdb_writebatch_wi_t* batch,
                                        const rocksdb_readoptions_t* options,

@@ -17,7 +17,8 @@ use crate::error::{ErrPtr, Error, Result};
 use crate::ffi;
 use crate::handles::DbKind;
 use crate::options::WriteOptions;
-use crate::read::{FromBatch, Reader};
+use crate::read::Reader;
+use crate::source::FromBatch;
 
 impl Db {
     /// An empty [`IndexedBatch`] for this database, ordered like its column families.
@@ -40,6 +41,7 @@ impl Db {
             raw: NonNull::new(raw).expect("pinrocks_wbwi_create returned NULL without an error"),
             db: self,
             families: Vec::new(),
+            savepoints: Vec::new(),
             _one_user: PhantomData,
         })
     }
@@ -114,6 +116,9 @@ pub struct IndexedBatch<'db> {
     db: &'db Db,
     /// The column families the batch names, checked at the write as a `WriteBatch`'s are.
     families: Vec<NamedFamily>,
+    /// How many of `families` each open savepoint saw: a rollback forgets those named
+    /// since.
+    savepoints: Vec<usize>,
     /// Not `Sync`: `DB::Write` writes into the batch, and RocksDB's read methods are not
     /// declared safe to share.
     _one_user: PhantomData<std::cell::Cell<()>>,
@@ -133,9 +138,9 @@ impl<'db> IndexedBatch<'db> {
         Reader::for_batch(inner, &inner.default_cf, self.raw, false)
     }
 
-    /// Reads the batch's entries alone. A key whose entries in the batch are only merge
-    /// operands cannot be answered without the database: `Err` with
-    /// [`ErrorKind::MergeInProgress`](crate::ErrorKind::MergeInProgress).
+    /// Reads the batch's entries alone, as if the database were empty: a key whose entries
+    /// in the batch are only merge operands reads as those operands merged with no existing
+    /// value, by point reads and iteration alike.
     pub fn batch_reader(&self) -> Reader<'_, FromBatch<'_>> {
         let inner = self.db.inner();
         Reader::for_batch(inner, &inner.default_cf, self.raw, true)
@@ -223,18 +228,26 @@ impl<'db> IndexedBatch<'db> {
     /// Marks a savepoint: [`rollback_to_savepoint`](Self::rollback_to_savepoint) undoes
     /// what follows it.
     pub fn set_savepoint(&mut self) -> Result<()> {
-        self.savepoint(ffi::PINROCKS_SAVEPOINT_SET)
+        self.savepoint(ffi::PINROCKS_SAVEPOINT_SET)?;
+        self.savepoints.push(self.families.len());
+        Ok(())
     }
 
     /// Undoes every write since the last savepoint, and forgets it. `Err(NotFound)` if
     /// there is none.
     pub fn rollback_to_savepoint(&mut self) -> Result<()> {
-        self.savepoint(ffi::PINROCKS_SAVEPOINT_ROLLBACK)
+        self.savepoint(ffi::PINROCKS_SAVEPOINT_ROLLBACK)?;
+        if let Some(named) = self.savepoints.pop() {
+            self.families.truncate(named);
+        }
+        Ok(())
     }
 
     /// Forgets the last savepoint, keeping the writes since. `Err(NotFound)` if none.
     pub fn pop_savepoint(&mut self) -> Result<()> {
-        self.savepoint(ffi::PINROCKS_SAVEPOINT_POP)
+        self.savepoint(ffi::PINROCKS_SAVEPOINT_POP)?;
+        self.savepoints.pop();
+        Ok(())
     }
 
     /// The batch's write batch, borrowed with it.
@@ -243,10 +256,11 @@ impl<'db> IndexedBatch<'db> {
         unsafe { ffi::pinrocks_wbwi_batch(self.raw.as_ptr()) }
     }
 
-    /// Writes every entry to the database atomically, with default write options. The
-    /// batch keeps its entries ([`clear`](Self::clear) it to reuse it). Refused whole, as
-    /// [`Writer::write`](crate::Writer::write) refuses a batch, if it names a dropped
-    /// column family or the database is read-only.
+    /// Writes every entry to the database atomically, with default write options, then
+    /// empties the batch for reuse: its entries are in the database, and reading them
+    /// through the batch again would apply its merges twice. Refused whole (the batch kept
+    /// as it was), as [`Writer::write`](crate::Writer::write) refuses a batch, if it names
+    /// a dropped column family or the database is read-only.
     pub fn write(&mut self) -> Result<()> {
         self.write_with(WriteOptions::defaults())
     }
@@ -259,8 +273,10 @@ impl<'db> IndexedBatch<'db> {
             self.db
                 .writer()
                 .options(options)
-                .write_raw(batch, &self.families)
-        }
+                .write_raw(batch, &self.families)?
+        };
+        self.clear();
+        Ok(())
     }
 
     /// The number of writes in the batch.
@@ -285,6 +301,7 @@ impl<'db> IndexedBatch<'db> {
         // SAFETY: live batch, exclusively borrowed (no iterator into its index lives).
         unsafe { ffi::rocksdb_writebatch_wi_clear(self.raw.as_ptr()) };
         self.families.clear();
+        self.savepoints.clear();
     }
 }
 

@@ -13,6 +13,7 @@ use crate::error::{ErrPtr, Result};
 use crate::ffi;
 use crate::options::ReadOptions;
 use crate::pinned::value_slice;
+use crate::source::FromDb;
 
 /// A range of keys, in the column family's order (bytewise unless it has a
 /// [`Comparator`]): any std range over something that is
@@ -127,9 +128,33 @@ impl<K: AsRef<[u8]>> KeyRange for (Bound<K>, Bound<K>) {
 /// # Ok(()) }
 /// ```
 ///
-/// `Send`, so a scan can move to another thread, but not `Sync`: a cursor is used by one
-/// thread at a time (RocksDB requires external synchronization for its moves, and some of
-/// its `value()` paths load lazily).
+/// `Send` when it reads the database alone (`S` is [`FromDb`]), so a scan can move to
+/// another thread, but not `Sync`: a cursor is used by one thread at a time (RocksDB
+/// requires external synchronization for its moves, and some of its `value()` paths load
+/// lazily). An iterator through a transaction or an indexed batch reads that object's index
+/// as it moves, so it stays on the thread that uses the object:
+///
+/// ```compile_fail
+/// fn sent<T: Send>(_: T) {}
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let mut options = pinrocks::Options::new();
+/// # options.create_if_missing(true);
+/// let db = pinrocks::Db::open_optimistic_transaction_db(&options, dir.path(), []).unwrap();
+/// let txn = db.begin().unwrap();
+/// let reader = txn.reader();
+/// sent(reader.iter());
+/// ```
+///
+/// ```compile_fail
+/// fn sent<T: Send>(_: T) {}
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let mut options = pinrocks::Options::new();
+/// # options.create_if_missing(true);
+/// let db = pinrocks::Db::open(&options, dir.path()).unwrap();
+/// let batch = db.indexed_batch().unwrap();
+/// let reader = batch.reader();
+/// sent(reader.scan(.., |k, _| k.len()));
+/// ```
 ///
 /// ```compile_fail
 /// fn shared<T: Sync>(_: &T) {}
@@ -137,7 +162,7 @@ impl<K: AsRef<[u8]>> KeyRange for (Bound<K>, Bound<K>) {
 /// # let db = pinrocks::Db::open(&pinrocks::Options::new(), dir.path()).unwrap();
 /// shared(&db.reader().iter());
 /// ```
-pub struct DbIterator<'a> {
+pub struct DbIterator<'a, S = FromDb> {
     raw: NonNull<ffi::rocksdb_iterator_t>,
     lower: Bound<Box<[u8]>>,
     upper: Bound<Box<[u8]>>,
@@ -147,18 +172,20 @@ pub struct DbIterator<'a> {
     /// dropped after `raw` is destroyed (`Drop` runs before the fields drop).
     _own_options: Option<Box<ReadOptions>>,
     /// The database, column family and read options (whose bounds RocksDB points into)
-    /// must outlive the iterator.
-    _borrow: PhantomData<&'a ()>,
+    /// must outlive the iterator; and what it reads through (`S`).
+    _borrow: PhantomData<(&'a (), S)>,
 }
 
 // SAFETY: a RocksDB iterator (`ArenaWrappedDBIter`) has no thread affinity: it may be used
 // from any thread, one at a time (include/rocksdb/iterator.h: non-const methods need external
 // synchronization), and its destructor releases its SuperVersion through the thread-safe
 // `ColumnFamilyData::ReturnThreadLocalSuperVersion`/`Cleanup` paths. Every move takes
-// `&mut self`; the type is not `Sync`.
-unsafe impl Send for DbIterator<'_> {}
+// `&mut self`; the type is not `Sync`. Only for iterators over the database alone: one
+// through a transaction or an indexed batch (`BaseDeltaIterator`) reads that object's
+// index, which its owner uses on its own thread.
+unsafe impl Send for DbIterator<'_, FromDb> {}
 
-impl<'a> DbIterator<'a> {
+impl<'a, S> DbIterator<'a, S> {
     /// Owns `raw`, seeing only keys within `range` (in `order`); not positioned. `options`
     /// are the read options `raw` was made with, if the iterator owns them.
     pub(crate) fn new(
@@ -322,12 +349,12 @@ impl<'a> DbIterator<'a> {
     /// A std [`Iterator`] over `f(key, value)` for each entry from the current one
     /// forward. The bytes are borrowed only for the call, so `f` copies what it keeps. If
     /// the scan stops on an error (an I/O error, corruption), that error is the last item.
-    pub fn forward<T, F: FnMut(&[u8], &[u8]) -> T>(self, f: F) -> Entries<'a, F> {
+    pub fn forward<T, F: FnMut(&[u8], &[u8]) -> T>(self, f: F) -> Entries<'a, F, S> {
         Entries::new(self, f, false)
     }
 
     /// Like [`forward`](Self::forward), from the current entry backward.
-    pub fn backward<T, F: FnMut(&[u8], &[u8]) -> T>(self, f: F) -> Entries<'a, F> {
+    pub fn backward<T, F: FnMut(&[u8], &[u8]) -> T>(self, f: F) -> Entries<'a, F, S> {
         Entries::new(self, f, true)
     }
 }
@@ -344,7 +371,7 @@ pub(crate) fn successor(prefix: &[u8]) -> Option<Vec<u8>> {
     None
 }
 
-impl Drop for DbIterator<'_> {
+impl<S> Drop for DbIterator<'_, S> {
     fn drop(&mut self) {
         // SAFETY: owned by `self`, destroyed once, before the borrowed database closes.
         unsafe { ffi::rocksdb_iter_destroy(self.raw.as_ptr()) };
@@ -355,16 +382,16 @@ impl Drop for DbIterator<'_> {
 /// on an error ends with that `Err` (then `None`). From [`DbIterator::forward`],
 /// [`DbIterator::backward`], [`Reader::scan`](crate::Reader::scan) and
 /// [`Reader::scan_rev`](crate::Reader::scan_rev).
-pub struct Entries<'a, F> {
-    it: DbIterator<'a>,
+pub struct Entries<'a, F, S = FromDb> {
+    it: DbIterator<'a, S>,
     f: F,
     backward: bool,
     started: bool,
     done: bool,
 }
 
-impl<'a, F> Entries<'a, F> {
-    fn new(it: DbIterator<'a>, f: F, backward: bool) -> Self {
+impl<'a, F, S> Entries<'a, F, S> {
+    fn new(it: DbIterator<'a, S>, f: F, backward: bool) -> Self {
         Entries {
             it,
             f,
@@ -375,7 +402,7 @@ impl<'a, F> Entries<'a, F> {
     }
 }
 
-impl<T, F: FnMut(&[u8], &[u8]) -> T> Iterator for Entries<'_, F> {
+impl<T, F: FnMut(&[u8], &[u8]) -> T, S> Iterator for Entries<'_, F, S> {
     type Item = Result<T>;
 
     fn next(&mut self) -> Option<Result<T>> {
@@ -400,7 +427,7 @@ impl<T, F: FnMut(&[u8], &[u8]) -> T> Iterator for Entries<'_, F> {
     }
 }
 
-impl<T, F: FnMut(&[u8], &[u8]) -> T> FusedIterator for Entries<'_, F> {}
+impl<T, F: FnMut(&[u8], &[u8]) -> T, S> FusedIterator for Entries<'_, F, S> {}
 
 #[cfg(test)]
 mod tests {

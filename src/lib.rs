@@ -59,6 +59,7 @@ mod pinned_value;
 mod rate_limiter;
 mod read;
 mod snapshot;
+mod source;
 mod sst;
 mod statistics;
 mod stored_options;
@@ -92,8 +93,9 @@ pub use new_value::{NewValue, OutOfMemory};
 pub use options::{Options, PrefixExtractor, ReadOptions, WalRecoveryMode, WriteOptions};
 pub use pinned_value::PinnedValue;
 pub use rate_limiter::RateLimiter;
-pub use read::{CopyResult, FromBatch, FromDb, FromTransaction, Reader};
+pub use read::{CopyResult, Reader};
 pub use snapshot::Snapshot;
+pub use source::{FromBatch, FromDb, FromTransaction};
 pub use sst::{IngestOptions, SstFileWriter};
 pub use statistics::{
     crc32c_mode, Histogram, HistogramData, PerfContext, PerfLevel, PerfMetric, Statistics, Ticker,

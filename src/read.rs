@@ -42,6 +42,7 @@ use crate::iter::{successor, DbIterator, Entries, KeyRange};
 use crate::options::ReadOptions;
 use crate::pinned;
 use crate::pinned_value::{PinOwner, PinnedValue};
+use crate::source::{FromBatch, FromDb, FromTransaction};
 
 impl<'db> ColumnFamily<'db> {
     /// Reads from this column family with default read options.
@@ -64,34 +65,6 @@ pub enum CopyResult {
     /// The key is absent. Nothing was written.
     NotFound,
 }
-
-/// Reads from the database: what [`Db::reader`](crate::Db::reader) gives.
-#[derive(Debug, Clone, Copy)]
-pub struct FromDb;
-
-/// Reads through a transaction (its own writes first, then the database): what
-/// [`Transaction::reader`](crate::Transaction::reader) gives. It borrows the transaction,
-/// which is used by one thread at a time, so such a reader is neither `Send` nor `Sync`:
-///
-/// ```compile_fail
-/// fn sent<T: Send>(_: T) {}
-/// # let dir = tempfile::tempdir().unwrap();
-/// # let mut options = pinrocks::Options::new();
-/// # options.create_if_missing(true);
-/// let db = pinrocks::Db::open_optimistic_transaction_db(&options, dir.path(), []).unwrap();
-/// let txn = db.begin().unwrap();
-/// sent(txn.reader());
-/// ```
-#[derive(Debug, Clone, Copy)]
-pub struct FromTransaction<'t>(PhantomData<&'t ()>);
-
-/// Reads through an [`IndexedBatch`](crate::IndexedBatch): its entries alone, or its entries
-/// first and then the database. What [`IndexedBatch::reader`](crate::IndexedBatch::reader)
-/// and [`IndexedBatch::batch_reader`](crate::IndexedBatch::batch_reader) give. Like a
-/// transaction's, such a reader borrows a batch that one thread uses at a time, so it is
-/// neither `Send` nor `Sync`.
-#[derive(Debug, Clone, Copy)]
-pub struct FromBatch<'b>(PhantomData<&'b ()>);
 
 /// Where and how to read: a column family (default: the default one) and read options
 /// (default: RocksDB's defaults), from the database ([`FromDb`], the default), through a
@@ -195,12 +168,28 @@ impl<'a, S: Copy> Reader<'a, S> {
     ///
     /// # Panics
     /// If `options` hold a [`Snapshot`](crate::Snapshot) of another database: RocksDB would
-    /// read this one as of an unrelated sequence number.
+    /// read this one as of an unrelated sequence number. If this reader goes through a
+    /// transaction or an indexed batch and `options` set
+    /// [`prefix_same_as_start`](ReadOptions::prefix_same_as_start): RocksDB would stop at
+    /// the prefix's end in the database's keys only, not in the transaction's or batch's
+    /// own (use [`prefix_iter`](Self::prefix_iter)).
     pub fn options(self, options: &'a ReadOptions) -> Self {
         if let Some(db_id) = options.snapshot_db_id() {
             assert!(
                 db_id == self.db.id,
                 "the read options hold a snapshot of another database"
+            );
+        }
+        if !matches!(self.source, Source::Db) {
+            // SAFETY: live options; the getter only reads them (its pointer is not const in
+            // the C header alone).
+            let same_prefix = unsafe {
+                ffi::rocksdb_readoptions_get_prefix_same_as_start(options.raw().cast_mut())
+            };
+            assert!(
+                same_prefix == 0,
+                "prefix_same_as_start applies to the database's keys only, not to a \
+                 transaction's or batch's own writes: use prefix_iter"
             );
         }
         Reader { options, ..self }
@@ -561,7 +550,7 @@ impl<'a, S: Copy> Reader<'a, S> {
 
     /// **Iteration.** A [`DbIterator`] over this reader's column family, not yet
     /// positioned: call a `seek` first. Bounds come from the reader's read options.
-    pub fn iter(&self) -> DbIterator<'a> {
+    pub fn iter(&self) -> DbIterator<'a, S> {
         self.new_iter(&..)
     }
 
@@ -584,7 +573,7 @@ impl<'a, S: Copy> Reader<'a, S> {
     /// assert_eq!(it.key(), None); // "d" is outside
     /// # Ok(()) }
     /// ```
-    pub fn range(&self, range: impl KeyRange) -> DbIterator<'a> {
+    pub fn range(&self, range: impl KeyRange) -> DbIterator<'a, S> {
         let mut it = self.new_iter(&range);
         it.seek_to_first();
         it
@@ -601,7 +590,7 @@ impl<'a, S: Copy> Reader<'a, S> {
     /// between `prefix` and its bytewise successor in the family's order (both ways round,
     /// so reverse bytewise order works): right for any order that keeps the keys of a
     /// prefix together.
-    pub fn prefix_iter(&self, prefix: &[u8]) -> DbIterator<'a> {
+    pub fn prefix_iter(&self, prefix: &[u8]) -> DbIterator<'a, S> {
         let end = successor(prefix);
         // In an order where the successor sorts first (reverse bytewise), the keys with the
         // prefix lie after it, up to the prefix itself.
@@ -655,7 +644,7 @@ impl<'a, S: Copy> Reader<'a, S> {
         &self,
         range: impl KeyRange,
         f: F,
-    ) -> Entries<'a, F> {
+    ) -> Entries<'a, F, S> {
         self.range(range).forward(f)
     }
 
@@ -665,13 +654,13 @@ impl<'a, S: Copy> Reader<'a, S> {
         &self,
         range: impl KeyRange,
         f: F,
-    ) -> Entries<'a, F> {
+    ) -> Entries<'a, F, S> {
         let mut it = self.new_iter(&range);
         it.seek_to_last();
         it.backward(f)
     }
 
-    fn new_iter(&self, range: &dyn KeyRange) -> DbIterator<'a> {
+    fn new_iter(&self, range: &dyn KeyRange) -> DbIterator<'a, S> {
         let raw = self.raw_iter(self.options);
         DbIterator::new(raw, range, self.cf.order.as_ref(), None)
     }

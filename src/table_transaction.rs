@@ -10,7 +10,9 @@ use crate::error::Result;
 use crate::table::{decode, encode, Table};
 use crate::transaction::Transaction;
 
-/// A [`Table`] seen through a [`Transaction`]: from [`Table::in_transaction`].
+/// A [`Table`] seen through a [`Transaction`]: from [`Table::in_transaction`]. It borrows
+/// the transaction exclusively (its writes need it), so views of two tables in one
+/// transaction take turns.
 ///
 /// ```
 /// use pinrocks::codec::{BigEndian, Utf8};
@@ -22,8 +24,8 @@ use crate::transaction::Transaction;
 /// let db = Db::open_transaction_db(&options, &TransactionDbOptions::new(), dir.path(), [])?;
 /// let balances: Table<Utf8, BigEndian<u64>> = Table::new(db.default_cf());
 /// balances.put("ada", &100)?;
-/// let txn = db.begin()?;
-/// let t = balances.in_transaction(&txn);
+/// let mut txn = db.begin()?;
+/// let mut t = balances.in_transaction(&mut txn);
 /// let balance = t.get_for_update("ada", true, |b: u64| b)?.unwrap(); // locked until commit
 /// t.put("ada", &(balance - 30))?;
 /// assert_eq!(balances.get_owned("ada")?, Some(100)); // not committed yet
@@ -32,17 +34,20 @@ use crate::transaction::Transaction;
 /// # Ok(()) }
 /// ```
 pub struct TransactionTable<'t, 'db, K, V> {
-    txn: &'t Transaction<'db>,
+    txn: &'t mut Transaction<'db>,
     cf: &'t ColumnFamily<'db>,
     _codecs: PhantomData<fn() -> (K, V)>,
 }
 
 impl<'db, K: Codec, V: Codec> Table<'db, K, V> {
     /// This table read and written through `txn`.
-    pub fn in_transaction<'t>(
+    pub fn in_transaction<'t, 'x>(
         &'t self,
-        txn: &'t Transaction<'db>,
-    ) -> TransactionTable<'t, 'db, K, V> {
+        txn: &'t mut Transaction<'x>,
+    ) -> TransactionTable<'t, 'x, K, V>
+    where
+        'db: 'x,
+    {
         TransactionTable {
             txn,
             cf: self.column_family(),
@@ -91,21 +96,22 @@ impl<K: Codec, V: Codec> TransactionTable<'_, '_, K, V> {
     }
 
     /// Stores `value` at `key` in the transaction.
-    pub fn put(&self, key: &K::Item, value: &V::Item) -> Result<()> {
-        encode::<K, _>(key, |k| {
-            encode::<V, _>(value, |v| self.txn.put(Some(self.cf), k, v))
-        })??
+    pub fn put(&mut self, key: &K::Item, value: &V::Item) -> Result<()> {
+        let (txn, cf) = (&mut *self.txn, self.cf);
+        encode::<K, _>(key, |k| encode::<V, _>(value, |v| txn.put(Some(cf), k, v)))??
     }
 
     /// Adds `operand`, encoded by the value codec, to `key`'s merge operands.
-    pub fn merge(&self, key: &K::Item, operand: &V::Item) -> Result<()> {
+    pub fn merge(&mut self, key: &K::Item, operand: &V::Item) -> Result<()> {
+        let (txn, cf) = (&mut *self.txn, self.cf);
         encode::<K, _>(key, |k| {
-            encode::<V, _>(operand, |v| self.txn.merge(Some(self.cf), k, v))
+            encode::<V, _>(operand, |v| txn.merge(Some(cf), k, v))
         })??
     }
 
     /// Removes `key` in the transaction.
-    pub fn delete(&self, key: &K::Item) -> Result<()> {
-        encode::<K, _>(key, |k| self.txn.delete(Some(self.cf), k))?
+    pub fn delete(&mut self, key: &K::Item) -> Result<()> {
+        let (txn, cf) = (&mut *self.txn, self.cf);
+        encode::<K, _>(key, |k| txn.delete(Some(cf), k))?
     }
 }

@@ -21,7 +21,8 @@ use crate::error::{ErrPtr, Error, Result};
 use crate::ffi;
 use crate::handles::RawDb;
 use crate::options::{setter, Options, ReadOptions, WriteOptions};
-use crate::read::{FromTransaction, Reader};
+use crate::read::Reader;
+use crate::source::FromTransaction;
 
 fn millis(d: Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
@@ -237,7 +238,7 @@ impl Db {
     /// let txn_options = pinrocks::TransactionDbOptions::new();
     /// let db = pinrocks::Db::open_transaction_db(&options, &txn_options, dir.path(), [])?;
     /// db.put(b"balance", b"100")?;
-    /// let txn = db.begin()?;
+    /// let mut txn = db.begin()?;
     /// let seen = txn.reader_for_update(true).get_pinned(b"balance", |v| v.to_vec())?; // locked
     /// txn.put(None, b"balance", b"90")?;
     /// assert_eq!(txn.reader().get(b"balance")?.as_deref(), Some(&b"90"[..])); // its own write
@@ -360,6 +361,24 @@ fn not_transactional() -> Error {
 /// let db = pinrocks::Db::open_optimistic_transaction_db(&options, dir.path(), []).unwrap();
 /// shared(&db.begin().unwrap());
 /// ```
+///
+/// Writes take it exclusively: an iterator through the transaction points into its write
+/// batch, which a write may reallocate, so a write while one lives does not compile:
+///
+/// ```compile_fail
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let mut options = pinrocks::Options::new();
+/// # options.create_if_missing(true);
+/// let db = pinrocks::Db::open_optimistic_transaction_db(&options, dir.path(), [])?;
+/// let mut txn = db.begin()?;
+/// txn.put(None, b"k", b"small")?;
+/// let reader = txn.reader();
+/// let it = reader.range(..); // at the transaction's own "k"
+/// txn.put(None, b"pad", &[0u8; 4096])?; // error: `txn` is borrowed by the iterator
+/// let _ = it.value();
+/// # Ok(()) }
+/// ```
 pub struct Transaction<'db> {
     raw: NonNull<ffi::rocksdb_transaction_t>,
     db: &'db Db,
@@ -414,7 +433,7 @@ impl<'db> Transaction<'db> {
     }
 
     fn write(
-        &self,
+        &mut self,
         operation: &'static str,
         cf: Option<&ColumnFamily<'_>>,
         call: impl FnOnce(
@@ -437,7 +456,7 @@ impl<'db> Transaction<'db> {
 
     /// Sets `key` to `value` in `cf` (`None`: the default family), locking it
     /// (pessimistic) or tracking it (optimistic).
-    pub fn put(&self, cf: Option<&ColumnFamily<'_>>, key: &[u8], value: &[u8]) -> Result<()> {
+    pub fn put(&mut self, cf: Option<&ColumnFamily<'_>>, key: &[u8], value: &[u8]) -> Result<()> {
         self.write("put", cf, |txn, cf, err| {
             // SAFETY: live transaction and handle; RocksDB copies the bytes.
             unsafe {
@@ -455,7 +474,7 @@ impl<'db> Transaction<'db> {
     }
 
     /// Removes `key` from `cf`.
-    pub fn delete(&self, cf: Option<&ColumnFamily<'_>>, key: &[u8]) -> Result<()> {
+    pub fn delete(&mut self, cf: Option<&ColumnFamily<'_>>, key: &[u8]) -> Result<()> {
         self.write("delete", cf, |txn, cf, err| {
             // SAFETY: as in `put`.
             unsafe {
@@ -465,7 +484,12 @@ impl<'db> Transaction<'db> {
     }
 
     /// Adds a merge operand to `key` in `cf` (the family needs a merge operator).
-    pub fn merge(&self, cf: Option<&ColumnFamily<'_>>, key: &[u8], operand: &[u8]) -> Result<()> {
+    pub fn merge(
+        &mut self,
+        cf: Option<&ColumnFamily<'_>>,
+        key: &[u8],
+        operand: &[u8],
+    ) -> Result<()> {
         self.write("merge", cf, |txn, cf, err| {
             // SAFETY: as in `put`.
             unsafe {

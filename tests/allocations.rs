@@ -160,7 +160,7 @@ fn transaction_reads() {
     .unwrap();
     db.put(b"stored", &patterned(4096, 3)).unwrap();
     db.flush().unwrap();
-    let txn = db.begin().unwrap();
+    let mut txn = db.begin().unwrap();
     txn.put(None, b"own", &patterned(4096, 4)).unwrap();
     let mut buf = vec![0u8; 4096];
     for key in [&b"stored"[..], b"own"] {

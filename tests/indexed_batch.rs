@@ -100,10 +100,13 @@ fn reads_see_the_batch_first_then_the_database_through_every_tier() {
         side.reader().get(b"own").unwrap().as_deref(),
         Some(&b"side"[..])
     );
-    assert_eq!(batch.len(), 4, "the batch keeps its entries");
+    assert!(batch.is_empty(), "written, then emptied for reuse");
+    assert_eq!(every_tier(batch.batch_reader(), b"own"), None);
+    assert_eq!(every_tier(batch.reader(), b"own"), Some(b"mine".to_vec()));
+    batch.put(None, b"again", b"1").unwrap();
     batch.clear();
     assert!(batch.is_empty());
-    assert_eq!(every_tier(batch.batch_reader(), b"own"), None);
+    assert_eq!(every_tier(batch.reader(), b"again"), None);
 }
 
 #[test]
@@ -165,10 +168,23 @@ fn merges_in_the_batch_use_the_familys_operator() {
     batch.merge(None, b"fresh", &n(7)).unwrap();
     assert_eq!(every_tier(batch.reader(), b"count"), Some(n(16).to_vec()));
     assert_eq!(every_tier(batch.reader(), b"fresh"), Some(n(7).to_vec()));
-    // Alone, the batch has only operands for these: the answer needs the database.
-    let err = batch.batch_reader().get(b"count").unwrap_err();
-    assert_eq!(err.kind(), Some(ErrorKind::MergeInProgress), "{err}");
-    // A put in the batch under them answers alone.
+    // Alone, the batch reads as if over an empty database: its operands merged with no
+    // existing value, by point reads and iteration alike.
+    assert_eq!(
+        every_tier(batch.batch_reader(), b"count"),
+        Some(n(6).to_vec())
+    );
+    let alone: Vec<(Vec<u8>, Vec<u8>)> = batch
+        .batch_reader()
+        .scan(.., |k, v| (k.to_vec(), v.to_vec()))
+        .collect::<pinrocks::Result<_>>()
+        .unwrap();
+    let expected = [
+        (b"count".to_vec(), n(6).to_vec()),
+        (b"fresh".to_vec(), n(7).to_vec()),
+    ];
+    assert_eq!(alone, expected);
+    // A put in the batch under operands answers alone.
     batch.put(None, b"base", &n(100)).unwrap();
     batch.merge(None, b"base", &n(2)).unwrap();
     assert_eq!(
@@ -178,6 +194,8 @@ fn merges_in_the_batch_use_the_familys_operator() {
     batch.write().unwrap();
     assert_eq!(db.get(b"count").unwrap(), Some(n(16).to_vec()));
     assert_eq!(db.get(b"base").unwrap(), Some(n(102).to_vec()));
+    // The written batch is empty: its merges are not applied a second time.
+    assert_eq!(every_tier(batch.reader(), b"count"), Some(n(16).to_vec()));
 }
 
 #[test]
@@ -301,6 +319,7 @@ fn a_write_is_refused_whole_for_a_dropped_family_or_a_read_only_database() {
         None,
         "nothing of the batch was written"
     );
+    assert_eq!(batch.len(), 2, "a refused batch keeps its entries");
     drop(batch);
     drop(doomed);
     drop(db);
@@ -344,7 +363,7 @@ fn a_transaction_databases_batch_writes_through_its_locks() {
     txn_options.default_lock_timeout(Duration::from_millis(100));
     let db =
         Db::open_transaction_db(&common::create_options(), &txn_options, dir.path(), []).unwrap();
-    let txn = db.begin().unwrap();
+    let mut txn = db.begin().unwrap();
     txn.put(None, b"locked", b"txn").unwrap();
     let mut batch = db.indexed_batch().unwrap();
     batch.put(None, b"locked", b"batch").unwrap();
@@ -361,7 +380,7 @@ fn a_transactions_prefix_iteration_sees_its_own_writes() {
     let db = Db::open_optimistic_transaction_db(&common::create_options(), dir.path(), []).unwrap();
     db.put(b"p:db", b"1").unwrap();
     db.put(b"q:db", b"1").unwrap();
-    let txn = db.begin().unwrap();
+    let mut txn = db.begin().unwrap();
     txn.put(None, b"p:own", b"2").unwrap();
     txn.delete(None, b"p:db").unwrap();
     let keys: Vec<Vec<u8>> = txn
@@ -378,8 +397,10 @@ fn a_transactions_prefix_iteration_sees_its_own_writes() {
 enum Step {
     BatchPut(u8, u8),
     BatchDelete(u8),
+    BatchMerge(u8, u8),
     DbPut(u8, u8),
     DbDelete(u8),
+    DbMerge(u8, u8),
     Savepoint,
     Rollback,
 }
@@ -388,16 +409,41 @@ fn step() -> impl Strategy<Value = Step> {
     prop_oneof![
         4 => (0..12u8, any::<u8>()).prop_map(|(k, v)| Step::BatchPut(k, v)),
         2 => (0..12u8).prop_map(Step::BatchDelete),
+        2 => (0..12u8, any::<u8>()).prop_map(|(k, v)| Step::BatchMerge(k, v)),
         3 => (0..12u8, any::<u8>()).prop_map(|(k, v)| Step::DbPut(k, v)),
         1 => (0..12u8).prop_map(Step::DbDelete),
+        1 => (0..12u8, any::<u8>()).prop_map(|(k, v)| Step::DbMerge(k, v)),
         1 => Just(Step::Savepoint),
         1 => Just(Step::Rollback),
     ]
 }
 
+/// Append-only values: a merge appends its operand.
+fn append() -> MergeOperator {
+    MergeOperator::associative("append", |input, out| {
+        let len = input.existing.map_or(0, <[u8]>::len)
+            + input.operands.iter().map(<[u8]>::len).sum::<usize>();
+        let buf = out.resize(len)?;
+        let mut at = 0;
+        for part in input.existing.into_iter().chain(input.operands.iter()) {
+            buf[at..at + part.len()].copy_from_slice(part);
+            at += part.len();
+        }
+        Ok(())
+    })
+}
+
 type Model = BTreeMap<Vec<u8>, Vec<u8>>;
-/// The batch's entries: a value, or `None` for a delete.
-type Overlay = BTreeMap<Vec<u8>, Option<Vec<u8>>>;
+
+/// What the batch holds for a key: a put or a delete under it (`Some(None)`: a delete;
+/// `None`: neither, so its operands apply to whatever is under the batch), then operands.
+#[derive(Debug, Clone, Default)]
+struct Entry {
+    base: Option<Option<Vec<u8>>>,
+    operands: Vec<u8>,
+}
+
+type Overlay = BTreeMap<Vec<u8>, Entry>;
 
 fn key(k: u8) -> Vec<u8> {
     format!("key{k:02}").into_bytes()
@@ -409,11 +455,24 @@ fn value(k: u8, v: u8) -> Vec<u8> {
     value
 }
 
-fn merged(db: &Model, overlay: &Overlay) -> Model {
-    let mut view = db.clone();
-    for (k, v) in overlay {
-        match v {
-            Some(v) => view.insert(k.clone(), v.clone()),
+/// The batch laid over `under` (the database's model, or nothing for the batch alone).
+fn merged(under: &Model, overlay: &Overlay) -> Model {
+    let mut view = under.clone();
+    for (k, entry) in overlay {
+        let start = match &entry.base {
+            Some(base) => base.clone(),
+            None => under.get(k).cloned(),
+        };
+        let result = match (start, entry.operands.is_empty()) {
+            (start, true) => start,
+            (start, false) => {
+                let mut v = start.unwrap_or_default();
+                v.extend_from_slice(&entry.operands);
+                Some(v)
+            }
+        };
+        match result {
+            Some(v) => view.insert(k.clone(), v),
             None => view.remove(k),
         };
     }
@@ -443,13 +502,16 @@ fn check<S: Copy>(reader: pinrocks::Reader<'_, S>, expected: &Model) {
 proptest! {
     #![proptest_config(common::proptest_config(24))]
 
-    /// Batch writes interleaved with database writes: the batch over the database reads as
-    /// the model's database with the batch's entries laid over it, the batch alone as its
-    /// entries, savepoints restore the entries they saw, and the write leaves the database
-    /// as the overlay said.
+    /// Batch puts, deletes and merges interleaved with database writes: the batch over the
+    /// database reads as the model's database with the batch's entries laid over it, the
+    /// batch alone as its entries over nothing, savepoints restore the entries they saw,
+    /// and the write leaves the database as the overlay said.
     #[test]
     fn batch_over_database_matches_its_model(steps in proptest::collection::vec(step(), 1..40)) {
-        let (_dir, db) = common::open_db(&[]);
+        let dir = tempfile::tempdir().unwrap();
+        let mut options = common::create_options();
+        options.merge_operator(&append());
+        let db = Db::open(&options, dir.path()).unwrap();
         let mut batch = db.indexed_batch().unwrap();
         let mut db_model = Model::new();
         let mut overlay = Overlay::new();
@@ -458,11 +520,15 @@ proptest! {
             match *step {
                 Step::BatchPut(k, v) => {
                     batch.put(None, &key(k), &value(k, v)).unwrap();
-                    overlay.insert(key(k), Some(value(k, v)));
+                    overlay.insert(key(k), Entry { base: Some(Some(value(k, v))), operands: vec![] });
                 }
                 Step::BatchDelete(k) => {
                     batch.delete(None, &key(k)).unwrap();
-                    overlay.insert(key(k), None);
+                    overlay.insert(key(k), Entry { base: Some(None), operands: vec![] });
+                }
+                Step::BatchMerge(k, v) => {
+                    batch.merge(None, &key(k), &[k, v]).unwrap();
+                    overlay.entry(key(k)).or_default().operands.extend_from_slice(&[k, v]);
                 }
                 Step::DbPut(k, v) => {
                     db.put(&key(k), &value(k, v)).unwrap();
@@ -471,6 +537,10 @@ proptest! {
                 Step::DbDelete(k) => {
                     db.delete(&key(k)).unwrap();
                     db_model.remove(&key(k));
+                }
+                Step::DbMerge(k, v) => {
+                    db.merge(&key(k), &[v]).unwrap();
+                    db_model.entry(key(k)).or_default().push(v);
                 }
                 Step::Savepoint => {
                     batch.set_savepoint().unwrap();
@@ -488,13 +558,34 @@ proptest! {
                 db.flush().unwrap();
             }
             check(batch.reader(), &merged(&db_model, &overlay));
-            let alone: Model = overlay
-                .iter()
-                .filter_map(|(k, v)| v.clone().map(|v| (k.clone(), v)))
-                .collect();
-            check(batch.batch_reader(), &alone);
+            check(batch.batch_reader(), &merged(&Model::new(), &overlay));
         }
         batch.write().unwrap();
         check(db.reader(), &merged(&db_model, &overlay));
+        prop_assert!(batch.is_empty());
     }
+}
+
+#[test]
+fn a_family_named_only_after_a_rolled_back_savepoint_does_not_block_the_write() {
+    let (_dir, db) = common::open_db(&["doomed"]);
+    let doomed = db.cf("doomed").unwrap();
+    let mut batch = db.indexed_batch().unwrap();
+    batch.put(None, b"k", b"v").unwrap();
+    batch.set_savepoint().unwrap();
+    batch.put(Some(&doomed), b"k", b"v").unwrap();
+    batch.rollback_to_savepoint().unwrap();
+    db.drop_cf("doomed").unwrap();
+    batch.write().unwrap();
+    assert_eq!(db.get(b"k").unwrap().as_deref(), Some(&b"v"[..]));
+}
+
+#[test]
+#[should_panic(expected = "prefix_same_as_start applies to the database's keys only")]
+fn prefix_same_as_start_is_refused_through_a_batch() {
+    let (_dir, db) = common::open_db(&[]);
+    let batch = db.indexed_batch().unwrap();
+    let mut options = pinrocks::ReadOptions::new();
+    options.prefix_same_as_start(true);
+    let _ = batch.reader().options(&options);
 }

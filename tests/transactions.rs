@@ -40,7 +40,7 @@ fn reads_see_the_transactions_own_writes_first_through_every_tier() {
     let stored = common::patterned(5000, 1);
     db.put(b"from-db", &stored).unwrap();
     db.flush().unwrap();
-    let txn = db.begin().unwrap();
+    let mut txn = db.begin().unwrap();
     // Before it writes anything (pinrocks then reads the database directly), and after.
     assert_eq!(every_tier(txn.reader(), b"from-db"), Some(stored.clone()));
     assert_eq!(every_tier(txn.reader(), b"own"), None);
@@ -81,14 +81,14 @@ fn a_locked_key_times_out_for_other_writers_and_is_retryable() {
     let dir = tempfile::tempdir().unwrap();
     let db = txn_db(dir.path());
     db.put(b"k", b"0").unwrap();
-    let holder = db.begin().unwrap();
+    let mut holder = db.begin().unwrap();
     assert_eq!(
         holder.reader_for_update(true).get(b"k").unwrap().as_deref(),
         Some(&b"0"[..])
     );
     let mut options = TransactionOptions::new();
     options.lock_timeout(Duration::from_millis(50));
-    let other = db.transaction(&WriteOptions::new(), &options).unwrap();
+    let mut other = db.transaction(&WriteOptions::new(), &options).unwrap();
     let err = other.put(None, b"k", b"other").unwrap_err();
     assert_eq!(err.kind(), Some(ErrorKind::LockTimeout), "{err}");
     assert!(err.is_retryable());
@@ -117,7 +117,7 @@ fn a_deadlock_is_detected_and_is_retryable() {
             .map(|(first, second)| {
                 let (db, options, barrier) = (&db, &options, barrier.clone());
                 s.spawn(move || {
-                    let txn = db.transaction(&WriteOptions::new(), options).unwrap();
+                    let mut txn = db.transaction(&WriteOptions::new(), options).unwrap();
                     txn.put(None, first, b"x").unwrap();
                     barrier.wait();
                     let outcome = txn.put(None, second, b"y");
@@ -147,7 +147,7 @@ fn optimistic_commits_fail_with_busy_when_a_read_key_changed() {
     let options = common::create_options();
     let db = Db::open_optimistic_transaction_db(&options, dir.path(), []).unwrap();
     db.put(b"k", b"0").unwrap();
-    let txn = db.begin().unwrap();
+    let mut txn = db.begin().unwrap();
     assert_eq!(
         every_tier(txn.reader_for_update(true), b"k"),
         Some(b"0".to_vec())
@@ -160,12 +160,12 @@ fn optimistic_commits_fail_with_busy_when_a_read_key_changed() {
     assert_eq!(db.get(b"k").unwrap().as_deref(), Some(&b"outside"[..]));
     // Without interference it commits; with a snapshot set at begin, a change made after
     // begin to a key written later conflicts too.
-    let txn = db.begin().unwrap();
+    let mut txn = db.begin().unwrap();
     txn.put(None, b"k", b"retried").unwrap();
     txn.commit().unwrap();
     let mut snap = OptimisticTransactionOptions::new();
     snap.set_snapshot(true);
-    let txn = db
+    let mut txn = db
         .optimistic_transaction(&WriteOptions::new(), &snap)
         .unwrap();
     db.put(b"j", b"after begin").unwrap();
@@ -201,11 +201,11 @@ fn savepoints_roll_back_and_pop() {
     assert_eq!(db.get(b"c").unwrap().as_deref(), Some(&b"3"[..]));
     assert_eq!(db.get(b"b").unwrap(), None);
     // Rolled back (and dropped without a commit): nothing written.
-    let txn = db.begin().unwrap();
+    let mut txn = db.begin().unwrap();
     txn.put(None, b"gone", b"x").unwrap();
     txn.rollback().unwrap();
     {
-        let txn = db.begin().unwrap();
+        let mut txn = db.begin().unwrap();
         txn.put(None, b"dropped", b"x").unwrap();
     }
     assert_eq!(db.get(b"gone").unwrap(), None);
@@ -220,7 +220,7 @@ fn merges_in_a_transaction_read_merged() {
     let db =
         Db::open_transaction_db(&options, &TransactionDbOptions::new(), dir.path(), []).unwrap();
     db.put(b"n", &5u64.to_be_bytes()).unwrap();
-    let txn = db.begin().unwrap();
+    let mut txn = db.begin().unwrap();
     txn.merge(None, b"n", &2u64.to_be_bytes()).unwrap();
     txn.merge(None, b"n", &3u64.to_be_bytes()).unwrap();
     assert_eq!(
@@ -404,16 +404,19 @@ fn a_typed_table_reads_and_writes_inside_a_transaction() {
     let counts: Table<Utf8, BigEndian<u64>> = Table::new(db.default_cf());
     names.put(&1, "Ada").unwrap();
     counts.put("visits", &10).unwrap();
-    let txn = db.begin().unwrap();
-    let (n, c) = (names.in_transaction(&txn), counts.in_transaction(&txn));
+    let mut txn = db.begin().unwrap();
+    // Each view borrows the transaction exclusively (its writes need it): they take turns.
+    let mut n = names.in_transaction(&mut txn);
     assert_eq!(n.get(&1, |s: &str| s.len()).unwrap(), Some(3));
     n.put(&2, "Alan").unwrap();
     n.delete(&1).unwrap();
+    let mut c = counts.in_transaction(&mut txn);
     c.merge("visits", &5).unwrap();
     assert_eq!(
         c.get_for_update("visits", true, |v: u64| v).unwrap(),
         Some(15)
     );
+    let n = names.in_transaction(&mut txn);
     assert_eq!(n.get_owned(&2).unwrap().as_deref(), Some("Alan"));
     assert_eq!(n.get_owned(&1).unwrap(), None);
     assert_eq!(
@@ -532,7 +535,7 @@ fn an_owned_value_read_in_a_transaction_outlives_the_transaction_and_the_databas
         let db = txn_db(dir.path());
         db.put(b"k", &stored).unwrap();
         db.flush().unwrap();
-        let txn = db.begin().unwrap();
+        let mut txn = db.begin().unwrap();
         txn.put(None, b"own", b"written in the transaction")
             .unwrap();
         let values = (
@@ -632,14 +635,14 @@ fn an_expired_transaction_cannot_commit_and_may_be_retried() {
     let db = txn_db(dir.path());
     let mut options = TransactionOptions::new();
     options.expiration(Duration::from_millis(1));
-    let txn = db.transaction(&WriteOptions::new(), &options).unwrap();
+    let mut txn = db.transaction(&WriteOptions::new(), &options).unwrap();
     txn.put(None, b"k", b"late").unwrap();
     std::thread::sleep(Duration::from_millis(30));
     let err = txn.commit().unwrap_err();
     assert_eq!(err.kind(), Some(ErrorKind::Expired), "{err}");
     assert!(err.is_retryable());
     assert_eq!(db.get(b"k").unwrap(), None, "nothing was committed");
-    let retry = db.begin().unwrap();
+    let mut retry = db.begin().unwrap();
     retry.put(None, b"k", b"in time").unwrap();
     retry.commit().unwrap();
     assert_eq!(db.get(b"k").unwrap().as_deref(), Some(&b"in time"[..]));
