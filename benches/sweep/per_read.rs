@@ -10,7 +10,9 @@
 //! entry), `typed` (one `Table::get`), and reads inside a transaction of a transaction
 //! database holding the same values: `txn_pinned` (pinrocks' one-call pinned read through
 //! the transaction) and `rocksdb_txn_get_pinned` (the `rocksdb` crate's
-//! `Transaction::get_pinned`).
+//! `Transaction::get_pinned`); and reads through an indexed batch: `batch_pinned` (a
+//! database value read through a batch holding one other entry, so RocksDB looks in the
+//! batch first) and `batch_own_pinned` (the batch's own entries, read from it alone).
 //!
 //! `sweep per-read <tier or path> <value size> <reads>` (the bench binary; see main.rs)
 
@@ -20,7 +22,7 @@ use pinrocks::Table;
 use crate::tiers::{self, Consumer, Regime, Tier, TIER_NAMES};
 
 /// The paths beyond the tiers.
-pub const PATHS: [&str; 7] = [
+pub const PATHS: [&str; 9] = [
     "multi_get",
     "iterate",
     "iterate_back",
@@ -28,6 +30,8 @@ pub const PATHS: [&str; 7] = [
     "typed",
     "txn_pinned",
     "rocksdb_txn_get_pinned",
+    "batch_pinned",
+    "batch_own_pinned",
 ];
 
 /// Keys per multi-get: reads are counted per key.
@@ -129,6 +133,32 @@ pub fn main(args: &[String]) {
                     .map(|i| {
                         table
                             .get(&keys[i % keys.len()], |v: &[u8]| v.len() as u64)
+                            .unwrap()
+                            .expect("present")
+                    })
+                    .sum()
+            }
+            "batch_pinned" | "batch_own_pinned" => {
+                let mut batch = db.indexed_batch().unwrap();
+                let own = name == "batch_own_pinned";
+                if own {
+                    for i in 0..count {
+                        batch
+                            .put(None, &tiers::key(i), &tiers::value(i, size))
+                            .unwrap();
+                    }
+                } else {
+                    batch.put(None, b"another key", b"x").unwrap();
+                }
+                let reader = if own {
+                    batch.batch_reader()
+                } else {
+                    batch.reader()
+                };
+                (0..=reads)
+                    .map(|i| {
+                        reader
+                            .get_pinned(&keys[i % keys.len()], |v| v.len() as u64)
                             .unwrap()
                             .expect("present")
                     })
