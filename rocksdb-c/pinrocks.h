@@ -281,13 +281,15 @@ unsigned char pinrocks_transaction_get_pinned(rocksdb_t* db, rocksdb_transaction
                                               pinrocks_value_fn fn, void* ctx, int* status_code,
                                               char** errptr) PINROCKS_NOEXCEPT;
 
-/* pinrocks_multi_get_pinned through a transaction (Transaction::MultiGet). */
+/* pinrocks_multi_get_pinned through a transaction: Transaction::MultiGet, or (for_update one
+ * of PINROCKS_READ_FOR_UPDATE*) GetForUpdate key by key, which locks or tracks each. */
 void pinrocks_transaction_multi_get_pinned(rocksdb_transaction_t* txn,
                                            const rocksdb_readoptions_t* options,
                                            rocksdb_column_family_handle_t* column_family,
                                            size_t num_keys, const pinrocks_slice* keys,
-                                           pinrocks_multi_value_fn fn, void* ctx,
-                                           int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+                                           int for_update, pinrocks_multi_value_fn fn,
+                                           void* ctx, int* status_code,
+                                           char** errptr) PINROCKS_NOEXCEPT;
 
 /* Transaction::SetSnapshot: a new snapshot for the transaction, now. */
 void pinrocks_transaction_set_snapshot(rocksdb_transaction_t* txn, int* status_code,

@@ -90,13 +90,30 @@ void pinrocks_transaction_multi_get_pinned(rocksdb_transaction_t* txn,
                                            const rocksdb_readoptions_t* options,
                                            rocksdb_column_family_handle_t* column_family,
                                            size_t num_keys, const pinrocks_slice* keys,
-                                           pinrocks_multi_value_fn fn, void* ctx,
-                                           int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+                                           int for_update, pinrocks_multi_value_fn fn,
+                                           void* ctx, int* status_code,
+                                           char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] {
     pinrocks::PinnedBatch batch(num_keys, keys);
-    txn_of(txn)->MultiGet(pinrocks::read_options_of(options),
-                          pinrocks::handle_of(column_family), num_keys, batch.keys(),
-                          batch.values(), batch.statuses(), /*sorted_input=*/false);
+    rocksdb::Transaction* t = txn_of(txn);
+    const rocksdb::ReadOptions& ro = pinrocks::read_options_of(options);
+    rocksdb::ColumnFamilyHandle* cf = pinrocks::handle_of(column_family);
+    if (for_update != PINROCKS_READ_PLAIN) {
+      // Transaction::MultiGet neither locks nor tracks: each key through GetForUpdate (lock
+      // or track, validate against the snapshot, read), stopping at the first failure.
+      for (size_t i = 0; i < num_keys; i++) {
+        batch.statuses()[i] =
+            t->GetForUpdate(ro, cf, batch.keys()[i], &batch.values()[i],
+                            /*exclusive=*/for_update == PINROCKS_READ_FOR_UPDATE,
+                            /*do_validate=*/true);
+        if (!batch.statuses()[i].ok() && !batch.statuses()[i].IsNotFound()) {
+          break;  // Deliver reports it; the keys after it keep their default OK status
+        }
+      }
+    } else {
+      t->MultiGet(ro, cf, num_keys, batch.keys(), batch.values(), batch.statuses(),
+                  /*sorted_input=*/false);
+    }
     batch.Deliver(fn, ctx, status_code, errptr);
   });
 }

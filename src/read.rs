@@ -524,7 +524,7 @@ impl<'a, S: Copy> Reader<'a, S> {
                 keys,
                 f,
             ),
-            Source::Transaction(txn, _) => pinned::multi_get_with(
+            Source::Transaction(txn, mode) => pinned::multi_get_with(
                 &|n, keys, callback, ctx, code, err| {
                     // SAFETY: live transaction, options and handle; keys and context live
                     // for the call.
@@ -535,6 +535,7 @@ impl<'a, S: Copy> Reader<'a, S> {
                             cf,
                             n,
                             keys,
+                            mode,
                             callback,
                             ctx,
                             code,

@@ -421,7 +421,9 @@ impl<'db> Transaction<'db> {
 
     /// Reads for update: each key read is locked (pessimistic; `exclusive` or shared) or
     /// tracked for conflicts at commit (optimistic), so the transaction fails rather than
-    /// commit over a change made since. Every point-read tier; iterators read plainly.
+    /// commit over a change made since. Every point-read tier, the pinned multi-get
+    /// included (key by key through `GetForUpdate`: RocksDB's `MultiGet` would not lock);
+    /// iterators read plainly.
     pub fn reader_for_update(&self, exclusive: bool) -> Reader<'_, FromTransaction<'_>> {
         let inner = self.db.inner();
         let mode = if exclusive {

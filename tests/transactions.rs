@@ -647,3 +647,39 @@ fn an_expired_transaction_cannot_commit_and_may_be_retried() {
     retry.commit().unwrap();
     assert_eq!(db.get(b"k").unwrap().as_deref(), Some(&b"in time"[..]));
 }
+
+#[test]
+fn a_multi_get_for_update_locks_or_tracks_every_key() {
+    // Pessimistic: another transaction waits for each key's lock, then times out.
+    let dir = tempfile::tempdir().unwrap();
+    let db = txn_db(dir.path());
+    db.put(b"a", b"1").unwrap();
+    db.put(b"b", b"2").unwrap();
+    let holder = db.begin().unwrap();
+    let mut seen = vec![None; 3];
+    holder
+        .reader_for_update(true)
+        .multi_get_pinned(&[b"a", b"b", b"c"], |i, v| seen[i] = v.map(<[u8]>::to_vec))
+        .unwrap();
+    assert_eq!(seen, [Some(b"1".to_vec()), Some(b"2".to_vec()), None]);
+    let mut other = db.begin().unwrap();
+    for key in [b"a", b"b", b"c"] {
+        let err = other.put(None, key, b"other").unwrap_err();
+        assert_eq!(err.kind(), Some(ErrorKind::LockTimeout), "{key:?}: {err}");
+    }
+    drop(holder);
+    other.put(None, b"a", b"other").unwrap();
+
+    // Optimistic: a key read for update and changed since fails the commit.
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open_optimistic_transaction_db(&common::create_options(), dir.path(), []).unwrap();
+    db.put(b"a", b"1").unwrap();
+    let mut txn = db.begin().unwrap();
+    txn.reader_for_update(true)
+        .multi_get_pinned(&[b"a"], |_, v| assert_eq!(v, Some(&b"1"[..])))
+        .unwrap();
+    db.put(b"a", b"changed").unwrap();
+    txn.put(None, b"z", b"mine").unwrap();
+    let err = txn.commit().unwrap_err();
+    assert_eq!(err.kind(), Some(ErrorKind::Busy), "{err}");
+}
