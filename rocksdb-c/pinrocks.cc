@@ -55,6 +55,10 @@ unsigned char pinrocks_get_pinned(rocksdb_t* db, const rocksdb_readoptions_t* op
   return found;
 }
 
+void pinrocks_db_close(rocksdb_t* db, int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  guarded(status_code, errptr, [&] { report(errptr, status_code, pinrocks::db_of(db)->Close()); });
+}
+
 void pinrocks_multi_get_pinned(rocksdb_t* db, const rocksdb_readoptions_t* options,
                                rocksdb_column_family_handle_t* column_family, size_t num_keys,
                                const pinrocks_slice* keys, pinrocks_multi_value_fn fn,

@@ -62,6 +62,11 @@ void pinrocks_multi_get_pinned(rocksdb_t* db, const rocksdb_readoptions_t* optio
                                const pinrocks_slice* keys, pinrocks_multi_value_fn fn,
                                void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
+/* DB::Close: closes the database (flushing what must be flushed, closing the WAL and the
+ * MANIFEST) and reports its status, which rocksdb_close drops; free the handle with
+ * rocksdb_close (or the transaction databases' close) afterwards as usual. */
+void pinrocks_db_close(rocksdb_t* db, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
 /* CompactRange over [start, limit) of a column family (NULL: default), reporting its Status,
  * which the C API's rocksdb_compact_range drops. A NULL start or limit means unbounded. */
 void pinrocks_compact_range(rocksdb_t* db, rocksdb_column_family_handle_t* column_family,

@@ -454,6 +454,39 @@ impl Db {
         self.inner.drop_cf(name)
     }
 
+    /// Closes the database now and reports what RocksDB's `DB::Close` says (an error
+    /// flushing, syncing or closing the WAL or the MANIFEST on the way out), which dropping
+    /// a `Db` cannot. The files and the lock are released when it returns, error or not.
+    ///
+    /// If values read from the database still hold it (an owned [`Bytes`](bytes::Bytes),
+    /// a [`Snapshot`]), it cannot close yet: `Err(`[`Error::DatabaseInUse`]`)`, and it
+    /// closes, unreported, when the last of them drops.
+    ///
+    /// ```
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let mut options = pinrocks::Options::new();
+    /// # options.create_if_missing(true);
+    /// let db = pinrocks::Db::open(&options, dir.path())?;
+    /// db.put(b"k", b"v")?;
+    /// let kept = db.reader().get_bytes(b"k")?.unwrap();
+    /// let db2 = pinrocks::Db::open(&options, dir.path()); // locked: still open
+    /// assert!(db2.is_err());
+    /// assert!(matches!(db.close(), Err(pinrocks::Error::DatabaseInUse { holders: 1 })));
+    /// drop(kept); // the last holder: the database closes
+    /// pinrocks::Db::open(&options, dir.path())?.close()?;
+    /// # Ok(()) }
+    /// ```
+    pub fn close(self) -> Result<()> {
+        match Arc::try_unwrap(self.inner) {
+            Ok(inner) => inner.close(),
+            Err(shared) => {
+                let holders = Arc::strong_count(&shared) - 1;
+                Err(Error::DatabaseInUse { holders })
+            }
+        }
+    }
+
     /// Flushes the default column family's memtable to an SST file and waits for it.
     pub fn flush(&self) -> Result<()> {
         self.default_cf().flush()

@@ -262,6 +262,17 @@ pub enum Error {
         /// Why.
         source: crate::codec::DecodeError,
     },
+    /// [`Db::close`](crate::Db::close) found the database still held by values read from
+    /// it (owned `Bytes`, snapshots): it stays open until the last of them drops, and closes
+    /// then without a report.
+    #[error(
+        "the database is still held by {holders} value(s) read from it (owned values, \
+         snapshots); it closes when they drop"
+    )]
+    DatabaseInUse {
+        /// How many holders there were besides the `Db`.
+        holders: usize,
+    },
     /// A value could not be encoded by its codec.
     #[error("cannot encode {codec}: {source}")]
     Encode {

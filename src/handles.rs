@@ -115,6 +115,22 @@ impl Drop for RawDb {
     }
 }
 
+impl RawDb {
+    /// `DB::Close` (rocksdb-c/), reporting its status; the `Drop` that follows then only
+    /// frees. `NotSupported` (a database that closes in its destructor) counts as closed.
+    fn close(&self) -> Result<()> {
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: the open database, owned; closed once here and then only freed by `Drop`
+        // (`DB::Close` is idempotent and the destructor does nothing more after it).
+        unsafe { ffi::pinrocks_db_close(self.handle().as_ptr(), &mut code, err.as_out()) };
+        match err.check_with_code(Some(code)) {
+            Err(e) if e.kind() == Some(crate::error::ErrorKind::NotSupported) => Ok(()),
+            other => other,
+        }
+    }
+}
+
 /// Source of `DbInner::id`: a 64-bit counter does not wrap in the life of a process.
 static NEXT_DB_ID: AtomicU64 = AtomicU64::new(1);
 
@@ -164,6 +180,27 @@ impl DbInner {
 
     pub(crate) fn raw(&self) -> *mut ffi::rocksdb_t {
         self.raw.handle().as_ptr()
+    }
+
+    /// Closes the database as dropping it would (column family handles first, comparators
+    /// last), but reports what RocksDB's `DB::Close` says.
+    pub(crate) fn close(self) -> Result<()> {
+        let DbInner {
+            id: _,
+            kind: _,
+            family_lock,
+            default_cf,
+            column_families,
+            path: _,
+            statistics,
+            raw,
+            comparators,
+        } = self;
+        drop((family_lock, default_cf, column_families, statistics));
+        let closed = raw.close();
+        drop(raw);
+        drop(comparators);
+        closed
     }
 
     /// The transaction database, if it is one.

@@ -3,7 +3,7 @@
 mod common;
 
 use common::{create_options, open_db, patterned};
-use pinrocks::{Compression, Db, Options, WriteOptions};
+use pinrocks::{Compression, Db, Error, Options, WriteOptions};
 
 #[test]
 fn create_drop_and_look_up_column_families() {
@@ -189,4 +189,55 @@ fn a_batch_naming_another_databases_column_family_is_refused_whole() {
         b.write(&batch).is_err() && a.write(&batch).is_err(),
         "mixes both databases"
     );
+}
+
+/// `Db::close` reports RocksDB's close and releases the lock, for every kind of database;
+/// a database still held by a value read from it stays open until that value drops.
+#[test]
+fn close_reports_and_releases_every_kind_of_database() {
+    use std::time::Duration;
+    let dir = tempfile::tempdir().unwrap();
+    let options = create_options();
+    let db = Db::open(&options, dir.path()).unwrap();
+    db.put(b"k", b"v").unwrap();
+    db.close().unwrap();
+    let read_only = Db::open_read_only(&options, dir.path()).unwrap();
+    assert_eq!(read_only.get(b"k").unwrap().as_deref(), Some(&b"v"[..]));
+    read_only.close().unwrap();
+
+    // Held by an owned value and a snapshot: not closed, still locked, readable.
+    let db = Db::open(&options, dir.path()).unwrap();
+    let value = db.reader().get_bytes(b"k").unwrap().unwrap();
+    let snapshot = db.snapshot();
+    let err = db.close().unwrap_err();
+    assert!(matches!(err, Error::DatabaseInUse { holders: 2 }), "{err}");
+    assert!(
+        Db::open(&options, dir.path()).is_err(),
+        "still open, so still locked"
+    );
+    assert_eq!(&value[..], b"v");
+    drop(snapshot);
+    drop(value); // the last holder closes it
+    let txn_db = Db::open_transaction_db(
+        &options,
+        &pinrocks::TransactionDbOptions::new(),
+        dir.path(),
+        [],
+    )
+    .unwrap();
+    let mut txn = txn_db.begin().unwrap();
+    txn.put(None, b"t", b"1").unwrap();
+    txn.commit().unwrap();
+    txn_db.close().unwrap();
+    let optimistic = Db::open_optimistic_transaction_db(&options, dir.path(), []).unwrap();
+    assert_eq!(optimistic.get(b"t").unwrap().as_deref(), Some(&b"1"[..]));
+    optimistic.close().unwrap();
+
+    let ttl_dir = tempfile::tempdir().unwrap();
+    let ttl = Db::open_with_ttl(&options, ttl_dir.path(), Duration::from_secs(60)).unwrap();
+    ttl.put(b"k", b"v").unwrap();
+    ttl.close().unwrap();
+    let ttl = Db::open_with_ttl(&options, ttl_dir.path(), Duration::from_secs(60)).unwrap();
+    assert_eq!(ttl.get(b"k").unwrap().as_deref(), Some(&b"v"[..]));
+    ttl.close().unwrap();
 }
