@@ -4,9 +4,10 @@
 # cache, no block cache, concurrent readers on LRU and HyperClock caches; length-only and
 # every-byte consumers), times reads of merged keys, counts instructions and allocations
 # per read under valgrind, and writes the report ($CARGO_TARGET_DIR/pinrocks-sweep/report.md)
-# and two log-log plots (sweep.svg, ratio.svg) beside it. About 8 minutes on 2 cores once
-# RocksDB is built. (`cargo bench --bench sweep` still runs criterion over the block cache
-# and memtable cells, for its statistics and HTML on single cells.)
+# and two log-log plots (sweep.svg, ratio.svg) beside it. About 10 minutes on the 2-core Xeon
+# VM and 16 on the 2-core EPYC VM, once RocksDB is built. (`cargo bench --bench sweep` still
+# runs criterion over the block cache and memtable cells, for its statistics and HTML on
+# single cells.)
 #
 #   scripts/sweep.sh            the full sweep
 #   scripts/sweep.sh --quick    every cell briefly, no valgrind: proves the harness works
