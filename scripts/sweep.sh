@@ -38,15 +38,19 @@ if [ "$quick" = 1 ]; then
     "$bin" txn --quick >"$out/txn.md"
 else
     # Timing has the machine to itself; then the deterministic counts (no clock) run two at
-    # a time.
+    # a time. Each part's duration goes to stderr: where to trim when the sweep grows.
+    SECONDS=0
     "$bin" run "$out"
     "$bin" merge >"$out/merge.md"
     "$bin" txn >"$out/txn.md"
+    echo "sweep: timing took ${SECONDS} s" >&2
+    SECONDS=0
     scripts/count-per-read.sh instructions "8 128 1024" >"$out/instructions.md" &
     counts=$!
     scripts/count-per-read.sh allocations "8 4096 1048576" >"$out/allocations.md"
     wait "$counts"
     scripts/count-merge-reads.sh >"$out/merge-allocations.md"
+    echo "sweep: valgrind counts took ${SECONDS} s" >&2
     # With PINROCKS_LIBCXX=1, the libc++ build's counts beside the default build's (the
     # first run compiles RocksDB with clang, about 15 minutes more).
     if [ "${PINROCKS_LIBCXX:-0}" = 1 ]; then
