@@ -9,6 +9,7 @@
 #include <new>
 
 #include "pinrocks.h"
+#include "rocksdb/slice.h"
 #include "rocksdb/status.h"
 
 namespace pinrocks {
@@ -45,6 +46,21 @@ inline void report(char** errptr, int* status_code, const rocksdb::Status& s) {
   if (!s.ok()) {
     save_status(errptr, status_code, s);
   }
+}
+
+// The end of every one-call pinned read: on success, `fn` reads the value while the caller's
+// frame still holds its pin; not-found is no error; any other status is reported. Returns
+// whether the key was found.
+inline unsigned char deliver(const rocksdb::Status& s, const rocksdb::PinnableSlice& value,
+                             pinrocks_value_fn fn, void* ctx, int* status_code, char** errptr) {
+  if (s.ok()) {
+    fn(ctx, value.data(), value.size());
+    return 1;
+  }
+  if (!s.IsNotFound()) {
+    save_status(errptr, status_code, s);
+  }
+  return 0;
 }
 
 }  // namespace pinrocks

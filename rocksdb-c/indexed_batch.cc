@@ -129,12 +129,7 @@ unsigned char pinrocks_wbwi_get_pinned(rocksdb_t* db, rocksdb_writebatch_wi_t* b
         read_one(db, rep_of(batch), pinrocks::read_options_of(options),
                  pinrocks::handle_of(column_family), rocksdb::Slice(key, keylen),
                  batch_only != 0, &value);
-    if (s.ok()) {
-      fn(ctx, value.data(), value.size());
-      found = 1;
-    } else if (!s.IsNotFound()) {
-      pinrocks::save_status(errptr, status_code, s);
-    }
+    found = pinrocks::deliver(s, value, fn, ctx, status_code, errptr);
   });
   return found;
 }

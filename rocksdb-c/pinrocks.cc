@@ -23,7 +23,6 @@ namespace {
 
 using pinrocks::guarded;
 using pinrocks::report;
-using pinrocks::save_status;
 
 size_t copy_name(const std::string& name, char* buf, size_t buflen) noexcept {
   std::memcpy(buf, name.data(), std::min(name.size(), buflen));
@@ -45,13 +44,8 @@ unsigned char pinrocks_get_pinned(rocksdb_t* db, const rocksdb_readoptions_t* op
     rocksdb::Status s = rep->Get(pinrocks::read_options_of(options),
                                  pinrocks::column_family_of(db, column_family),
                                  rocksdb::Slice(key, keylen), &value);
-    if (s.ok()) {
-      fn(ctx, value.data(), value.size());
-      found = 1;  // `value` releases its pin as this frame returns.
-    } else if (!s.IsNotFound()) {
-      save_status(errptr, status_code, s);
-    }
-  });
+    found = pinrocks::deliver(s, value, fn, ctx, status_code, errptr);
+  });  // `value` releases its pin as this frame returns.
   return found;
 }
 

@@ -76,12 +76,7 @@ unsigned char pinrocks_transaction_get_pinned(rocksdb_t* db, rocksdb_transaction
     } else {
       s = t->Get(ro, cf, k, &value);
     }
-    if (s.ok()) {
-      fn(ctx, value.data(), value.size());
-      found = 1;
-    } else if (!s.IsNotFound()) {
-      pinrocks::save_status(errptr, status_code, s);
-    }
+    found = pinrocks::deliver(s, value, fn, ctx, status_code, errptr);
   });
   return found;
 }

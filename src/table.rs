@@ -8,6 +8,7 @@ use crate::column_family::ColumnFamily;
 use crate::error::{Error, Result};
 use crate::iter::DbIterator;
 use crate::options::ReadOptions;
+use crate::read::Reader;
 
 pub(crate) fn encode<C: Codec, R>(item: &C::Item, f: impl FnOnce(&[u8]) -> R) -> Result<R> {
     C::with_encoded(item, f).map_err(|source| Error::Encode {
@@ -22,6 +23,20 @@ pub(crate) fn decode<'a, C: Codec>(key: &[u8], bytes: &'a [u8]) -> Result<C::Dec
         key: key.to_vec(),
         source,
     })
+}
+
+/// The typed point read every typed view shares: `key` encoded with `K`, read pinned
+/// through `reader`, the value decoded with `V` in place and handed to `f`.
+pub(crate) fn get_typed<K: Codec, V: Codec, S: Copy, R>(
+    reader: Reader<'_, S>,
+    key: &K::Item,
+    f: impl for<'v> FnOnce(V::Decoded<'v>) -> R,
+) -> Result<Option<R>> {
+    encode::<K, _>(key, |k| {
+        reader
+            .get_pinned(k, |bytes| decode::<V>(k, bytes).map(f))?
+            .transpose()
+    })?
 }
 
 /// A typed view of one column family: keys stored with codec `K`, values with codec `V`
@@ -117,13 +132,8 @@ impl<'db, K: Codec, V: Codec> Table<'db, K, V> {
         key: &K::Item,
         f: impl for<'v> FnOnce(V::Decoded<'v>) -> R,
     ) -> Result<Option<R>> {
-        encode::<K, _>(key, |k| {
-            let reader = self.cf.reader();
-            let reader = options.map_or(reader, |o| reader.options(o));
-            reader
-                .get_pinned(k, |bytes| decode::<V>(k, bytes).map(f))?
-                .transpose()
-        })?
+        let reader = self.cf.reader();
+        get_typed::<K, V, _, R>(options.map_or(reader, |o| reader.options(o)), key, f)
     }
 
     /// The value at `key`, decoded and turned into its owned form.

@@ -7,7 +7,7 @@ use crate::codec::Codec;
 use crate::column_family::ColumnFamily;
 use crate::error::Result;
 use crate::indexed_batch::IndexedBatch;
-use crate::table::{decode, encode, Table};
+use crate::table::{encode, get_typed, Table};
 
 /// A [`Table`] seen through an [`IndexedBatch`]: from [`Table::in_batch`].
 ///
@@ -59,13 +59,7 @@ impl<K: Codec, V: Codec> BatchTable<'_, '_, K, V> {
         key: &K::Item,
         f: impl for<'v> FnOnce(V::Decoded<'v>) -> R,
     ) -> Result<Option<R>> {
-        encode::<K, _>(key, |k| {
-            self.batch
-                .reader()
-                .cf(self.cf)
-                .get_pinned(k, |bytes| decode::<V>(k, bytes).map(f))?
-                .transpose()
-        })?
+        get_typed::<K, V, _, R>(self.batch.reader().cf(self.cf), key, f)
     }
 
     /// The value at `key`, owned.

@@ -7,7 +7,7 @@ use std::marker::PhantomData;
 use crate::codec::Codec;
 use crate::column_family::ColumnFamily;
 use crate::error::Result;
-use crate::table::{decode, encode, Table};
+use crate::table::{encode, get_typed, Table};
 use crate::transaction::Transaction;
 
 /// A [`Table`] seen through a [`Transaction`]: from [`Table::in_transaction`]. It borrows
@@ -64,13 +64,7 @@ impl<K: Codec, V: Codec> TransactionTable<'_, '_, K, V> {
         key: &K::Item,
         f: impl for<'v> FnOnce(V::Decoded<'v>) -> R,
     ) -> Result<Option<R>> {
-        encode::<K, _>(key, |k| {
-            self.txn
-                .reader()
-                .cf(self.cf)
-                .get_pinned(k, |bytes| decode::<V>(k, bytes).map(f))?
-                .transpose()
-        })?
+        get_typed::<K, V, _, R>(self.txn.reader().cf(self.cf), key, f)
     }
 
     /// [`get`](Self::get), locking (or, optimistic, tracking) the key as the transaction's
@@ -81,13 +75,7 @@ impl<K: Codec, V: Codec> TransactionTable<'_, '_, K, V> {
         exclusive: bool,
         f: impl for<'v> FnOnce(V::Decoded<'v>) -> R,
     ) -> Result<Option<R>> {
-        encode::<K, _>(key, |k| {
-            self.txn
-                .reader_for_update(exclusive)
-                .cf(self.cf)
-                .get_pinned(k, |bytes| decode::<V>(k, bytes).map(f))?
-                .transpose()
-        })?
+        get_typed::<K, V, _, R>(self.txn.reader_for_update(exclusive).cf(self.cf), key, f)
     }
 
     /// The value at `key`, owned.

@@ -8,13 +8,8 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use common::every_tier;
-use pinrocks::codec::BigEndian;
-use pinrocks::{Comparator, Db, Error, ErrorKind, MergeOperator, Options};
+use pinrocks::{Comparator, Db, Error, ErrorKind, Options};
 use proptest::prelude::*;
-
-fn counter() -> MergeOperator {
-    MergeOperator::fold::<BigEndian<u64>>("counter", |sum, x| sum.wrapping_add(x))
-}
 
 fn keys_of<S: Copy>(reader: pinrocks::Reader<'_, S>) -> Vec<Vec<u8>> {
     reader
@@ -157,7 +152,7 @@ fn a_multi_get_beyond_32_keys_mixes_batch_database_and_absent_keys() {
 fn merges_in_the_batch_use_the_familys_operator() {
     let dir = tempfile::tempdir().unwrap();
     let mut options = common::create_options();
-    options.merge_operator(&counter());
+    options.merge_operator(&common::counter());
     let db = Db::open(&options, dir.path()).unwrap();
     let n = |x: u64| x.to_be_bytes();
     db.put(b"count", &n(10)).unwrap();
@@ -418,21 +413,6 @@ fn step() -> impl Strategy<Value = Step> {
     ]
 }
 
-/// Append-only values: a merge appends its operand.
-fn append() -> MergeOperator {
-    MergeOperator::associative("append", |input, out| {
-        let len = input.existing.map_or(0, <[u8]>::len)
-            + input.operands.iter().map(<[u8]>::len).sum::<usize>();
-        let buf = out.resize(len)?;
-        let mut at = 0;
-        for part in input.existing.into_iter().chain(input.operands.iter()) {
-            buf[at..at + part.len()].copy_from_slice(part);
-            at += part.len();
-        }
-        Ok(())
-    })
-}
-
 type Model = BTreeMap<Vec<u8>, Vec<u8>>;
 
 /// What the batch holds for a key: a put or a delete under it (`Some(None)`: a delete;
@@ -510,7 +490,7 @@ proptest! {
     fn batch_over_database_matches_its_model(steps in proptest::collection::vec(step(), 1..40)) {
         let dir = tempfile::tempdir().unwrap();
         let mut options = common::create_options();
-        options.merge_operator(&append());
+        options.merge_operator(&common::append());
         let db = Db::open(&options, dir.path()).unwrap();
         let mut batch = db.indexed_batch().unwrap();
         let mut db_model = Model::new();

@@ -17,25 +17,6 @@ use pinrocks::{
 };
 use proptest::prelude::*;
 
-fn counter() -> MergeOperator {
-    MergeOperator::fold::<BigEndian<u64>>("counter", |sum, x| sum.wrapping_add(x))
-}
-
-/// Append-only lists: a value is its operands, concatenated.
-fn append() -> MergeOperator {
-    MergeOperator::associative("append", |input, out| {
-        let len = input.existing.map_or(0, <[u8]>::len)
-            + input.operands.iter().map(<[u8]>::len).sum::<usize>();
-        let buf = out.resize(len)?;
-        let mut at = 0;
-        for part in input.existing.into_iter().chain(input.operands.iter()) {
-            buf[at..at + part.len()].copy_from_slice(part);
-            at += part.len();
-        }
-        Ok(())
-    })
-}
-
 fn options_with(op: &MergeOperator) -> Options {
     let mut options = common::create_options();
     options.merge_operator(op);
@@ -53,7 +34,7 @@ fn be(n: u64) -> [u8; 8] {
 #[test]
 fn a_counter_merges_in_the_memtable_in_files_and_in_compactions() {
     let dir = tempfile::tempdir().unwrap();
-    let db = Db::open(&options_with(&counter()), dir.path()).unwrap();
+    let db = Db::open(&options_with(&common::counter()), dir.path()).unwrap();
     let cf = db.default_cf();
     db.put(b"k", &be(10)).unwrap();
     db.merge(b"k", &be(1)).unwrap();
@@ -78,7 +59,7 @@ fn a_counter_merges_in_the_memtable_in_files_and_in_compactions() {
 #[test]
 fn merges_reach_every_writer_a_batch_and_a_typed_table() {
     let dir = tempfile::tempdir().unwrap();
-    let options = options_with(&counter());
+    let options = options_with(&common::counter());
     let db = Db::open_cf(&options, dir.path(), ["hits"]).unwrap();
     let hits = db.cf("hits").unwrap();
     hits.writer().merge(b"a", &be(1)).unwrap();
@@ -305,8 +286,8 @@ proptest! {
     #[test]
     fn counter_and_list_match_their_model(steps in proptest::collection::vec(step(), 1..40)) {
         let dir = tempfile::tempdir().unwrap();
-        let default = options_with(&counter());
-        let list_options = options_with(&append());
+        let default = options_with(&common::counter());
+        let list_options = options_with(&common::append());
         let mut db = open(dir.path(), &default, &list_options);
         let mut counters: BTreeMap<u8, u64> = BTreeMap::new();
         let mut lists: BTreeMap<u8, Vec<u8>> = BTreeMap::new();
@@ -357,7 +338,7 @@ proptest! {
 #[test]
 fn a_merged_value_is_built_not_pinned_from_a_block() {
     let cache = pinrocks::Cache::lru(64 << 20);
-    let mut options = options_with(&append());
+    let mut options = options_with(&common::append());
     options.block_cache(&cache).disable_auto_compactions(true);
     let dir = tempfile::tempdir().unwrap();
     let db = Db::open(&options, dir.path()).unwrap();

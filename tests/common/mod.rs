@@ -1,7 +1,7 @@
 //! Shared test setup: a fresh database in a temporary directory.
 #![allow(dead_code)]
 
-use pinrocks::{ColumnFamily, Db, Options};
+use pinrocks::{ColumnFamily, Db, MergeOperator, Options};
 use tempfile::TempDir;
 
 /// Options that create the database and any named column family.
@@ -113,4 +113,24 @@ pub fn proptest_config(default: u32) -> proptest::test_runner::Config {
         failure_persistence: None,
         ..proptest::test_runner::Config::default()
     }
+}
+
+/// Append-only lists: a value is its operands, concatenated (a merge appends its operand).
+pub fn append() -> MergeOperator {
+    MergeOperator::associative("append", |input, out| {
+        let len = input.existing.map_or(0, <[u8]>::len)
+            + input.operands.iter().map(<[u8]>::len).sum::<usize>();
+        let buf = out.resize(len)?;
+        let mut at = 0;
+        for part in input.existing.into_iter().chain(input.operands.iter()) {
+            buf[at..at + part.len()].copy_from_slice(part);
+            at += part.len();
+        }
+        Ok(())
+    })
+}
+
+/// A big-endian u64 counter: a merge adds its operand (wrapping).
+pub fn counter() -> MergeOperator {
+    MergeOperator::fold::<pinrocks::codec::BigEndian<u64>>("counter", |sum, x| sum.wrapping_add(x))
 }
