@@ -24,9 +24,7 @@
 
 namespace {
 
-rocksdb::WriteBatchWithIndex*& rep_of(rocksdb_writebatch_wi_t* batch) {
-  return *reinterpret_cast<rocksdb::WriteBatchWithIndex**>(batch);
-}
+rocksdb::WriteBatchWithIndex* rep_of(rocksdb_writebatch_wi_t* batch) { return batch->rep; }
 
 // GetFromBatch takes DBOptions and ignores them (WriteBatchWithIndex::GetFromBatch passes
 // only the column family on); one value for every call, built once.
@@ -82,9 +80,9 @@ rocksdb_writebatch_wi_t* pinrocks_wbwi_create(rocksdb_t* db, int* status_code,
     const rocksdb::Comparator* order = pinrocks::db_of(db)->DefaultColumnFamily()->GetComparator();
     auto batch = std::make_unique<rocksdb::WriteBatchWithIndex>(order, /*reserved_bytes=*/0,
                                                                 /*overwrite_key=*/true);
-    result = rocksdb_writebatch_wi_create(0, 1);  // the C API's wrapper, freed by its destroy
-    delete rep_of(result);
-    rep_of(result) = batch.release();
+    auto wrapper = std::make_unique<rocksdb_writebatch_wi_t>();
+    wrapper->rep = batch.release();
+    result = wrapper.release();  // freed (with `rep`) by rocksdb_writebatch_wi_destroy
   });
   return result;
 }

@@ -26,11 +26,15 @@
 #include "rocksdb/iterator.h"
 #include "rocksdb/options.h"
 #include "rocksdb/utilities/backup_engine.h"
+#include "rocksdb/utilities/write_batch_with_index.h"
 #include "rocksdb/write_batch.h"
 
-// The two wrappers pinrocks allocates itself and hands to the C API, whose destroy functions
-// (rocksdb_iter_destroy, rocksdb_pinnableslice_destroy) `delete` them: complete types with
-// db/c.cc's exact definitions.
+// The wrappers pinrocks allocates itself and hands to the C API, whose destroy functions
+// (rocksdb_iter_destroy, rocksdb_pinnableslice_destroy, rocksdb_writebatch_wi_destroy)
+// `delete` them: complete types with db/c.cc's exact definitions.
+struct rocksdb_writebatch_wi_t {
+  rocksdb::WriteBatchWithIndex* rep;
+};
 struct rocksdb_iterator_t {
   rocksdb::Iterator* rep;
 };

@@ -267,6 +267,7 @@ impl<'db> IndexedBatch<'db> {
 
     /// [`write`](Self::write) with `options`.
     pub fn write_with(&mut self, options: &WriteOptions) -> Result<()> {
+        self.db.inner().check_writable("write")?;
         let batch = self.write_batch();
         // SAFETY: the batch is live and exclusively borrowed for the call.
         unsafe {

@@ -198,7 +198,7 @@ impl<'a> Writer<'a> {
     }
 
     /// Writes the batch at `raw`, which names `families`, after checking that each is a
-    /// live family of this database.
+    /// live family of this database. The caller has checked that the database is writable.
     ///
     /// # Safety
     /// `raw` must be a live batch that no other thread uses during the call: `DB::Write`
@@ -208,7 +208,6 @@ impl<'a> Writer<'a> {
         raw: *mut ffi::rocksdb_writebatch_t,
         families: &[NamedFamily],
     ) -> Result<()> {
-        self.db.check_writable("write")?;
         let mut err = ErrPtr::new();
         let _families = (!families.is_empty()).then(|| self.db.lock_families());
         for family in families {
