@@ -125,8 +125,12 @@ pub struct IndexedBatch<'db> {
 }
 
 // SAFETY: a `WriteBatchWithIndex` owns its write batch, arena and skip list, with no thread
-// affinity; the comparators it points to are `Send + Sync` (pinrocks requires it of
-// `Comparator`s) and live in the database it borrows. One thread at a time: `!Sync`.
+// affinity: `Put`/`Delete`/`Merge` (`AddOrUpdateIndex`) and the reads (`GetFromBatch`,
+// `GetFromBatchAndDB`, `NewIteratorWithBase`) touch only those and iterators they allocate,
+// and `~WriteBatchWithIndex` frees them on any thread. The comparators it points to are
+// `Send + Sync` (pinrocks requires it of `Comparator`s) and live in the database it borrows.
+// One thread at a time (`!Sync`): `DB::Write` stamps a sequence number into its batch
+// (`WriteBatchInternal::SetSequence`).
 unsafe impl Send for IndexedBatch<'_> {}
 
 impl<'db> IndexedBatch<'db> {
