@@ -24,6 +24,8 @@ fn main() {
         "options.cc",
         "transactions.cc",
         "indexed_batch.cc",
+        "guarded_calls.h",
+        "guarded_calls.cc",
     ] {
         println!("cargo:rerun-if-changed=rocksdb-c/{file}");
     }
@@ -35,6 +37,7 @@ fn main() {
         .file("rocksdb-c/options.cc")
         .file("rocksdb-c/transactions.cc")
         .file("rocksdb-c/indexed_batch.cc")
+        .file("rocksdb-c/guarded_calls.cc")
         .include("rocksdb-c")
         .include(&include)
         .include(&rocksdb_root)

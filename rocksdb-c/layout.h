@@ -5,12 +5,14 @@
 //   struct rocksdb_options_t              { Options rep; };
 //   struct rocksdb_cache_t                { std::shared_ptr<Cache> rep; };
 //   struct rocksdb_readoptions_t          { ReadOptions rep; ...more fields... };
+//   struct rocksdb_writeoptions_t         { WriteOptions rep; };
 //   struct rocksdb_column_family_handle_t { ColumnFamilyHandle* rep; bool immortal; };
 //   struct rocksdb_writebatch_t           { WriteBatch rep; };
 //   struct rocksdb_backup_engine_t        { BackupEngine* rep; };
 //   struct rocksdb_writebatch_wi_t        { WriteBatchWithIndex* rep; };
 //   struct rocksdb_iterator_t             { Iterator* rep; };
 //   struct rocksdb_pinnableslice_t        { PinnableSlice rep; };
+//   struct rocksdb_transaction_t          { Transaction* rep; };
 // The C header only declares them, so we reach `rep`, always the first member, at offset 0.
 // librocksdb-sys is pinned with `=` in Cargo.toml; src/layout_tests.rs fails loudly if a new
 // RocksDB moves these fields (options set through the C API must be seen here, a column
@@ -26,6 +28,7 @@
 #include "rocksdb/iterator.h"
 #include "rocksdb/options.h"
 #include "rocksdb/utilities/backup_engine.h"
+#include "rocksdb/utilities/transaction.h"
 #include "rocksdb/utilities/write_batch_with_index.h"
 #include "rocksdb/write_batch.h"
 
@@ -41,6 +44,10 @@ struct rocksdb_iterator_t {
 struct rocksdb_pinnableslice_t {
   rocksdb::PinnableSlice rep;
 };
+// Freed (wrapper alone) for the recovered transactions pinrocks never hands out.
+struct rocksdb_transaction_t {
+  rocksdb::Transaction* rep;
+};
 
 namespace pinrocks {
 
@@ -54,6 +61,10 @@ inline std::shared_ptr<rocksdb::Cache>& cache_of(rocksdb_cache_t* cache) {
 
 inline rocksdb::Options& options_of(rocksdb_options_t* options) {
   return *reinterpret_cast<rocksdb::Options*>(options);
+}
+
+inline const rocksdb::WriteOptions& write_options_of(const rocksdb_writeoptions_t* options) {
+  return *reinterpret_cast<const rocksdb::WriteOptions*>(options);
 }
 
 inline const rocksdb::ReadOptions& read_options_of(const rocksdb_readoptions_t* options) {

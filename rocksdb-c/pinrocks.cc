@@ -217,6 +217,40 @@ void pinrocks_writebatch_iterate(const rocksdb_writebatch_t* batch, pinrocks_rec
   });
 }
 
+unsigned char pinrocks_backup_engine_restore(rocksdb_backup_engine_t* backup_engine,
+                                             const char* db_dir, unsigned char latest,
+                                             unsigned int backup_id, int* status_code,
+                                             char** errptr) PINROCKS_NOEXCEPT {
+  unsigned char locked_out = 0;
+  guarded(status_code, errptr, [&] {
+    rocksdb::Env* env = rocksdb::Env::Default();
+    std::string dir(db_dir);
+    rocksdb::Status s = env->CreateDirIfMissing(dir);
+    if (!s.ok()) {
+      report(errptr, status_code, s);
+      return;
+    }
+    // The lock every DB::Open takes (db/db_impl/db_impl_open.cc): refused while a database
+    // is open there, in this process (PosixEnv's set of locked files) or another (fcntl),
+    // and held for the restore so that none opens meanwhile.
+    rocksdb::FileLock* lock = nullptr;
+    s = env->LockFile(dir + "/LOCK", &lock);
+    if (!s.ok()) {
+      locked_out = 1;
+      report(errptr, status_code, s);
+      return;
+    }
+    rocksdb::BackupEngine* engine = pinrocks::backup_engine_of(backup_engine);
+    rocksdb::RestoreOptions options;
+    rocksdb::Status restored = latest != 0
+                                   ? engine->RestoreDBFromLatestBackup(options, dir, dir)
+                                   : engine->RestoreDBFromBackup(options, backup_id, dir, dir);
+    env->UnlockFile(lock).PermitUncheckedError();
+    report(errptr, status_code, restored);
+  });
+  return locked_out;
+}
+
 void pinrocks_backup_engine_create(rocksdb_backup_engine_t* backup_engine, rocksdb_t* db,
                                    unsigned char flush, pinrocks_progress_fn fn, void* ctx,
                                    unsigned int* backup_id, int* status_code,
@@ -266,8 +300,58 @@ size_t pinrocks_db_name(rocksdb_t* db, char* buf, size_t buflen) PINROCKS_NOEXCE
   return copy_name(pinrocks::db_of(db)->GetName(), buf, buflen);
 }
 
+void pinrocks_db_write_op(rocksdb_t* db, const rocksdb_writeoptions_t* options,
+                          rocksdb_column_family_handle_t* column_family, int op, const char* key,
+                          size_t keylen, const char* value, size_t valuelen, int* status_code,
+                          char** errptr) PINROCKS_NOEXCEPT {
+  guarded(status_code, errptr, [&] {
+    rocksdb::DB* d = pinrocks::db_of(db);
+    const rocksdb::WriteOptions& o = pinrocks::write_options_of(options);
+    rocksdb::ColumnFamilyHandle* cf = pinrocks::handle_of(column_family);
+    rocksdb::Slice k(key, keylen), v(value, valuelen);
+    rocksdb::Status s;
+    switch (op) {
+      case PINROCKS_RECORD_PUT:
+        s = d->Put(o, cf, k, v);
+        break;
+      case PINROCKS_RECORD_DELETE:
+        s = d->Delete(o, cf, k);
+        break;
+      case PINROCKS_RECORD_MERGE:
+        s = d->Merge(o, cf, k, v);
+        break;
+      case PINROCKS_RECORD_DELETE_RANGE:
+        s = d->DeleteRange(o, cf, k, v);
+        break;
+      default:
+        s = rocksdb::Status::InvalidArgument("pinrocks_db_write_op: unknown op");
+    }
+    report(errptr, status_code, s);
+  });
+}
+
+void pinrocks_db_write(rocksdb_t* db, const rocksdb_writeoptions_t* options,
+                       rocksdb_writebatch_t* batch, int* status_code,
+                       char** errptr) PINROCKS_NOEXCEPT {
+  guarded(status_code, errptr, [&] {
+    report(errptr, status_code,
+           pinrocks::db_of(db)->Write(pinrocks::write_options_of(options),
+                                      &pinrocks::batch_of(batch)));
+  });
+}
+
 unsigned int pinrocks_writebatch_count(rocksdb_writebatch_t* batch) PINROCKS_NOEXCEPT {
   return pinrocks::batch_of(batch).Count();
+}
+
+unsigned char pinrocks_writebatch_has_2pc_markers(const rocksdb_writebatch_t* batch)
+    PINROCKS_NOEXCEPT {
+  try {
+    const rocksdb::WriteBatch& b = pinrocks::batch_of(batch);
+    return b.HasBeginPrepare() || b.HasEndPrepare() || b.HasCommit() || b.HasRollback() ? 1 : 0;
+  } catch (...) {
+    return 1;  // cannot tell: treated as a batch the log iterator cannot follow
+  }
 }
 
 }  // extern "C"

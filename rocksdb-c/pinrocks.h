@@ -109,6 +109,19 @@ typedef unsigned char (*pinrocks_record_fn)(void* ctx, int kind, unsigned int co
 void pinrocks_writebatch_iterate(const rocksdb_writebatch_t* batch, pinrocks_record_fn fn,
                                  void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
+/* Put, Delete, Merge or DeleteRange (op: PINROCKS_RECORD_PUT, _DELETE, _MERGE,
+ * _DELETE_RANGE with `value` the range's end) on the database: rocksdb_put_cf & co.
+ * without an exception escaping (DB::Put copies key and value into a new WriteBatch, so a
+ * value that fits in memory once but not twice throws std::bad_alloc there). */
+void pinrocks_db_write_op(rocksdb_t* db, const rocksdb_writeoptions_t* options,
+                          rocksdb_column_family_handle_t* column_family, int op, const char* key,
+                          size_t keylen, const char* value, size_t valuelen, int* status_code,
+                          char** errptr) PINROCKS_NOEXCEPT;
+/* DB::Write of a batch, guarded likewise (the write group copies batches into the WAL). */
+void pinrocks_db_write(rocksdb_t* db, const rocksdb_writeoptions_t* options,
+                       rocksdb_writebatch_t* batch, int* status_code,
+                       char** errptr) PINROCKS_NOEXCEPT;
+
 /* Called as a backup copies its files (about every 4 MiB); returns 0 to go on, 1 to stop
  * the backup. Must not unwind. */
 typedef unsigned char (*pinrocks_progress_fn)(void* ctx);
@@ -120,6 +133,14 @@ void pinrocks_backup_engine_create(rocksdb_backup_engine_t* backup_engine, rocks
                                    unsigned char flush, pinrocks_progress_fn fn, void* ctx,
                                    unsigned int* backup_id, int* status_code,
                                    char** errptr) PINROCKS_NOEXCEPT;
+
+/* Restores backup `backup_id` (or the newest, if `latest`) into `db_dir` (its WAL too),
+ * holding the directory's LOCK file as DB::Open does. Returns 1 (and the lock's error) if
+ * the lock is held, by a database open there in this process or another: nothing restored. */
+unsigned char pinrocks_backup_engine_restore(rocksdb_backup_engine_t* backup_engine,
+                                             const char* db_dir, unsigned char latest,
+                                             unsigned int backup_id, int* status_code,
+                                             char** errptr) PINROCKS_NOEXCEPT;
 
 /* BackupEngine::VerifyBackup with the choice the C API leaves out: with `verify_checksums`
  * every file's checksum is recomputed (the C API only compares sizes). */
@@ -296,6 +317,29 @@ void pinrocks_transaction_multi_get_pinned(rocksdb_transaction_t* txn,
                                            void* ctx, int* status_code,
                                            char** errptr) PINROCKS_NOEXCEPT;
 
+/* Put, Delete or Merge (op: PINROCKS_RECORD_PUT, _DELETE, _MERGE) through a transaction,
+ * as rocksdb_transaction_put_cf & co. do but with no exception escaping (they copy the
+ * key and value into the transaction's batch and lock tracker: std::bad_alloc). */
+void pinrocks_transaction_write_op(rocksdb_transaction_t* txn,
+                                   rocksdb_column_family_handle_t* column_family, int op,
+                                   const char* key, size_t keylen, const char* value,
+                                   size_t valuelen, int* status_code,
+                                   char** errptr) PINROCKS_NOEXCEPT;
+#define PINROCKS_TXN_PREPARE 0
+#define PINROCKS_TXN_COMMIT 1
+#define PINROCKS_TXN_ROLLBACK 2
+#define PINROCKS_TXN_ROLLBACK_TO_SAVEPOINT 3
+/* Prepare, Commit, Rollback or RollbackToSavePoint, guarded (each may copy or re-index the
+ * whole batch). */
+void pinrocks_transaction_end(rocksdb_transaction_t* txn, int op, int* status_code,
+                              char** errptr) PINROCKS_NOEXCEPT;
+/* Frees the C API wrapper of a transaction without the transaction in it (one that
+ * rocksdb_transactiondb_get_prepared_transactions listed and RocksDB still owns). */
+void pinrocks_transaction_forget(rocksdb_transaction_t* txn) PINROCKS_NOEXCEPT;
+/* The transaction's write batch (its writes, and markers once prepared), borrowed: for
+ * pinrocks_writebatch_iterate, while nothing else uses the transaction. */
+const rocksdb_writebatch_t* pinrocks_transaction_write_batch(rocksdb_transaction_t* txn)
+    PINROCKS_NOEXCEPT;
 /* Transaction::SetSnapshot: a new snapshot for the transaction, now. */
 void pinrocks_transaction_set_snapshot(rocksdb_transaction_t* txn, int* status_code,
                                        char** errptr) PINROCKS_NOEXCEPT;
@@ -376,6 +420,15 @@ size_t pinrocks_column_family_name(rocksdb_column_family_handle_t* column_family
 size_t pinrocks_db_name(rocksdb_t* db, char* buf, size_t buflen) PINROCKS_NOEXCEPT;
 /* The number of entries in the batch, as the C++ WriteBatch reports it. */
 unsigned int pinrocks_writebatch_count(rocksdb_writebatch_t* batch) PINROCKS_NOEXCEPT;
+/* Whether the batch holds a two-phase commit marker (begin/end prepare, commit, rollback):
+ * the WAL's records then no longer use the sequence numbers their counts say, and
+ * GetUpdatesSince's iterator goes wrong from there. */
+unsigned char pinrocks_writebatch_has_2pc_markers(const rocksdb_writebatch_t* batch)
+    PINROCKS_NOEXCEPT;
+
+/* Guarded replacements for C API calls that copy user-sized data without a try/catch
+ * (rocksdb-c/guarded_calls.cc). */
+#include "guarded_calls.h"
 
 #ifdef __cplusplus
 }

@@ -16,9 +16,7 @@
 
 namespace {
 
-rocksdb::Transaction* txn_of(rocksdb_transaction_t* txn) {
-  return *reinterpret_cast<rocksdb::Transaction**>(txn);
-}
+rocksdb::Transaction* txn_of(rocksdb_transaction_t* txn) { return txn->rep; }
 
 }  // namespace
 
@@ -46,6 +44,66 @@ rocksdb_t* pinrocks_optimistictransactiondb_as_db(rocksdb_optimistictransactiond
   } catch (...) {
     return nullptr;
   }
+}
+
+void pinrocks_transaction_forget(rocksdb_transaction_t* txn) PINROCKS_NOEXCEPT { delete txn; }
+
+void pinrocks_transaction_write_op(rocksdb_transaction_t* txn,
+                                   rocksdb_column_family_handle_t* column_family, int op,
+                                   const char* key, size_t keylen, const char* value,
+                                   size_t valuelen, int* status_code,
+                                   char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb::Transaction* t = txn_of(txn);
+    rocksdb::ColumnFamilyHandle* cf = pinrocks::handle_of(column_family);
+    rocksdb::Slice k(key, keylen), v(value, valuelen);
+    rocksdb::Status s;
+    switch (op) {
+      case PINROCKS_RECORD_PUT:
+        s = t->Put(cf, k, v);
+        break;
+      case PINROCKS_RECORD_DELETE:
+        s = t->Delete(cf, k);
+        break;
+      case PINROCKS_RECORD_MERGE:
+        s = t->Merge(cf, k, v);
+        break;
+      default:
+        s = rocksdb::Status::InvalidArgument("pinrocks_transaction_write_op: unknown op");
+    }
+    pinrocks::report(errptr, status_code, s);
+  });
+}
+
+void pinrocks_transaction_end(rocksdb_transaction_t* txn, int op, int* status_code,
+                              char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb::Transaction* t = txn_of(txn);
+    rocksdb::Status s;
+    switch (op) {
+      case PINROCKS_TXN_PREPARE:
+        s = t->Prepare();
+        break;
+      case PINROCKS_TXN_COMMIT:
+        s = t->Commit();
+        break;
+      case PINROCKS_TXN_ROLLBACK:
+        s = t->Rollback();
+        break;
+      case PINROCKS_TXN_ROLLBACK_TO_SAVEPOINT:
+        s = t->RollbackToSavePoint();
+        break;
+      default:
+        s = rocksdb::Status::InvalidArgument("pinrocks_transaction_end: unknown op");
+    }
+    pinrocks::report(errptr, status_code, s);
+  });
+}
+
+const rocksdb_writebatch_t* pinrocks_transaction_write_batch(rocksdb_transaction_t* txn)
+    PINROCKS_NOEXCEPT {
+  // rocksdb_writebatch_t is `{ WriteBatch rep; }`: the batch is at the wrapper's address.
+  return reinterpret_cast<const rocksdb_writebatch_t*>(txn_of(txn)->GetWriteBatch()->GetWriteBatch());
 }
 
 unsigned char pinrocks_transaction_get_pinned(rocksdb_t* db, rocksdb_transaction_t* txn,

@@ -11,6 +11,7 @@ use crate::db::{path_to_cstring, Db};
 use crate::error::{ErrPtr, Error, Result};
 use crate::ffi;
 use crate::options::Options;
+use crate::reentry;
 
 impl Db {
     /// Writes a consistent, openable copy of the database to `path` (which must not exist),
@@ -119,7 +120,9 @@ extern "C" fn progress_trampoline<F: FnMut(u64) -> bool + Send>(ctx: *mut c_void
     }
     progress.calls += 1;
     let calls = progress.calls;
-    let go_on = match panic::catch_unwind(AssertUnwindSafe(|| (progress.f)(calls))) {
+    let go_on = match panic::catch_unwind(AssertUnwindSafe(|| {
+        reentry::inside("backup progress callback", || (progress.f)(calls))
+    })) {
         Ok(go_on) => go_on,
         Err(payload) => {
             progress.panic = Some(payload);
@@ -163,6 +166,9 @@ impl BackupEngine {
     }
 
     fn check_running(&self) -> Result<()> {
+        // Its progress callback runs under the engine's lock: a call back into the engine
+        // from there would wait for itself.
+        reentry::refuse_inside("a backup engine call")?;
         if self.stopped.load(Ordering::Acquire) {
             return Err(Error::BackupEngineStopped);
         }
@@ -291,6 +297,11 @@ impl BackupEngine {
     }
 
     /// Restores backup `id` into `db_dir` (its WAL too), replacing what is there.
+    ///
+    /// Refused ([`Error::DatabaseOpenThere`]) while a database is open at `db_dir`: in this
+    /// process (any kind of open, however the path is spelled), or read-write in another
+    /// (RocksDB's LOCK file, held by the restore until it starts replacing files). A
+    /// read-only or secondary open in another process takes no lock and is not seen.
     pub fn restore(&self, id: u32, db_dir: impl AsRef<Path>) -> Result<()> {
         self.restore_impl(Some(id), db_dir.as_ref())
     }
@@ -302,32 +313,33 @@ impl BackupEngine {
 
     fn restore_impl(&self, id: Option<u32>, db_dir: &Path) -> Result<()> {
         self.check_running()?;
+        if crate::handles::is_open_here(db_dir) {
+            return Err(Error::DatabaseOpenThere {
+                path: db_dir.to_path_buf(),
+                message: "open in this process".to_owned(),
+            });
+        }
         let c_dir = path_to_cstring(db_dir)?;
         let mut err = ErrPtr::new();
-        // SAFETY: live engine; the paths are copied; the restore options are created and
-        // destroyed around the call.
-        unsafe {
-            let options = ffi::rocksdb_restore_options_create();
-            match id {
-                Some(id) => ffi::rocksdb_backup_engine_restore_db_from_backup(
-                    self.raw.as_ptr(),
-                    c_dir.as_ptr(),
-                    c_dir.as_ptr(),
-                    options,
-                    id,
-                    err.as_out(),
-                ),
-                None => ffi::rocksdb_backup_engine_restore_db_from_latest_backup(
-                    self.raw.as_ptr(),
-                    c_dir.as_ptr(),
-                    c_dir.as_ptr(),
-                    options,
-                    err.as_out(),
-                ),
-            }
-            ffi::rocksdb_restore_options_destroy(options);
+        let mut code = 0;
+        // SAFETY: live engine; the path is copied; everything else is made and freed inside.
+        let locked_out = unsafe {
+            ffi::pinrocks_backup_engine_restore(
+                self.raw.as_ptr(),
+                c_dir.as_ptr(),
+                u8::from(id.is_none()),
+                id.unwrap_or(0),
+                &mut code,
+                err.as_out(),
+            )
+        };
+        match err.check_with_code(Some(code)) {
+            Err(e) if locked_out != 0 => Err(Error::DatabaseOpenThere {
+                path: db_dir.to_path_buf(),
+                message: e.to_string(),
+            }),
+            other => other,
         }
-        err.check()
     }
 
     /// Deletes all but the newest `keep` backups (and files no backup still uses).

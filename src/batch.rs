@@ -9,7 +9,7 @@ use crate::column_family::ColumnFamily;
 use crate::comparator::compare;
 use crate::error::{ErrPtr, Error, Result};
 use crate::ffi;
-use crate::handles::{CfHandle, DbInner};
+use crate::handles::{CfHandle, DbInner, WritingAll};
 use crate::pinned::value_slice;
 
 /// Puts and deletes applied together by [`Writer::write`](crate::Writer::write): all of
@@ -90,20 +90,29 @@ impl NamedFamily {
         });
     }
 
-    /// `Ok` if a write to `db` may name this family. Call with `db.lock_families()` held.
-    pub(crate) fn check_live(&self, db: &DbInner) -> Result<()> {
+    /// The family's handle, if a write to `db` may name it: of `db`, and not dropped and
+    /// gone. (Whether it is being dropped, the gate says: `WritingAll::enter`.)
+    pub(crate) fn handle_in(&self, db: &DbInner) -> Result<Arc<CfHandle>> {
         if self.db_id != db.id {
             return Err(Error::ForeignColumnFamily {
                 name: self.name.clone(),
             });
         }
         // The database is open (we write to it), so the handle is gone only if the family
-        // was dropped and nothing holds it any more. An upgraded handle may be dropped here
-        // last: it belongs to `db`, which is open.
-        match self.handle.upgrade() {
-            Some(handle) => db.live_family(&handle),
-            None => Err(Error::ColumnFamilyDropped(self.name.clone())),
-        }
+        // was dropped and nothing holds it any more. An upgraded handle may be dropped
+        // last by the writer: it belongs to `db`, which is open.
+        self.handle
+            .upgrade()
+            .ok_or_else(|| Error::ColumnFamilyDropped(self.name.clone()))
+    }
+
+    /// Enters every family of `families` for a write to `db` (see `WritingAll`).
+    pub(crate) fn enter_all(families: &[NamedFamily], db: &DbInner) -> Result<WritingAll> {
+        let handles = families
+            .iter()
+            .map(|family| family.handle_in(db))
+            .collect::<Result<Vec<_>>>()?;
+        WritingAll::enter(handles)
     }
 }
 
@@ -385,6 +394,21 @@ pub enum BatchRecord<'a> {
     },
     /// A blob logged with the batch, applied to no column family.
     LogData(&'a [u8]),
+}
+
+impl BatchRecord<'_> {
+    /// The column family id it applies to (`None` for logged data).
+    pub fn cf(&self) -> Option<u32> {
+        match *self {
+            BatchRecord::Put { cf, .. }
+            | BatchRecord::Delete { cf, .. }
+            | BatchRecord::SingleDelete { cf, .. }
+            | BatchRecord::DeleteRange { cf, .. }
+            | BatchRecord::Merge { cf, .. }
+            | BatchRecord::PutEntity { cf, .. } => Some(cf),
+            BatchRecord::LogData(_) => None,
+        }
+    }
 }
 
 /// The callback and a panic caught in it, carried across `pinrocks_writebatch_iterate`.

@@ -27,6 +27,34 @@ use crate::handles::{CfHandle, DbInner};
 /// assert_eq!(db.cf("logs")?.reader().get(b"2026-12-01")?.as_deref(), Some(&b"started"[..]));
 /// # Ok(()) }
 /// ```
+///
+/// It cannot be dropped after its database, however the code is ordered:
+///
+/// ```compile_fail,E0597
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let mut opts = pinrocks::Options::new();
+/// # opts.create_if_missing(true);
+/// let cf;
+/// let db = pinrocks::Db::open(&opts, dir.path())?;
+/// cf = db.create_cf("x", &pinrocks::Options::new())?; // error: `db` dropped while borrowed
+/// # Ok(()) }
+/// ```
+///
+/// ```compile_fail,E0597
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let mut opts = pinrocks::Options::new();
+/// # opts.create_if_missing(true);
+/// let created = {
+///     let db = pinrocks::Db::open(&opts, dir.path())?;
+///     match db.create_cf("cf1", &pinrocks::Options::new()) {
+///         Ok(_) => true, // the temporary would drop after `db`: error
+///         Err(_) => false,
+///     }
+/// };
+/// # Ok(()) }
+/// ```
 #[derive(Clone)]
 pub struct ColumnFamily<'db> {
     pub(crate) db: &'db Arc<DbInner>,
@@ -109,11 +137,20 @@ impl<'db> ColumnFamily<'db> {
     /// if RocksDB does not know the property.
     pub fn property(&self, name: &str) -> Result<Option<String>> {
         let name = CString::new(name).map_err(|e| crate::Error::invalid("property name", e))?;
-        // SAFETY: live db and handle; the result is a malloc'd C string or NULL, copied
-        // and then freed with rocksdb_free.
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live db and handle; the name is read during the call. The result is a
+        // malloc'd C string or NULL (absent, or on error: checked first), copied, then freed
+        // with rocksdb_free. No C++ exception leaves the call.
         unsafe {
-            let value =
-                ffi::rocksdb_property_value_cf(self.db.raw(), self.handle.raw(), name.as_ptr());
+            let value = ffi::pinrocks_property_value_cf(
+                self.db.raw(),
+                self.handle.raw(),
+                name.as_ptr(),
+                &mut code,
+                err.as_out(),
+            );
+            err.check_with_code(Some(code))?;
             if value.is_null() {
                 return Ok(None);
             }
@@ -130,17 +167,31 @@ impl<'db> ColumnFamily<'db> {
     pub fn property_int(&self, name: &str) -> Result<Option<u64>> {
         let name = CString::new(name).map_err(|e| crate::Error::invalid("property name", e))?;
         let mut value = 0u64;
-        // SAFETY: live db and handle; `value` is written only on success (return 0).
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live db and handle; `value` is written only on success (return 0). No C++
+        // exception leaves the call.
         let rc = unsafe {
-            ffi::rocksdb_property_int_cf(
+            ffi::pinrocks_property_int_cf(
                 self.db.raw(),
                 self.handle.raw(),
                 name.as_ptr(),
                 &mut value,
+                &mut code,
+                err.as_out(),
             )
         };
+        err.check_with_code(Some(code))?;
         Ok((rc == 0).then_some(value))
     }
+}
+
+/// Not a no-op for the borrow checker: a type with a destructor must not outlive what it
+/// borrows, so a `ColumnFamily` (which owns a handle whose destructor locks the database's
+/// mutex) cannot be dropped after its `Db` closes, not even by `let cf; let db = ..;` or as
+/// a block's tail temporary. Without it the compiler may drop the borrow last.
+impl Drop for ColumnFamily<'_> {
+    fn drop(&mut self) {}
 }
 
 impl std::fmt::Debug for ColumnFamily<'_> {

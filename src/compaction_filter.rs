@@ -12,6 +12,7 @@ use crate::ffi;
 use crate::merge::c_name;
 use crate::new_value::NewValue;
 use crate::pinned::value_slice;
+use crate::reentry;
 
 /// What a filter does with one entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -275,7 +276,9 @@ extern "C" fn create_filter(
         input_start_level: u32::try_from(ctx.input_start_level).ok(),
         column_family_id: ctx.column_family_id,
     };
-    match panic::catch_unwind(AssertUnwindSafe(|| (factory.create)(&context))) {
+    match panic::catch_unwind(AssertUnwindSafe(|| {
+        reentry::inside("compaction filter factory", || (factory.create)(&context))
+    })) {
         Ok(Some(filter)) => Box::into_raw(Box::new(filter)).cast(),
         Ok(None) | Err(_) => std::ptr::null_mut(),
     }
@@ -303,7 +306,9 @@ extern "C" fn filter_entry(
     };
     let level = u32::try_from(level).unwrap_or(0);
     let decision = panic::catch_unwind(AssertUnwindSafe(|| {
-        filter.filter(level, key, value, &mut out)
+        reentry::inside("compaction filter", || {
+            filter.filter(level, key, value, &mut out)
+        })
     }));
     (match decision {
         Ok(Decision::Remove) => ffi::PINROCKS_FILTER_REMOVE,

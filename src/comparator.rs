@@ -12,6 +12,7 @@ use crate::error::panic_message;
 use crate::ffi;
 use crate::merge::c_name;
 use crate::pinned::value_slice;
+use crate::reentry;
 
 type CompareFn = dyn Fn(&[u8], &[u8]) -> Ordering + Send + Sync;
 
@@ -214,7 +215,9 @@ extern "C" fn compare_keys(
             value_slice(b, blen),
         )
     };
-    match panic::catch_unwind(AssertUnwindSafe(|| (order.compare)(a, b))) {
+    match panic::catch_unwind(AssertUnwindSafe(|| {
+        reentry::inside("comparator", || (order.compare)(a, b))
+    })) {
         Ok(ordering) => ordering as c_int,
         Err(panic) => {
             // Unwinding into RocksDB is undefined behaviour, and returning any order would

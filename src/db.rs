@@ -5,11 +5,11 @@ use std::path::Path;
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-use crate::batch::WriteBatch;
+use crate::batch::{for_each_record, WriteBatch};
 use crate::column_family::ColumnFamily;
 use crate::error::{ErrPtr, Error, Result};
 use crate::ffi;
-use crate::handles::{DbInner, DbKind, RawDb, DEFAULT_COLUMN_FAMILY};
+use crate::handles::{CfHandle, DbInner, DbKind, RawDb, RecoveredTxn, DEFAULT_COLUMN_FAMILY};
 use crate::options::{Options, ReadOptions};
 use crate::read::{CopyResult, Reader};
 use crate::snapshot::Snapshot;
@@ -277,7 +277,7 @@ impl Db {
         };
         err.check().map_err(Error::at_open)?;
         let raw = raw.expect("RocksDB open returned NULL without an error");
-        Ok(Db {
+        let db = Db {
             inner: DbInner::new(
                 raw,
                 path.to_path_buf(),
@@ -293,7 +293,9 @@ impl Db {
                 },
                 Statistics::of_options(options.raw()),
             ),
-        })
+        };
+        adopt_recovered(&db.inner)?;
+        Ok(db)
     }
     /// The column family names of the database at `path`, without opening it.
     pub fn list_column_families(options: &Options, path: impl AsRef<Path>) -> Result<Vec<String>> {
@@ -581,4 +583,68 @@ pub(crate) fn with_default_cf<'o>(
         cf_options.insert(0, options);
     }
     Ok((names, cf_options))
+}
+
+/// At the open of a pessimistic transaction database: keeps the transactions RocksDB
+/// recovered as prepared (`Db::prepared_transactions` hands them out), counting each as
+/// prepared in the families it writes to, so none of them can be dropped before it ends.
+pub(crate) fn adopt_recovered(inner: &DbInner) -> Result<()> {
+    let RawDb::Transaction { txn_db, .. } = inner.raw_db() else {
+        return Ok(());
+    };
+    let mut count = 0usize;
+    // SAFETY: live database, no user of it yet (still opening); RocksDB returns a malloc'd
+    // array of `count` new C API wrappers around transactions it owns. Each wrapper is
+    // taken by a `RecoveredTxn`, the array freed.
+    let wrappers: Vec<NonNull<ffi::rocksdb_transaction_t>> = unsafe {
+        let list =
+            ffi::rocksdb_transactiondb_get_prepared_transactions(txn_db.as_ptr(), &mut count);
+        if list.is_null() {
+            return Ok(());
+        }
+        let wrappers = (0..count)
+            .filter_map(|i| NonNull::new(*list.add(i)))
+            .collect();
+        ffi::rocksdb_free(list.cast());
+        wrappers
+    };
+    let by_id: Vec<(u32, Arc<CfHandle>)> = inner
+        .column_families()
+        .values()
+        // SAFETY: live handles; `GetID` only reads them.
+        .map(|h| {
+            (
+                unsafe { ffi::rocksdb_column_family_handle_get_id(h.raw()) },
+                Arc::clone(h),
+            )
+        })
+        .collect();
+    let mut recovered = Vec::with_capacity(wrappers.len());
+    let mut failed = None;
+    for raw in wrappers {
+        let mut ids = Vec::new();
+        // SAFETY: the transaction is RocksDB's and used by no one else during the open;
+        // its batch is borrowed for the iteration only.
+        let batch = unsafe { ffi::pinrocks_transaction_write_batch(raw.as_ptr()) };
+        if let Err(e) = for_each_record(batch, |record| {
+            if let Some(id) = record.cf() {
+                if !ids.contains(&id) {
+                    ids.push(id);
+                }
+            }
+        }) {
+            failed.get_or_insert(e);
+        }
+        let families = by_id
+            .iter()
+            .filter(|(id, _)| ids.contains(id))
+            .map(|(_, h)| Arc::clone(h))
+            .collect();
+        recovered.push(RecoveredTxn::new(raw, families));
+    }
+    *inner
+        .recovered
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner()) = recovered;
+    failed.map_or(Ok(()), Err)
 }

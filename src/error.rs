@@ -273,6 +273,54 @@ pub enum Error {
         /// How many holders there were besides the `Db`.
         holders: usize,
     },
+    /// A call that only one kind of database has, made on another: RocksDB's C API would
+    /// cast the database to that kind unchecked. Refused before it reaches RocksDB.
+    #[error("{operation} needs a {needs} database")]
+    WrongKind {
+        /// What was refused, such as `"create_cf_with_ttl"`.
+        operation: &'static str,
+        /// The kind it needs: `"TTL"`, `"transaction"`, ...
+        needs: &'static str,
+    },
+    /// `drop_cf` of a family that a prepared (two-phase) transaction writes to: its commit
+    /// would fail inside RocksDB and stop the database. Commit or roll it back first.
+    /// Nothing was dropped.
+    #[error("column family {name:?} is written by a prepared transaction")]
+    ColumnFamilyInUse {
+        /// The column family's name.
+        name: String,
+    },
+    /// A restore into the directory of a database that is open (in this process or
+    /// another): it would replace the files under the live database. Nothing was restored.
+    #[error("cannot restore into {path:?}: a database is open there ({message})")]
+    DatabaseOpenThere {
+        /// The directory.
+        path: std::path::PathBuf,
+        /// What locking it said.
+        message: String,
+    },
+    /// [`Db::updates_since`](crate::Db::updates_since) reached a batch of a two-phase
+    /// commit (a prepare, commit or rollback marker). Such batches do not use the sequence
+    /// numbers their record counts say, so RocksDB's log iterator would report prepared
+    /// writes (rolled back or not) as written and skip later batches. The iteration ends
+    /// here; nothing at or after `sequence` was reported.
+    #[error("the WAL holds a two-phase commit batch at sequence {sequence}, which updates_since cannot follow")]
+    TwoPhaseCommitInLog {
+        /// The sequence number of that batch.
+        sequence: u64,
+    },
+    /// A change to a database (a write, a flush, a compaction, a column family created or
+    /// dropped, a transaction's prepare or commit) or a backup engine call made from inside
+    /// a callback that RocksDB runs within its own work (a comparator, merge operator,
+    /// compaction filter, or a backup's progress callback), where it could wait for the
+    /// very work that is running it: refused, nothing done.
+    #[error("{operation} refused inside a {callback}: it could wait for the work running it")]
+    InsideCallback {
+        /// What was refused.
+        operation: &'static str,
+        /// Which callback the thread was in.
+        callback: &'static str,
+    },
     /// A value could not be encoded by its codec.
     #[error("cannot encode {codec}: {source}")]
     Encode {

@@ -13,8 +13,8 @@ use std::collections::HashMap;
 use std::ffi::CString;
 use std::path::PathBuf;
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use crate::comparator::Comparator;
 use crate::error::{ErrPtr, Error, Result};
@@ -36,19 +36,62 @@ pub(crate) struct DbInner {
     /// How it was opened: read-only and secondary instances refuse every change
     /// (`check_writable`), a TTL database refuses files without its timestamps.
     pub(crate) kind: DbKind,
-    /// Held shared by every write that names a column family, for the whole write, and
-    /// exclusively by `drop_cf`: a write never reaches RocksDB for a family that is being or
-    /// has been dropped.
-    family_lock: RwLock<()>,
     pub(crate) default_cf: Arc<CfHandle>,
     column_families: RwLock<HashMap<String, Arc<CfHandle>>>,
     pub(crate) path: PathBuf,
+    /// The transactions RocksDB recovered as prepared at open (a pessimistic transaction
+    /// database), not yet handed out: each is handed out once, by
+    /// `Db::prepared_transactions`. Before `raw`: RocksDB deletes those left at close.
+    pub(crate) recovered: Mutex<Vec<RecoveredTxn>>,
     /// The statistics of the options it was opened with, if they collect any.
     pub(crate) statistics: Option<Statistics>,
     raw: RawDb,
     /// The comparators of its column families, which RocksDB holds by raw pointer until the
     /// database has closed: after `raw` in drop order.
     comparators: Mutex<Vec<Comparator>>,
+    /// Its directory in the process's list of open databases, until it has closed.
+    _open_here: OpenHere,
+}
+
+/// The directories (canonical) of the databases open in this process, each once per open:
+/// what a restore checks before it replaces files. RocksDB's own LOCK cannot tell: its
+/// in-process table is keyed by the path as spelled, and read-only opens take no lock.
+static OPEN_HERE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// One entry of `OPEN_HERE`, removed on drop.
+struct OpenHere(Option<PathBuf>);
+
+impl OpenHere {
+    fn register(path: &std::path::Path) -> Self {
+        let canonical = std::fs::canonicalize(path).ok();
+        if let Some(dir) = &canonical {
+            open_here().push(dir.clone());
+        }
+        OpenHere(canonical)
+    }
+}
+
+impl Drop for OpenHere {
+    fn drop(&mut self) {
+        if let Some(dir) = &self.0 {
+            let mut open = open_here();
+            if let Some(i) = open.iter().position(|d| d == dir) {
+                open.swap_remove(i);
+            }
+        }
+    }
+}
+
+// Each change is one push or remove: a poisoned list is still whole.
+fn open_here() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    OPEN_HERE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Whether a database is open in this process at `dir` (however it is spelled).
+pub(crate) fn is_open_here(dir: &std::path::Path) -> bool {
+    std::fs::canonicalize(dir).is_ok_and(|dir| open_here().contains(&dir))
 }
 
 /// What pinrocks needs to know of a column family's options to read it right: its key
@@ -165,16 +208,18 @@ impl DbInner {
             })
             .collect();
         let default_cf = Arc::clone(&column_families[DEFAULT_COLUMN_FAMILY]);
+        let open_here = OpenHere::register(&path);
         Arc::new(DbInner {
             id,
             kind,
-            family_lock: RwLock::new(()),
             default_cf,
             column_families: RwLock::new(column_families),
             path,
+            recovered: Mutex::new(Vec::new()),
             statistics,
             raw,
             comparators: Mutex::new(traits.iter().filter_map(|t| t.order.clone()).collect()),
+            _open_here: open_here,
         })
     }
 
@@ -188,18 +233,20 @@ impl DbInner {
         let DbInner {
             id: _,
             kind: _,
-            family_lock,
             default_cf,
             column_families,
             path: _,
+            recovered,
             statistics,
             raw,
             comparators,
+            _open_here,
         } = self;
-        drop((family_lock, default_cf, column_families, statistics));
+        drop((default_cf, column_families, recovered, statistics));
         let closed = raw.close();
         drop(raw);
         drop(comparators);
+        drop(_open_here);
         closed
     }
 
@@ -224,37 +271,28 @@ impl DbInner {
 
     /// `Err(ReadOnly)` for a change to a database opened read-only (or as a secondary).
     pub(crate) fn check_writable(&self, operation: &'static str) -> Result<()> {
+        crate::reentry::refuse_inside(operation)?;
         if matches!(self.kind, DbKind::ReadOnly | DbKind::Secondary) {
             return Err(Error::ReadOnly { operation });
         }
         Ok(())
     }
 
-    /// Blocks `drop_cf` for as long as the guard lives; see `live_family`.
-    pub(crate) fn lock_families(&self) -> RwLockReadGuard<'_, ()> {
-        // The lock guards no data, so a poisoned one is as good as a clean one.
-        self.family_lock
-            .read()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    /// `Ok` if a write may name `cf`: it belongs to this database and is not dropped. Call it
-    /// with `lock_families` held and keep that guard until the write has returned.
-    pub(crate) fn live_family(&self, cf: &CfHandle) -> Result<()> {
+    /// `Ok` if a write may name `cf`: it belongs to this database.
+    pub(crate) fn own_family(&self, cf: &CfHandle) -> Result<()> {
         if cf.db_id != self.id {
             return Err(Error::ForeignColumnFamily {
                 name: cf.name.clone(),
             });
         }
-        if cf.is_dropped() {
-            return Err(Error::ColumnFamilyDropped(cf.name.clone()));
-        }
         Ok(())
     }
 
     /// Runs `write` (anything that changes `cf`) on a writable database, with `cf` alive:
-    /// of this database, not dropped, and not droppable until `write` returns. The
-    /// default family cannot be dropped, so writes to it take no lock.
+    /// of this database, not dropped, and not droppable until `write` returns (`drop_cf`
+    /// waits for it; no lock is held meanwhile, so a write that waits inside RocksDB, for
+    /// a row lock or a stall, holds up nothing but a drop of its own family). The default
+    /// family cannot be dropped, so writes to it skip the gate.
     pub(crate) fn with_live_family<R>(
         &self,
         operation: &'static str,
@@ -262,11 +300,11 @@ impl DbInner {
         write: impl FnOnce() -> R,
     ) -> Result<R> {
         self.check_writable(operation)?;
-        if cf.is_default() && cf.db_id == self.id {
+        self.own_family(cf)?;
+        if cf.is_default() {
             return Ok(write());
         }
-        let _families = self.lock_families();
-        self.live_family(cf)?;
+        let _writing = cf.enter()?;
         Ok(write())
     }
 
@@ -299,8 +337,10 @@ impl DbInner {
     ) -> Result<Arc<CfHandle>> {
         self.check_writable("create_cf")?;
         let c_name = CString::new(name).map_err(|e| Error::invalid("column family name", e))?;
-        let mut map = self.column_families_mut();
-        if map.contains_key(name) {
+        // Checked, then released: RocksDB's create waits for the write queue (a stall), and
+        // the map's lock is taken by every `cf()` lookup. Two creates of one name that race
+        // past this check are told apart by RocksDB ("already exists").
+        if self.column_families().contains_key(name) {
             return Err(Error::ColumnFamilyExists(name.to_owned()));
         }
         // Kept before RocksDB sees it, whatever the outcome: RocksDB can fail after the
@@ -315,24 +355,31 @@ impl DbInner {
         let raw = create(self.raw(), c_name.as_ptr(), err.as_out());
         err.check()?;
         let handle = Arc::new(CfHandle::new(raw, name.to_owned(), self.id, traits));
-        map.insert(name.to_owned(), Arc::clone(&handle));
+        self.column_families_mut()
+            .insert(name.to_owned(), Arc::clone(&handle));
         Ok(handle)
     }
 
-    /// Drops a column family (`rocksdb_drop_column_family`) once no write naming a column
-    /// family is in flight; every later write sees it dropped.
+    /// Drops a column family (`rocksdb_drop_column_family`): from the start no write may
+    /// name it, then it waits for the writes already in flight, and drops it. Refused while
+    /// a prepared transaction writes to it (its commit would stop the database). No lock is
+    /// held across the wait or RocksDB's drop.
     pub(crate) fn drop_cf(&self, name: &str) -> Result<()> {
         self.check_writable("drop_cf")?;
-        let _no_writes = self
-            .family_lock
-            .write()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let mut map = self.column_families_mut();
-        let handle = map
+        let handle = self
+            .column_families()
             .get(name)
+            .cloned()
             .ok_or_else(|| Error::ColumnFamilyNotFound(name.to_owned()))?;
         if handle.is_default() {
             return Err(Error::DefaultColumnFamily);
+        }
+        handle.close_for_drop()?;
+        {
+            let mut map = self.column_families_mut();
+            if map.get(name).is_some_and(|h| Arc::ptr_eq(h, &handle)) {
+                map.remove(name);
+            }
         }
         let mut err = ErrPtr::new();
         // SAFETY: live database and handle (both owned here).
@@ -341,9 +388,93 @@ impl DbInner {
         // OPTIONS file), so a failure may mean dropped or not. Either way no write may reach
         // the family again in this open: a write to a dropped family stops the database.
         // If it was not dropped after all, it is back, whole, at the next open.
-        handle.mark_dropped();
-        map.remove(name);
         err.check()
+    }
+}
+
+/// A transaction RocksDB recovered as prepared, which RocksDB owns (and deletes at close)
+/// until pinrocks hands it out as a `Transaction`: its C API wrapper (ours to free, not the
+/// transaction in it) and the families it writes to, counted as prepared in their gates.
+pub(crate) struct RecoveredTxn {
+    raw: NonNull<ffi::rocksdb_transaction_t>,
+    pub(crate) families: Vec<Arc<CfHandle>>,
+}
+
+impl RecoveredTxn {
+    /// Takes a wrapper from `rocksdb_transactiondb_get_prepared_transactions`.
+    pub(crate) fn new(
+        raw: NonNull<ffi::rocksdb_transaction_t>,
+        families: Vec<Arc<CfHandle>>,
+    ) -> Self {
+        for family in &families {
+            family.note_prepared(true);
+        }
+        RecoveredTxn { raw, families }
+    }
+
+    /// Hands the transaction out: its new owner destroys it and ends its prepared count.
+    pub(crate) fn hand_out(self) -> (NonNull<ffi::rocksdb_transaction_t>, Vec<Arc<CfHandle>>) {
+        let this = std::mem::ManuallyDrop::new(self);
+        // SAFETY: `this` is never used or dropped again; each field is read once.
+        unsafe { (this.raw, std::ptr::read(&this.families)) }
+    }
+}
+
+impl Drop for RecoveredTxn {
+    fn drop(&mut self) {
+        // SAFETY: the wrapper is ours (allocated by the C API for us) and freed once; the
+        // transaction in it is RocksDB's, left for `~PessimisticTransactionDB`.
+        unsafe { ffi::pinrocks_transaction_forget(self.raw.as_ptr()) };
+    }
+}
+
+/// Who is writing to a column family, and whether it may still be written: the gate that
+/// `drop_cf` closes. A counter under a mutex held only to change it, never across a call
+/// into RocksDB; `drop_cf` waits on the condition variable, holding nothing.
+#[derive(Default)]
+struct Gate {
+    /// Writes in flight (single writes, batches, transaction writes, prepares, commits).
+    writers: usize,
+    /// Prepared transactions that write to it: their commit needs it.
+    prepared: usize,
+    /// Set by `drop_cf` before it waits for `writers`: no write enters after it.
+    dropped: bool,
+}
+
+/// One write in flight to a column family, for as long as it lives (`CfHandle::enter`).
+pub(crate) struct Writing<'h>(&'h CfHandle);
+
+impl Drop for Writing<'_> {
+    fn drop(&mut self) {
+        self.0.leave();
+    }
+}
+
+/// Writes in flight to several column families at once (a batch, a commit), each its own
+/// handle kept: entered all or none.
+pub(crate) struct WritingAll(Vec<Arc<CfHandle>>);
+
+impl WritingAll {
+    /// Enters every family in `families` (the default one needs no gate), or none if one
+    /// of them is dropped.
+    pub(crate) fn enter(families: impl IntoIterator<Item = Arc<CfHandle>>) -> Result<Self> {
+        let mut entered = WritingAll(Vec::new());
+        for handle in families {
+            if handle.is_default() {
+                continue;
+            }
+            std::mem::forget(handle.enter()?);
+            entered.0.push(handle);
+        }
+        Ok(entered)
+    }
+}
+
+impl Drop for WritingAll {
+    fn drop(&mut self) {
+        for handle in &self.0 {
+            handle.leave();
+        }
     }
 }
 
@@ -356,9 +487,9 @@ pub(crate) struct CfHandle {
     /// The `DbInner::id` of the database it belongs to.
     pub(crate) db_id: u64,
     is_default: bool,
-    /// Set by `DbInner::drop_cf` while it holds the family lock exclusively; writers read it
-    /// under the same lock held shared (`DbInner::live_family`).
-    dropped: AtomicBool,
+    gate: Mutex<Gate>,
+    /// Notified when the last write in flight leaves a family being dropped.
+    idle: Condvar,
     /// Its key order, when not bytewise; the `DbInner` keeps it alive for RocksDB.
     pub(crate) order: Option<Comparator>,
 }
@@ -382,7 +513,8 @@ impl CfHandle {
             is_default: name == DEFAULT_COLUMN_FAMILY,
             name,
             db_id,
-            dropped: AtomicBool::new(false),
+            gate: Mutex::new(Gate::default()),
+            idle: Condvar::new(),
             order: traits.order,
         }
     }
@@ -396,13 +528,69 @@ impl CfHandle {
         self.is_default
     }
 
-    /// Whether `drop_cf` dropped it. Exact only under the database's family lock.
-    pub(crate) fn is_dropped(&self) -> bool {
-        self.dropped.load(Ordering::Acquire)
+    // Every change to the gate is a whole step (no panic while it is held), so a
+    // poisoned lock is still consistent.
+    fn gate(&self) -> std::sync::MutexGuard<'_, Gate> {
+        self.gate
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    fn mark_dropped(&self) {
-        self.dropped.store(true, Ordering::Release);
+    /// A write to this family starts: `Err(ColumnFamilyDropped)` once `drop_cf` began.
+    pub(crate) fn enter(&self) -> Result<Writing<'_>> {
+        let mut gate = self.gate();
+        if gate.dropped {
+            return Err(Error::ColumnFamilyDropped(self.name.clone()));
+        }
+        gate.writers += 1;
+        Ok(Writing(self))
+    }
+
+    fn leave(&self) {
+        let mut gate = self.gate();
+        gate.writers -= 1;
+        if gate.writers == 0 && gate.dropped {
+            self.idle.notify_all();
+        }
+    }
+
+    /// A transaction that writes to this family was prepared (`+1`) or has ended (`-1`).
+    /// Called while the transaction is entered (prepare) or after it (end).
+    pub(crate) fn note_prepared(&self, prepared: bool) {
+        let mut gate = self.gate();
+        if prepared {
+            gate.prepared += 1;
+        } else {
+            gate.prepared -= 1;
+        }
+    }
+
+    /// For `drop_cf`: closes the gate and waits for the writes in flight. Refused (and the
+    /// gate left open) while a prepared transaction writes to the family, including one
+    /// whose prepare was in flight.
+    fn close_for_drop(&self) -> Result<()> {
+        let mut gate = self.gate();
+        if gate.dropped {
+            return Err(Error::ColumnFamilyNotFound(self.name.clone()));
+        }
+        let in_use = || Error::ColumnFamilyInUse {
+            name: self.name.clone(),
+        };
+        if gate.prepared > 0 {
+            return Err(in_use());
+        }
+        gate.dropped = true;
+        while gate.writers > 0 {
+            gate = self
+                .idle
+                .wait(gate)
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+        }
+        if gate.prepared > 0 {
+            gate.dropped = false;
+            return Err(in_use());
+        }
+        Ok(())
     }
 }
 

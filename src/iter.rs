@@ -9,7 +9,7 @@ use std::ops::{Bound, Range, RangeFrom, RangeFull, RangeInclusive, RangeTo, Rang
 use std::ptr::NonNull;
 
 use crate::comparator::{compare, Comparator};
-use crate::error::{ErrPtr, Result};
+use crate::error::{ErrPtr, Error, ErrorKind, Result};
 use crate::ffi;
 use crate::options::ReadOptions;
 use crate::pinned::value_slice;
@@ -179,7 +179,8 @@ pub struct DbIterator<'a, S = FromDb> {
 // SAFETY: a RocksDB iterator (`ArenaWrappedDBIter`) has no thread affinity: it may be used
 // from any thread, one at a time (include/rocksdb/iterator.h: non-const methods need external
 // synchronization), and its destructor releases its SuperVersion through the thread-safe
-// `ColumnFamilyData::ReturnThreadLocalSuperVersion`/`Cleanup` paths. Every move takes
+// `ColumnFamilyData::ReturnThreadLocalSuperVersion`/`Cleanup` paths (the error iterator a
+// failed seek leaves in its place holds only a status). Every move takes
 // `&mut self`; the type is not `Sync`. Only for iterators over the database alone: one
 // through a transaction or an indexed batch (`BaseDeltaIterator`) reads that object's
 // index, which its owner uses on its own thread.
@@ -293,15 +294,18 @@ impl<'a, S> DbIterator<'a, S> {
 
     /// Moves to the first entry with a key `>= key`.
     pub fn seek(&mut self, key: &[u8]) {
-        // SAFETY: live iterator; RocksDB copies what it needs of `key`.
-        unsafe { ffi::rocksdb_iter_seek(self.raw.as_ptr(), key.as_ptr().cast(), key.len()) };
+        // SAFETY: live iterator; RocksDB copies what it needs of `key`. No C++ exception
+        // leaves the call: if one is thrown inside, `pinrocks_iter_seek` replaces the C++
+        // iterator in our handle with one that is not valid and whose status is the failure
+        // (see `status`).
+        unsafe { ffi::pinrocks_iter_seek(self.raw.as_ptr(), key.as_ptr().cast(), key.len()) };
     }
 
     /// Moves to the last entry with a key `<= key`.
     pub fn seek_for_prev(&mut self, key: &[u8]) {
-        // SAFETY: live iterator; RocksDB copies what it needs of `key`.
+        // SAFETY: as in `seek`.
         unsafe {
-            ffi::rocksdb_iter_seek_for_prev(self.raw.as_ptr(), key.as_ptr().cast(), key.len())
+            ffi::pinrocks_iter_seek_for_prev(self.raw.as_ptr(), key.as_ptr().cast(), key.len())
         };
     }
 
@@ -343,7 +347,7 @@ impl<'a, S> DbIterator<'a, S> {
         let mut err = ErrPtr::new();
         // SAFETY: live iterator.
         unsafe { ffi::rocksdb_iter_get_error(self.raw.as_ptr(), err.as_out()) };
-        err.check()
+        err.check().map_err(caught_in_seek)
     }
 
     /// A std [`Iterator`] over `f(key, value)` for each entry from the current one
@@ -356,6 +360,31 @@ impl<'a, S> DbIterator<'a, S> {
     /// Like [`forward`](Self::forward), from the current entry backward.
     pub fn backward<T, F: FnMut(&[u8], &[u8]) -> T>(self, f: F) -> Entries<'a, F, S> {
         Entries::new(self, f, true)
+    }
+}
+
+/// The message part of the status that a seek which threw leaves in its iterator
+/// (`kSeekException` in rocksdb-c/guarded_calls.cc; keep the two in step).
+const SEEK_EXCEPTION: &str = "pinrocks: C++ exception in seek";
+
+/// The kind of a C++ exception caught in a seek, which the iterator can only report as a
+/// RocksDB status (`Status::MemoryLimit` for std::bad_alloc, else `Status::Aborted`):
+/// [`ErrorKind::MemoryLimit`] or [`ErrorKind::NativeException`], as the calls that report a
+/// code get.
+fn caught_in_seek(error: Error) -> Error {
+    match error {
+        Error::RocksDb {
+            kind: ErrorKind::Aborted,
+            message,
+        } if message.contains(SEEK_EXCEPTION) => {
+            let kind = if message.starts_with("Operation aborted: Memory limit reached: ") {
+                ErrorKind::MemoryLimit
+            } else {
+                ErrorKind::NativeException
+            };
+            Error::RocksDb { kind, message }
+        }
+        other => other,
     }
 }
 
@@ -431,7 +460,7 @@ impl<T, F: FnMut(&[u8], &[u8]) -> T, S> FusedIterator for Entries<'_, F, S> {}
 
 #[cfg(test)]
 mod tests {
-    use super::successor;
+    use super::{caught_in_seek, successor, Error, ErrorKind};
 
     #[test]
     fn successor_of_prefixes() {
@@ -439,5 +468,26 @@ mod tests {
         assert_eq!(successor(&[1, 0xFF]), Some(vec![2]));
         assert_eq!(successor(&[0xFF, 0xFF]), None);
         assert_eq!(successor(b""), None);
+    }
+
+    #[test]
+    fn exceptions_caught_in_a_seek_keep_their_kind() {
+        // `Status::ToString()` of what rocksdb-c/guarded_calls.cc leaves in the iterator.
+        let kind_of = |message: &str| match caught_in_seek(Error::RocksDb {
+            kind: ErrorKind::Aborted,
+            message: message.to_owned(),
+        }) {
+            Error::RocksDb { kind, .. } => kind,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            kind_of("Operation aborted: Memory limit reached: pinrocks: C++ exception in seek: std::bad_alloc"),
+            ErrorKind::MemoryLimit
+        );
+        assert_eq!(
+            kind_of("Operation aborted: pinrocks: C++ exception in seek: boom"),
+            ErrorKind::NativeException
+        );
+        assert_eq!(kind_of("Operation aborted: "), ErrorKind::Aborted);
     }
 }

@@ -58,6 +58,7 @@ mod pinned;
 mod pinned_value;
 mod rate_limiter;
 mod read;
+mod reentry;
 mod snapshot;
 mod source;
 mod sst;
@@ -112,6 +113,12 @@ pub use transaction::{
 };
 pub use updates::{LoggedBatch, Updates};
 pub use write::Writer;
+
+/// What outlives what: the drop orders safe code can write, each refused by the compiler
+/// (`compile_fail`) or safe at run time (docs/drop-order.md).
+#[cfg(doctest)]
+#[doc = include_str!("../docs/drop-order.md")]
+pub struct DropOrderDoctests;
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]

@@ -32,11 +32,13 @@ fn pairs(options: &[(&str, &str)]) -> Result<Pairs> {
     })
 }
 
-/// RocksDB's refusal of a name or value, with what was asked.
-fn rejected(options: &[(&str, &str)], err: ErrPtr) -> Result<()> {
+/// RocksDB's refusal of a name or value, with what was asked. `code` is the status code
+/// the guarded call reported (0 if none).
+fn rejected(options: &[(&str, &str)], err: ErrPtr, code: i32) -> Result<()> {
     // RocksDB refuses a name or value with InvalidArgument (or NotSupported); another
-    // failure (writing the OPTIONS file) comes after the options were applied.
-    err.check().map_err(|e| match e {
+    // failure (writing the OPTIONS file) comes after the options were applied, and a
+    // caught C++ exception (std::bad_alloc: MemoryLimit) is no refusal either.
+    err.check_with_code(Some(code)).map_err(|e| match e {
         Error::RocksDb {
             kind: kind @ (ErrorKind::InvalidArgument | ErrorKind::NotSupported),
             message,
@@ -62,20 +64,23 @@ impl ColumnFamily<'_> {
         let count =
             i32::try_from(options.len()).map_err(|_| Error::invalid("options", "too many"))?;
         let mut err = ErrPtr::new();
+        let mut code = 0;
         self.db.with_live_family("set_options", self.handle(), || {
-            // SAFETY: live database and handle; the strings are read during the call.
+            // SAFETY: live database and handle; the strings are read (copied) during the
+            // call. No C++ exception leaves the call.
             unsafe {
-                ffi::rocksdb_set_options_cf(
+                ffi::pinrocks_set_options_cf(
                     self.db.raw(),
                     self.handle().raw(),
                     count,
                     pairs.keys.as_ptr(),
                     pairs.values.as_ptr(),
+                    &mut code,
                     err.as_out(),
                 )
             }
         })?;
-        rejected(options, err)
+        rejected(options, err, code)
     }
 }
 
@@ -110,17 +115,20 @@ impl Db {
         let count =
             i32::try_from(options.len()).map_err(|_| Error::invalid("options", "too many"))?;
         let mut err = ErrPtr::new();
-        // SAFETY: live database; the strings are read during the call.
+        let mut code = 0;
+        // SAFETY: live database; the strings are read (copied) during the call. No C++
+        // exception leaves the call.
         unsafe {
-            ffi::rocksdb_set_db_options(
+            ffi::pinrocks_set_db_options(
                 self.inner().raw(),
                 count,
                 pairs.keys.as_ptr(),
                 pairs.values.as_ptr(),
+                &mut code,
                 err.as_out(),
             )
         };
-        rejected(options, err)
+        rejected(options, err, code)
     }
 
     /// Approximate memory use, summed over every column family (RocksDB's properties).

@@ -13,6 +13,7 @@ use crate::error::{note_merge_failure, panic_message};
 use crate::ffi;
 use crate::new_value::{NewValue, OutOfMemory};
 use crate::pinned::value_slice;
+use crate::reentry;
 
 /// Why a merge failed: said by the operator's function, reported with its name by the read
 /// that needed the merge.
@@ -467,7 +468,9 @@ extern "C" fn full_merge(
         reuse: Some(reuse),
         input,
     };
-    let outcome = panic::catch_unwind(AssertUnwindSafe(|| (fns.full)(input, &mut out)));
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+        reentry::inside("merge operator", || (fns.full)(input, &mut out))
+    }));
     match outcome {
         Ok(Ok(())) => 1,
         Ok(Err(e)) => {
@@ -510,6 +513,8 @@ extern "C" fn partial_merge(
             operands,
         },
     };
-    let merged = panic::catch_unwind(AssertUnwindSafe(|| partial(key, operands, &mut out)));
+    let merged = panic::catch_unwind(AssertUnwindSafe(|| {
+        reentry::inside("merge operator", || partial(key, operands, &mut out))
+    }));
     u8::from(matches!(merged, Ok(true)))
 }

@@ -235,10 +235,12 @@ impl<'db> ColumnFamily<'db> {
         // include_flags: 1 = memtables, 2 = files (DB::SizeApproximationFlags).
         let flags = 2 | u8::from(include_memtables);
         let mut err = ErrPtr::new();
+        let mut code = 0;
         // SAFETY: live database and handle; the four arrays describe `bounds`, borrowed
-        // for the call; `sizes` has one slot per range.
+        // for the call; `sizes` has one slot per range. No C++ exception leaves the call
+        // (`pinrocks_approximate_sizes_cf_with_flags`: the C API's function in a try/catch).
         unsafe {
-            ffi::rocksdb_approximate_sizes_cf_with_flags(
+            ffi::pinrocks_approximate_sizes_cf_with_flags(
                 self.db.raw(),
                 self.handle().raw(),
                 count,
@@ -248,32 +250,36 @@ impl<'db> ColumnFamily<'db> {
                 end_lens.as_ptr(),
                 flags,
                 sizes.as_mut_ptr(),
+                &mut code,
                 err.as_out(),
             )
         };
-        err.check()?;
+        err.check_with_code(Some(code))?;
         Ok(sizes)
     }
 
     /// Whether `key` may exist, answered from memory (memtables, filters, cached blocks)
     /// without reading a file: `false` is certain, `true` is not.
     pub fn key_may_exist(&self, key: &[u8]) -> bool {
-        // SAFETY: live database, options and handle; no value is asked for (NULL
-        // value_found), so nothing is allocated for us.
-        unsafe {
-            ffi::rocksdb_key_may_exist_cf(
+        let mut err = ErrPtr::new();
+        let mut code: i32 = 0;
+        // SAFETY: live database, options and handle; `key` is borrowed for the call. No
+        // value is asked for, so nothing is handed back to free; RocksDB may still copy a
+        // memtable value internally, and an exception from that is caught in C++.
+        let may_exist = unsafe {
+            ffi::pinrocks_key_may_exist_cf(
                 self.db.raw(),
                 ReadOptions::defaults().raw(),
                 self.handle().raw(),
                 key.as_ptr().cast(),
                 key.len(),
-                std::ptr::null_mut(),
-                std::ptr::null_mut(),
-                std::ptr::null(),
-                0,
-                std::ptr::null_mut(),
-            ) != 0
-        }
+                &mut code,
+                err.as_out(),
+            )
+        };
+        // On a failure inside (std::bad_alloc) the answer is `true`, which is never wrong;
+        // the message, if any, is freed with `err`.
+        may_exist != 0
     }
 
     /// Deletes the SST files whose keys all lie in `[from, to]`, at once, without writing
@@ -281,21 +287,25 @@ impl<'db> ColumnFamily<'db> {
     /// stay). Refused like a write on a read-only open or a dropped family.
     pub fn delete_files_in_range(&self, from: &[u8], to: &[u8]) -> Result<()> {
         let mut err = ErrPtr::new();
+        let mut code = 0;
         self.db
             .with_live_family("delete_files_in_range", self.handle(), || {
-                // SAFETY: live database and handle; the bounds are borrowed for the call.
+                // SAFETY: live database and handle; the bounds are borrowed for the call
+                // (never NULL: a slice's pointer is not, even when empty). No C++
+                // exception leaves the call.
                 unsafe {
-                    ffi::rocksdb_delete_file_in_range_cf(
+                    ffi::pinrocks_delete_file_in_range_cf(
                         self.db.raw(),
                         self.handle().raw(),
                         from.as_ptr().cast(),
                         from.len(),
                         to.as_ptr().cast(),
                         to.len(),
+                        &mut code,
                         err.as_out(),
                     )
                 }
             })?;
-        err.check()
+        err.check_with_code(Some(code))
     }
 }

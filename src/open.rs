@@ -15,6 +15,7 @@ use crate::column_family::ColumnFamily;
 use crate::db::{path_to_cstring, Db, Mode};
 use crate::error::{ErrPtr, Error, Result};
 use crate::ffi;
+use crate::handles::DbKind;
 use crate::options::Options;
 use crate::stored_options::StoredOptions;
 
@@ -57,10 +58,12 @@ impl Db {
     /// ```
     pub fn open_with_ttl(options: &Options, path: impl AsRef<Path>, ttl: Duration) -> Result<Db> {
         let path = path.as_ref();
+        // A new database has the default family only, which gets `ttl` like every other
+        // (left out, `open_with_ttls` would add it with no expiry).
         let names = if path.join("CURRENT").exists() {
             Self::list_column_families(options, path)?
         } else {
-            Vec::new()
+            vec![crate::DEFAULT_COLUMN_FAMILY.to_owned()]
         };
         Self::open_with_ttls(
             options,
@@ -144,9 +147,17 @@ impl Db {
         options: &Options,
         ttl: Duration,
     ) -> Result<ColumnFamily<'_>> {
+        let inner = self.inner();
+        // The C API casts the database to `DBWithTTL` unchecked: on any other kind that is
+        // undefined behaviour, so it is refused here.
+        if inner.kind != DbKind::Ttl {
+            return Err(Error::WrongKind {
+                operation: "create_cf_with_ttl",
+                needs: "TTL",
+            });
+        }
         options.check()?;
         let ttl = ttl_seconds(ttl)?;
-        let inner = self.inner();
         let handle = inner.create_cf_with(name, options.traits(), |db, name, err| {
             // SAFETY: live database, options and name for the call; RocksDB copies them and
             // returns a new handle (NULL on error), owned by the caller.

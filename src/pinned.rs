@@ -3,7 +3,8 @@
 //! * The one-call native path: `pinrocks_get_pinned` (rocksdb-c/) pins into a
 //!   `PinnableSlice` on its own stack and calls back into Rust. No heap allocation of its
 //!   own and one FFI call per read.
-//! * The C API's v2 handle: `rocksdb_get_pinned_v2` allocates a handle that holds the pin
+//! * The C API's v2 handle: `pinrocks_get_pinned_cf_v2` (`rocksdb_get_pinned_cf_v2` run
+//!   inside a try/catch, rocksdb-c/guarded_calls.cc) allocates a handle that holds the pin
 //!   until `rocksdb_pinnable_handle_destroy`; [`PinnableHandle`] owns it.
 //!
 //! Either way the slice handed to Rust is only borrowed for the callback, so the borrow
@@ -119,7 +120,7 @@ where
 /// Owns a pinned value handle of the C API: the pin lasts until this drops, including when
 /// a panic unwinds through its owner.
 pub(crate) enum PinnableHandle {
-    /// `rocksdb_get_pinned_cf_v2`'s handle.
+    /// `pinrocks_get_pinned_cf_v2`'s handle (the C API's `rocksdb_pinnable_handle_t`).
     V2(NonNull<ffi::rocksdb_pinnable_handle_t>),
     /// A `rocksdb_pinnableslice_t` (the transaction reads' handle).
     Slice(NonNull<ffi::rocksdb_pinnableslice_t>),
@@ -163,26 +164,31 @@ pub(crate) fn get_pinned_handle(
     key: &[u8],
 ) -> Result<Option<PinnableHandle>> {
     let mut err = ErrPtr::new();
+    let mut code = 0;
     // SAFETY: live handles (the caller borrows their owners); `key` is borrowed for the
-    // call. The result is a new handle owned by `PinnableHandle`, or NULL.
+    // call. The result is a new handle (`rocksdb_pinnable_handle_t`, freed by
+    // `rocksdb_pinnable_handle_destroy`) owned by `PinnableHandle`, or NULL. No C++
+    // exception leaves the call.
     let raw = unsafe {
-        ffi::rocksdb_get_pinned_cf_v2(
+        ffi::pinrocks_get_pinned_cf_v2(
             db,
             options,
             cf,
             key.as_ptr().cast(),
             key.len(),
+            &mut code,
             err.as_out(),
         )
     };
     // Checked first: on error the handle is NULL too, which would read as not found.
-    err.check()?;
+    err.check_with_code(Some(code))?;
     Ok(NonNull::new(raw).map(PinnableHandle::V2))
 }
 
-/// A transaction's read into a C API pinnable slice handle (`rocksdb_transaction_get_pinned_cf`
-/// or its for-update form), which pins where the value comes from the database and owns a
-/// copy where it comes from the transaction's own writes. `Ok(None)` when absent.
+/// A transaction's read into a C API pinnable slice handle
+/// (`pinrocks_transaction_get_pinned_handle`: `rocksdb_transaction_get_pinned_cf` or its
+/// for-update form inside a try/catch), which pins where the value comes from the database
+/// and owns a copy where it comes from the transaction's own writes. `Ok(None)` when absent.
 pub(crate) fn get_pinned_transaction_handle(
     txn: NonNull<ffi::rocksdb_transaction_t>,
     options: *const ffi::rocksdb_readoptions_t,
@@ -191,31 +197,25 @@ pub(crate) fn get_pinned_transaction_handle(
     mode: i32,
 ) -> Result<Option<PinnableHandle>> {
     let mut err = ErrPtr::new();
+    let mut code = 0;
     // SAFETY: live transaction, options and handle (the caller borrows their owners); `key`
-    // is borrowed for the call. The result is a new handle owned below, or NULL.
+    // is borrowed for the call; `mode` is one of the PINROCKS_READ_* values (plain, or for
+    // update, exclusive or shared). The result is a new handle owned below, or NULL. No C++
+    // exception leaves the call.
     let raw = unsafe {
-        if mode == ffi::PINROCKS_READ_PLAIN as i32 {
-            ffi::rocksdb_transaction_get_pinned_cf(
-                txn.as_ptr(),
-                options,
-                cf,
-                key.as_ptr().cast(),
-                key.len(),
-                err.as_out(),
-            )
-        } else {
-            ffi::rocksdb_transaction_get_pinned_for_update_cf(
-                txn.as_ptr(),
-                options,
-                cf,
-                key.as_ptr().cast(),
-                key.len(),
-                u8::from(mode == ffi::PINROCKS_READ_FOR_UPDATE as i32),
-                err.as_out(),
-            )
-        }
+        ffi::pinrocks_transaction_get_pinned_handle(
+            txn.as_ptr(),
+            options,
+            cf,
+            key.as_ptr().cast(),
+            key.len(),
+            mode,
+            &mut code,
+            err.as_out(),
+        )
     };
-    err.check()?;
+    // Checked first: on error the handle is NULL too, which would read as not found.
+    err.check_with_code(Some(code))?;
     Ok(NonNull::new(raw).map(PinnableHandle::Slice))
 }
 

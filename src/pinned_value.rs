@@ -35,6 +35,13 @@ impl PinnedValue<'_> {
     }
 }
 
+/// The pin is released by `handle`'s own destructor; this one tells the borrow checker
+/// that a guard must not outlive what it borrows (the database and column family whose
+/// block cache holds the pinned block), not even by `let guard; let db = ..;`.
+impl Drop for PinnedValue<'_> {
+    fn drop(&mut self) {}
+}
+
 impl Deref for PinnedValue<'_> {
     type Target = [u8];
 

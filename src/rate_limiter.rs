@@ -36,13 +36,25 @@ impl std::fmt::Debug for RateLimiter {
 }
 
 impl RateLimiter {
-    /// At most `bytes_per_sec` (more than 0: RocksDB divides by it), refilled every
-    /// 100 ms (RocksDB's defaults otherwise).
+    /// At most `bytes_per_sec`, refilled every 100 ms (RocksDB's defaults otherwise).
+    ///
+    /// At least [`MIN_BYTES_PER_SEC`](Self::MIN_BYTES_PER_SEC): RocksDB refills
+    /// `bytes_per_sec / 10` bytes per period, rounded down, and below 10 B/s that is none,
+    /// so its writers would wait for ever (a flush, and then the process's exit, hangs).
     pub fn new(bytes_per_sec: u64) -> Result<Self> {
         let rate = i64::try_from(bytes_per_sec)
             .ok()
-            .filter(|&r| r > 0)
-            .ok_or_else(|| Error::invalid("rate limit", "bytes per second must be 1..=i64::MAX"))?;
+            .filter(|&r| r >= Self::MIN_BYTES_PER_SEC as i64)
+            .ok_or_else(|| {
+                Error::invalid(
+                    "rate limit",
+                    format!(
+                        "{bytes_per_sec} bytes per second: must be {}..=i64::MAX (RocksDB \
+                         refills rate / 10 bytes every 100 ms, and 0 would never serve a write)",
+                        Self::MIN_BYTES_PER_SEC
+                    ),
+                )
+            })?;
         // SAFETY: plain constructor with a positive rate; 100 ms refill period and
         // fairness 10 are RocksDB's defaults.
         let raw = unsafe { ffi::rocksdb_ratelimiter_create(rate, 100_000, 10) };
@@ -52,6 +64,9 @@ impl RateLimiter {
             )),
         })
     }
+
+    /// The smallest rate RocksDB serves with its 100 ms refill period: one byte a period.
+    pub const MIN_BYTES_PER_SEC: u64 = 10;
 
     pub(crate) fn raw(&self) -> *mut ffi::rocksdb_ratelimiter_t {
         self.raw.0.as_ptr()

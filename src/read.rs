@@ -275,7 +275,8 @@ impl<'a, S: Copy> Reader<'a, S> {
     }
 
     /// **Buffer tier.** Copies the value of `key` into `buf` with one native call
-    /// (`rocksdb_get_into_buffer`) and no allocation of ours.
+    /// (`pinrocks_get_into_buffer_cf`: the C API's `rocksdb_get_into_buffer_cf` inside a
+    /// try/catch) and no allocation of ours.
     ///
     /// A buffer too small is left untouched, not even partly written: the result says how
     /// large it must be.
@@ -349,12 +350,14 @@ impl<'a, S: Copy> Reader<'a, S> {
         }
         let mut len = 0usize;
         let mut found = 0u8;
+        let mut code = 0;
         let mut err = ErrPtr::new();
         // SAFETY: live database, options and handle (borrowed for 'a); `key` is borrowed for
         // the call; `buf` is valid for `capacity` bytes (the caller's contract), and
-        // `rocksdb_get_into_buffer_cf` writes it only when the value fits.
+        // `pinrocks_get_into_buffer_cf` writes it only when the whole value fits. No C++
+        // exception leaves the call.
         let fits = unsafe {
-            ffi::rocksdb_get_into_buffer_cf(
+            ffi::pinrocks_get_into_buffer_cf(
                 self.db.raw(),
                 self.options.raw(),
                 self.cf.raw(),
@@ -364,10 +367,11 @@ impl<'a, S: Copy> Reader<'a, S> {
                 capacity,
                 &mut len,
                 &mut found,
+                &mut code,
                 err.as_out(),
             )
         };
-        err.check()?;
+        err.check_with_code(Some(code))?;
         Ok(match (found != 0, fits != 0) {
             (false, _) => CopyResult::NotFound,
             (true, true) => CopyResult::Copied(len),
@@ -410,8 +414,9 @@ impl<'a, S: Copy> Reader<'a, S> {
 
     /// **Pinned guard.** The value of `key`, pinned until the returned guard drops. It
     /// derefs to `[u8]` and borrows the column family (and so the database). One
-    /// heap-allocated C API handle per read (`rocksdb_get_pinned_cf_v2`, which relies on no
-    /// struct layout); the closure form, [`get_pinned`](Self::get_pinned), needs none.
+    /// heap-allocated C API handle per read (`pinrocks_get_pinned_cf_v2`: the C API's
+    /// `rocksdb_get_pinned_cf_v2` inside a try/catch); the closure form,
+    /// [`get_pinned`](Self::get_pinned), needs none.
     ///
     /// ```
     /// # fn main() -> pinrocks::Result<()> {

@@ -107,19 +107,7 @@ impl SstFileWriter {
     /// Adds `key` with `value`. `key` must sort after every key added before.
     pub fn put(&mut self, key: &[u8], value: &[u8]) -> Result<()> {
         self.check_order(key)?;
-        let mut err = ErrPtr::new();
-        // SAFETY: live writer (owned, `&mut self`); the bytes are copied during the call.
-        unsafe {
-            ffi::rocksdb_sstfilewriter_put(
-                self.raw.as_ptr(),
-                key.as_ptr().cast(),
-                key.len(),
-                value.as_ptr().cast(),
-                value.len(),
-                err.as_out(),
-            )
-        };
-        err.check()?;
+        self.write(ffi::PINROCKS_RECORD_PUT, key, value)?;
         self.added(key);
         Ok(())
     }
@@ -127,19 +115,32 @@ impl SstFileWriter {
     /// Adds a deletion of `key`: ingested, it hides older values of `key` in the database.
     pub fn delete(&mut self, key: &[u8]) -> Result<()> {
         self.check_order(key)?;
+        self.write(ffi::PINROCKS_RECORD_DELETE, key, &[])?;
+        self.added(key);
+        Ok(())
+    }
+
+    /// One entry through `pinrocks_sstfilewriter_write` (the C API's
+    /// `rocksdb_sstfilewriter_put` / `_delete` inside a try/catch): `op` is a
+    /// `PINROCKS_RECORD_*` value, `value` unused for a delete.
+    fn write(&mut self, op: u32, key: &[u8], value: &[u8]) -> Result<()> {
         let mut err = ErrPtr::new();
-        // SAFETY: as in `put`.
+        let mut code = 0;
+        // SAFETY: live writer (owned, `&mut self`); the bytes are copied during the call. No
+        // C++ exception leaves the call.
         unsafe {
-            ffi::rocksdb_sstfilewriter_delete(
+            ffi::pinrocks_sstfilewriter_write(
                 self.raw.as_ptr(),
+                op as i32,
                 key.as_ptr().cast(),
                 key.len(),
+                value.as_ptr().cast(),
+                value.len(),
+                &mut code,
                 err.as_out(),
             )
         };
-        err.check()?;
-        self.added(key);
-        Ok(())
+        err.check_with_code(Some(code))
     }
 
     /// Adds `key` with `value`, both encoded by their codecs (see
@@ -157,9 +158,11 @@ impl SstFileWriter {
     /// with no entry cannot be finished (RocksDB refuses an empty SST file).
     pub fn finish(self) -> Result<PathBuf> {
         let mut err = ErrPtr::new();
-        // SAFETY: live writer (owned); destroyed by `Drop` after this.
-        unsafe { ffi::rocksdb_sstfilewriter_finish(self.raw.as_ptr(), err.as_out()) };
-        err.check()?;
+        let mut code = 0;
+        // SAFETY: live writer (owned); destroyed by `Drop` after this. No C++ exception
+        // leaves the call.
+        unsafe { ffi::pinrocks_sstfilewriter_finish(self.raw.as_ptr(), &mut code, err.as_out()) };
+        err.check_with_code(Some(code))?;
         Ok(self.path.clone())
     }
 }

@@ -9,23 +9,41 @@
 //! from the database pins its block, as a plain read does.
 
 use std::cell::OnceCell;
-use std::ffi::{c_char, CString};
+use std::ffi::CString;
 use std::marker::PhantomData;
 use std::path::Path;
 use std::ptr::NonNull;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::column_family::ColumnFamily;
 use crate::db::{Db, Mode};
 use crate::error::{ErrPtr, Error, Result};
 use crate::ffi;
-use crate::handles::RawDb;
+use crate::handles::{CfHandle, RawDb, WritingAll};
 use crate::options::{setter, Options, ReadOptions, WriteOptions};
 use crate::read::Reader;
 use crate::source::FromTransaction;
 
-fn millis(d: Duration) -> i64 {
-    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+/// From this long on a duration means "no limit": RocksDB multiplies its milliseconds by
+/// 1,000 (`int64_t` microseconds) and waits with `condition_variable::wait_for`, which adds
+/// nanoseconds to the clock, so anything near `i64::MAX` ms overflows (a lock timeout of
+/// `Duration::MAX` gave up at once, an expiration of it expired at once).
+const FOREVER: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
+
+/// RocksDB's milliseconds for `d`, rounded up (so a sub-millisecond wait is not "no wait"),
+/// or `None` for [`FOREVER`] and longer.
+fn millis(d: Duration) -> Option<i64> {
+    if d >= FOREVER {
+        return None;
+    }
+    let ms = d.as_millis() + u128::from(d.as_nanos() % 1_000_000 != 0);
+    Some(i64::try_from(ms).expect("below FOREVER"))
+}
+
+/// For RocksDB's fields where a negative value means "no limit".
+fn millis_or_unlimited(d: Duration) -> i64 {
+    millis(d).unwrap_or(-1)
 }
 
 /// Options of a pessimistic transaction database (`TransactionDBOptions`).
@@ -57,25 +75,27 @@ impl TransactionDbOptions {
         num_stripes(usize) => rocksdb_transactiondb_options_set_num_stripes
     );
 
-    /// How long a transaction waits for a lock before `ErrorKind::LockTimeout`.
+    /// How long a transaction waits for a lock before `ErrorKind::LockTimeout` (rounded up
+    /// to whole milliseconds; 100 years or more, `Duration::MAX` included: for ever).
     pub fn transaction_lock_timeout(&mut self, timeout: Duration) -> &mut Self {
         // SAFETY: live options.
         unsafe {
             ffi::rocksdb_transactiondb_options_set_transaction_lock_timeout(
                 self.raw.as_ptr(),
-                millis(timeout),
+                millis_or_unlimited(timeout),
             )
         };
         self
     }
 
-    /// How long a plain write (outside a transaction) waits for a lock.
+    /// How long a plain write (outside a transaction) waits for a lock (as
+    /// [`transaction_lock_timeout`](Self::transaction_lock_timeout)).
     pub fn default_lock_timeout(&mut self, timeout: Duration) -> &mut Self {
         // SAFETY: live options.
         unsafe {
             ffi::rocksdb_transactiondb_options_set_default_lock_timeout(
                 self.raw.as_ptr(),
-                millis(timeout),
+                millis_or_unlimited(timeout),
             )
         };
         self
@@ -125,20 +145,27 @@ impl TransactionOptions {
         deadlock_detect(bool) => rocksdb_transaction_options_set_deadlock_detect as u8
     );
 
-    /// How long this transaction waits for a lock (overrides the database's).
+    /// How long this transaction waits for a lock (overrides the database's; rounded up to
+    /// whole milliseconds). 100 years or more (`Duration::MAX` included) waits 100 years:
+    /// here RocksDB reads a negative value as "the database's timeout", not "for ever".
     pub fn lock_timeout(&mut self, timeout: Duration) -> &mut Self {
+        let ms = millis(timeout)
+            .unwrap_or_else(|| millis(FOREVER - Duration::from_millis(1)).expect("below FOREVER"));
         // SAFETY: live options.
-        unsafe {
-            ffi::rocksdb_transaction_options_set_lock_timeout(self.raw.as_ptr(), millis(timeout))
-        };
+        unsafe { ffi::rocksdb_transaction_options_set_lock_timeout(self.raw.as_ptr(), ms) };
         self
     }
 
-    /// After this long, the transaction's locks may be stolen and it fails with `Expired`.
+    /// After this long, the transaction's locks may be stolen and it fails with `Expired`
+    /// (rounded up to whole milliseconds; `Duration::ZERO` expires at once; 100 years or
+    /// more, `Duration::MAX` included: never, RocksDB's default).
     pub fn expiration(&mut self, after: Duration) -> &mut Self {
         // SAFETY: live options.
         unsafe {
-            ffi::rocksdb_transaction_options_set_expiration(self.raw.as_ptr(), millis(after))
+            ffi::rocksdb_transaction_options_set_expiration(
+                self.raw.as_ptr(),
+                millis_or_unlimited(after),
+            )
         };
         self
     }
@@ -320,24 +347,28 @@ impl Db {
     /// rolled back when the database last closed: after reopening, commit or roll back
     /// each. Pessimistic transaction databases only.
     pub fn prepared_transactions(&self) -> Result<Vec<Transaction<'_>>> {
-        let RawDb::Transaction { txn_db, .. } = self.inner().raw_db() else {
+        if !matches!(self.inner().raw_db(), RawDb::Transaction { .. }) {
             return Err(not_transactional());
-        };
-        let mut count = 0usize;
-        // SAFETY: live database; RocksDB returns a malloc'd array of `count` transactions
-        // that we own from here (each destroyed by its `Transaction`), freed below.
-        unsafe {
-            let list =
-                ffi::rocksdb_transactiondb_get_prepared_transactions(txn_db.as_ptr(), &mut count);
-            if list.is_null() {
-                return Ok(Vec::new());
-            }
-            let txns = (0..count)
-                .map(|i| Transaction::new(self, *list.add(i)))
-                .collect();
-            ffi::rocksdb_free(list.cast());
-            Ok(txns)
         }
+        // Only those recovered at open, each once: RocksDB's list also holds the live
+        // transactions of this open that were prepared, which their `Transaction` owns.
+        let recovered = std::mem::take(
+            &mut *self
+                .inner()
+                .recovered
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner()),
+        );
+        Ok(recovered
+            .into_iter()
+            .map(|txn| {
+                let (raw, families) = txn.hand_out();
+                let mut txn = Transaction::new(self, raw.as_ptr());
+                txn.families = families;
+                txn.prepared = true;
+                txn
+            })
+            .collect())
     }
 }
 
@@ -382,6 +413,13 @@ fn not_transactional() -> Error {
 pub struct Transaction<'db> {
     raw: NonNull<ffi::rocksdb_transaction_t>,
     db: &'db Db,
+    /// The column families (other than the default) it writes to: kept alive for its
+    /// write batch's index (which uses their comparators), entered at prepare and commit
+    /// (a dropped one refuses them, before RocksDB would fail the commit and stop the
+    /// database), and counted as prepared from its prepare to its end.
+    families: Vec<Arc<CfHandle>>,
+    /// Prepared (two-phase): `families` count it until it ends.
+    prepared: bool,
     /// Read options at the transaction's snapshot, made on first use and forgotten by
     /// whatever replaces the snapshot (each takes `&mut self`, so none is borrowed then).
     at_snapshot: OnceCell<ReadOptions>,
@@ -402,6 +440,8 @@ impl<'db> Transaction<'db> {
         Transaction {
             raw: NonNull::new(raw).expect("RocksDB returned a NULL transaction"),
             db,
+            families: Vec::new(),
+            prepared: false,
             at_snapshot: OnceCell::new(),
             _one_user: PhantomData,
         }
@@ -434,55 +474,70 @@ impl<'db> Transaction<'db> {
         Reader::for_transaction(inner, &inner.default_cf, self.raw, mode as i32)
     }
 
+    /// One write (`op`: a `PINROCKS_RECORD_*`) to `cf` (`None`: the default family),
+    /// through our guarded shim (the C API's `rocksdb_transaction_put_cf` & co. let
+    /// `std::bad_alloc` escape).
     fn write(
         &mut self,
         operation: &'static str,
         cf: Option<&ColumnFamily<'_>>,
-        call: impl FnOnce(
-            *mut ffi::rocksdb_transaction_t,
-            *mut ffi::rocksdb_column_family_handle_t,
-            *mut *mut c_char,
-        ),
+        op: u32,
+        key: &[u8],
+        value: &[u8],
     ) -> Result<()> {
         let inner = self.db.inner();
         let handle = match cf {
             Some(cf) => cf.handle_for(inner),
             None => &inner.default_cf,
         };
+        if !handle.is_default() && !self.families.iter().any(|f| Arc::ptr_eq(f, handle)) {
+            self.families.push(Arc::clone(handle));
+        }
         let mut err = ErrPtr::new();
+        let mut code = 0;
+        let txn = self.raw.as_ptr();
+        // The family is entered for the call, not locked: a put that waits for another
+        // transaction's row lock holds up nothing but a drop of this family.
         inner.with_live_family(operation, handle, || {
-            call(self.raw.as_ptr(), handle.raw(), err.as_out())
+            // SAFETY: live transaction (exclusively borrowed) and handle; the bytes are
+            // borrowed for the call and copied by RocksDB.
+            unsafe {
+                ffi::pinrocks_transaction_write_op(
+                    txn,
+                    handle.raw(),
+                    op as i32,
+                    key.as_ptr().cast(),
+                    key.len(),
+                    value.as_ptr().cast(),
+                    value.len(),
+                    &mut code,
+                    err.as_out(),
+                )
+            }
         })?;
-        err.check()
+        err.check_with_code(Some(code))
+    }
+
+    /// Prepare, commit, rollback or rollback to savepoint (`op`: a `PINROCKS_TXN_*`).
+    fn end(&mut self, op: u32) -> Result<()> {
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live transaction, exclusively borrowed.
+        unsafe {
+            ffi::pinrocks_transaction_end(self.raw.as_ptr(), op as i32, &mut code, err.as_out())
+        };
+        err.check_with_code(Some(code))
     }
 
     /// Sets `key` to `value` in `cf` (`None`: the default family), locking it
     /// (pessimistic) or tracking it (optimistic).
     pub fn put(&mut self, cf: Option<&ColumnFamily<'_>>, key: &[u8], value: &[u8]) -> Result<()> {
-        self.write("put", cf, |txn, cf, err| {
-            // SAFETY: live transaction and handle; RocksDB copies the bytes.
-            unsafe {
-                ffi::rocksdb_transaction_put_cf(
-                    txn,
-                    cf,
-                    key.as_ptr().cast(),
-                    key.len(),
-                    value.as_ptr().cast(),
-                    value.len(),
-                    err,
-                )
-            }
-        })
+        self.write("put", cf, ffi::PINROCKS_RECORD_PUT, key, value)
     }
 
     /// Removes `key` from `cf`.
     pub fn delete(&mut self, cf: Option<&ColumnFamily<'_>>, key: &[u8]) -> Result<()> {
-        self.write("delete", cf, |txn, cf, err| {
-            // SAFETY: as in `put`.
-            unsafe {
-                ffi::rocksdb_transaction_delete_cf(txn, cf, key.as_ptr().cast(), key.len(), err)
-            }
-        })
+        self.write("delete", cf, ffi::PINROCKS_RECORD_DELETE, key, &[])
     }
 
     /// Adds a merge operand to `key` in `cf` (the family needs a merge operator).
@@ -492,20 +547,7 @@ impl<'db> Transaction<'db> {
         key: &[u8],
         operand: &[u8],
     ) -> Result<()> {
-        self.write("merge", cf, |txn, cf, err| {
-            // SAFETY: as in `put`.
-            unsafe {
-                ffi::rocksdb_transaction_merge_cf(
-                    txn,
-                    cf,
-                    key.as_ptr().cast(),
-                    key.len(),
-                    operand.as_ptr().cast(),
-                    operand.len(),
-                    err,
-                )
-            }
-        })
+        self.write("merge", cf, ffi::PINROCKS_RECORD_MERGE, key, operand)
     }
 
     /// Marks a savepoint: [`rollback_to_savepoint`](Self::rollback_to_savepoint) undoes
@@ -519,10 +561,7 @@ impl<'db> Transaction<'db> {
     /// snapshot goes back to the one it had then. `Err(NotFound)` if there is none.
     pub fn rollback_to_savepoint(&mut self) -> Result<()> {
         self.at_snapshot.take();
-        let mut err = ErrPtr::new();
-        // SAFETY: live transaction, exclusively borrowed.
-        unsafe { ffi::rocksdb_transaction_rollback_to_savepoint(self.raw.as_ptr(), err.as_out()) };
-        err.check()
+        self.end(ffi::PINROCKS_TXN_ROLLBACK_TO_SAVEPOINT)
     }
 
     /// Forgets the last savepoint, keeping the writes since. `Err(NotFound)` if none.
@@ -622,29 +661,39 @@ impl<'db> Transaction<'db> {
 
     /// Prepares a named transaction (two-phase commit): its writes are in the WAL, and it
     /// survives a crash as prepared ([`Db::prepared_transactions`] after reopening).
+    ///
+    /// Refused with [`Error::ColumnFamilyDropped`] if a family it writes to was dropped
+    /// since; from here to its end, [`Db::drop_cf`] refuses those families
+    /// ([`Error::ColumnFamilyInUse`]).
     pub fn prepare(&mut self) -> Result<()> {
-        let mut err = ErrPtr::new();
-        // SAFETY: live transaction.
-        unsafe { ffi::rocksdb_transaction_prepare(self.raw.as_ptr(), err.as_out()) };
-        err.check()
+        crate::reentry::refuse_inside("prepare")?;
+        let _writing = WritingAll::enter(self.families.iter().cloned())?;
+        self.end(ffi::PINROCKS_TXN_PREPARE)?;
+        if !self.prepared {
+            self.prepared = true;
+            for family in &self.families {
+                family.note_prepared(true);
+            }
+        }
+        Ok(())
     }
 
     /// Commits every write atomically. A conflict (optimistic), an expired transaction or
     /// a failure to write is an error, and nothing is committed; see
     /// [`Error::is_retryable`].
-    pub fn commit(self) -> Result<()> {
-        let mut err = ErrPtr::new();
-        // SAFETY: live transaction; destroyed by `Drop` afterwards.
-        unsafe { ffi::rocksdb_transaction_commit(self.raw.as_ptr(), err.as_out()) };
-        err.check()
+    ///
+    /// A transaction that writes to a column family dropped since it wrote is refused
+    /// ([`Error::ColumnFamilyDropped`]) before RocksDB sees it: RocksDB would fail the
+    /// commit inside and then refuse every write to the database until it is reopened.
+    pub fn commit(mut self) -> Result<()> {
+        crate::reentry::refuse_inside("commit")?;
+        let _writing = WritingAll::enter(self.families.iter().cloned())?;
+        self.end(ffi::PINROCKS_TXN_COMMIT)
     }
 
     /// Discards every write and releases every lock.
-    pub fn rollback(self) -> Result<()> {
-        let mut err = ErrPtr::new();
-        // SAFETY: live transaction; destroyed by `Drop` afterwards.
-        unsafe { ffi::rocksdb_transaction_rollback(self.raw.as_ptr(), err.as_out()) };
-        err.check()
+    pub fn rollback(mut self) -> Result<()> {
+        self.end(ffi::PINROCKS_TXN_ROLLBACK)
     }
 }
 
@@ -653,5 +702,11 @@ impl Drop for Transaction<'_> {
         // SAFETY: owned, destroyed once, while its database is open (the borrow). An
         // uncommitted transaction is rolled back by its destructor.
         unsafe { ffi::rocksdb_transaction_destroy(self.raw.as_ptr()) };
+        // Ended: committed, rolled back, or (prepared) left in the WAL for the next open.
+        if self.prepared {
+            for family in &self.families {
+                family.note_prepared(false);
+            }
+        }
     }
 }

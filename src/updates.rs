@@ -6,11 +6,13 @@ use std::ptr::NonNull;
 
 use crate::batch::{for_each_record, BatchRecord};
 use crate::db::Db;
-use crate::error::{ErrPtr, Result};
+use crate::error::{ErrPtr, Error, Result};
 use crate::ffi;
 
 /// The write batches logged since a sequence number, oldest first, from
 /// [`Db::updates_since`]. A std [`Iterator`]; an error reading the log is its last item.
+/// A batch written by two-phase commit (a transaction's prepare, commit or rollback) ends
+/// it with [`Error::TwoPhaseCommitInLog`]: RocksDB's log iterator cannot follow those.
 /// It reads the WAL files, so it sees what they still hold: RocksDB deletes WAL files once
 /// their memtables are flushed (unless `WAL_ttl_seconds` / `WAL_size_limit_MB` keep them).
 pub struct Updates<'db> {
@@ -80,10 +82,19 @@ impl Iterator for Updates<'_> {
             if ffi::rocksdb_wal_iter_valid(self.raw.as_ptr()) != 0 {
                 let mut sequence = 0u64;
                 let raw = ffi::rocksdb_wal_iter_get_batch(self.raw.as_ptr(), &mut sequence);
-                return Some(Ok(LoggedBatch {
+                let batch = LoggedBatch {
                     sequence,
                     raw: NonNull::new(raw).expect("rocksdb_wal_iter_get_batch returned NULL"),
-                }));
+                };
+                // A prepared transaction's batch uses no sequence numbers and its commit's
+                // uses them with no records: RocksDB's log iterator then reports prepared
+                // (maybe rolled back) writes as done and skips later batches, ending short
+                // or with "Gap in sequence numbers". Refused rather than followed wrongly.
+                if ffi::pinrocks_writebatch_has_2pc_markers(batch.raw.as_ptr()) != 0 {
+                    self.done = true;
+                    return Some(Err(Error::TwoPhaseCommitInLog { sequence }));
+                }
+                return Some(Ok(batch));
             }
             self.done = true;
             let mut err = ErrPtr::new();

@@ -1,6 +1,5 @@
 //! Writes, on any column family with any write options.
 
-use std::ffi::c_char;
 use std::sync::Arc;
 
 use crate::batch::{NamedFamily, WriteBatch};
@@ -92,48 +91,47 @@ impl<'a> Writer<'a> {
     fn in_live_family(
         &self,
         operation: &'static str,
-        write: impl FnOnce(*mut *mut c_char),
+        write: impl FnOnce(&mut ErrPtr, &mut i32),
     ) -> Result<()> {
         let mut err = ErrPtr::new();
+        let mut code = 0;
         self.db
-            .with_live_family(operation, self.cf, || write(err.as_out()))?;
-        err.check()
+            .with_live_family(operation, self.cf, || write(&mut err, &mut code))?;
+        err.check_with_code(Some(code))
+    }
+
+    /// One write (`op`: a `PINROCKS_RECORD_*`) through our guarded shim: the C API's
+    /// `rocksdb_put_cf` & co. let `std::bad_alloc` escape (a value too big to copy).
+    fn write_op(&self, op: u32, key: &[u8], value: &[u8], err: &mut ErrPtr, code: &mut i32) {
+        // SAFETY: live database, handle and options (borrowed for 'a); the bytes are
+        // borrowed for the call and copied by RocksDB.
+        unsafe {
+            ffi::pinrocks_db_write_op(
+                self.db.raw(),
+                self.options.raw(),
+                self.cf.raw(),
+                op as i32,
+                key.as_ptr().cast(),
+                key.len(),
+                value.as_ptr().cast(),
+                value.len(),
+                code,
+                err.as_out(),
+            )
+        }
     }
 
     /// Sets `key` to `value`.
     pub fn put(&self, key: &[u8], value: &[u8]) -> Result<()> {
-        self.in_live_family("put", |err| {
-            // SAFETY: live database, handle and options (borrowed for 'a); RocksDB copies
-            // the bytes into its write batch during the call.
-            unsafe {
-                ffi::rocksdb_put_cf(
-                    self.db.raw(),
-                    self.options.raw(),
-                    self.cf.raw(),
-                    key.as_ptr().cast(),
-                    key.len(),
-                    value.as_ptr().cast(),
-                    value.len(),
-                    err,
-                )
-            }
+        self.in_live_family("put", |err, code| {
+            self.write_op(ffi::PINROCKS_RECORD_PUT, key, value, err, code)
         })
     }
 
     /// Removes `key`. Removing an absent key is not an error.
     pub fn delete(&self, key: &[u8]) -> Result<()> {
-        self.in_live_family("delete", |err| {
-            // SAFETY: as in `put`.
-            unsafe {
-                ffi::rocksdb_delete_cf(
-                    self.db.raw(),
-                    self.options.raw(),
-                    self.cf.raw(),
-                    key.as_ptr().cast(),
-                    key.len(),
-                    err,
-                )
-            }
+        self.in_live_family("delete", |err, code| {
+            self.write_op(ffi::PINROCKS_RECORD_DELETE, key, &[], err, code)
         })
     }
 
@@ -141,20 +139,8 @@ impl<'a> Writer<'a> {
     /// column family's [`MergeOperator`](crate::MergeOperator) when read or compacted.
     /// Without a merge operator RocksDB refuses it (`NotSupported`).
     pub fn merge(&self, key: &[u8], operand: &[u8]) -> Result<()> {
-        self.in_live_family("merge", |err| {
-            // SAFETY: as in `put`.
-            unsafe {
-                ffi::rocksdb_merge_cf(
-                    self.db.raw(),
-                    self.options.raw(),
-                    self.cf.raw(),
-                    key.as_ptr().cast(),
-                    key.len(),
-                    operand.as_ptr().cast(),
-                    operand.len(),
-                    err,
-                )
-            }
+        self.in_live_family("merge", |err, code| {
+            self.write_op(ffi::PINROCKS_RECORD_MERGE, key, operand, err, code)
         })
     }
 
@@ -165,20 +151,8 @@ impl<'a> Writer<'a> {
     /// database until it is reopened.
     pub fn delete_range(&self, from: &[u8], to: &[u8]) -> Result<()> {
         check_range(self.cf.order.as_ref(), from, to)?;
-        self.in_live_family("delete_range", |err| {
-            // SAFETY: as in `put`.
-            unsafe {
-                ffi::rocksdb_delete_range_cf(
-                    self.db.raw(),
-                    self.options.raw(),
-                    self.cf.raw(),
-                    from.as_ptr().cast(),
-                    from.len(),
-                    to.as_ptr().cast(),
-                    to.len(),
-                    err,
-                )
-            }
+        self.in_live_family("delete_range", |err, code| {
+            self.write_op(ffi::PINROCKS_RECORD_DELETE_RANGE, from, to, err, code)
         })
     }
 
@@ -209,13 +183,21 @@ impl<'a> Writer<'a> {
         families: &[NamedFamily],
     ) -> Result<()> {
         let mut err = ErrPtr::new();
-        let _families = (!families.is_empty()).then(|| self.db.lock_families());
-        for family in families {
-            family.check_live(self.db)?;
-        }
+        let mut code = 0;
+        // The families stay undroppable until the write returns (no lock is held: a write
+        // that stalls or waits for row locks holds up only drops of its own families).
+        let _writing = NamedFamily::enter_all(families, self.db)?;
         // SAFETY: live database and options; `raw` is live and ours alone for the call (the
-        // caller's contract).
-        unsafe { ffi::rocksdb_write(self.db.raw(), self.options.raw(), raw, err.as_out()) };
-        err.check()
+        // caller's contract). Guarded: `rocksdb_write` lets `std::bad_alloc` escape.
+        unsafe {
+            ffi::pinrocks_db_write(
+                self.db.raw(),
+                self.options.raw(),
+                raw,
+                &mut code,
+                err.as_out(),
+            )
+        };
+        err.check_with_code(Some(code))
     }
 }

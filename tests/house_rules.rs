@@ -97,6 +97,7 @@ const LAYERS: &[&str] = &[
     "source",
     "codec",
     "error",
+    "reentry",
     "pinned",
     "new_value",
     "merge",

@@ -1,0 +1,340 @@
+// Guarded replacements for RocksDB 11.8.1 C API calls that have no try/catch (declared in
+// guarded_calls.h, which pinrocks.h includes). Each body is the C API function's own from
+// db/c.cc, run inside `pinrocks::guarded` (or, for the iterator seeks, which report
+// through the iterator's status, a plain try/catch), with its SaveError replaced by
+// pinrocks::report / save_status so that the Rust side also gets the status code.
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <new>
+#include <string>
+#include <unordered_map>
+
+#include "guarded.h"
+#include "layout.h"
+#include "pinrocks.h"
+#include "rocksdb/convenience.h"
+#include "rocksdb/db.h"
+#include "rocksdb/iterator.h"
+#include "rocksdb/options.h"
+#include "rocksdb/slice.h"
+#include "rocksdb/sst_file_writer.h"
+#include "rocksdb/status.h"
+#include "rocksdb/utilities/transaction.h"
+
+// db/c.cc:13567 defines `struct rocksdb_pinnable_handle_t { PinnableSlice rep; };`, and
+// rocksdb_pinnable_handle_destroy (c.cc:13614) `delete`s it: the same complete type here, so
+// that a handle made below is freed by the C API. (To move into layout.h with the others.)
+struct rocksdb_pinnable_handle_t {
+  rocksdb::PinnableSlice rep;
+};
+
+namespace {
+
+using pinrocks::guarded;
+using pinrocks::report;
+
+// db/c.cc:585 defines `struct rocksdb_sstfilewriter_t { SstFileWriter* rep; };`: the
+// writer's pointer at offset 0. (To move into layout.h with the others.)
+rocksdb::SstFileWriter* sst_writer_of(rocksdb_sstfilewriter_t* writer) {
+  return *reinterpret_cast<rocksdb::SstFileWriter**>(writer);
+}
+
+// Both option setters: the C API's copy of the caller's pairs into a map (c.cc:5765-5792).
+std::unordered_map<std::string, std::string> options_map_of(int count, const char* const* keys,
+                                                            const char* const* values) {
+  std::unordered_map<std::string, std::string> options_map;
+  for (int i = 0; i < count; i++) {
+    options_map[keys[i]] = values[i];
+  }
+  return options_map;
+}
+
+// The message part of the status a seek that threw leaves in its iterator; src/iter.rs
+// recognizes it (keep the two in step).
+constexpr const char* kSeekException = "pinrocks: C++ exception in seek";
+
+// After RocksDB threw in the middle of a seek, the iterator's state is unknown (a stale
+// `valid_`, a half-set saved key, a released block): reading its key or value could read
+// freed memory. Destroy it, as rocksdb_iter_destroy would have later, and leave in its place
+// an iterator that is not valid and reports `s`. Called from a catch handler of a noexcept
+// function: should this too throw (the process is out of memory even for a few bytes), C++
+// calls std::terminate, an abort and not an unwind into Rust.
+void replace_with_error(rocksdb_iterator_t* iter, const rocksdb::Status& s) {
+  rocksdb::Iterator* failed = iter->rep;
+  iter->rep = rocksdb::NewErrorIterator(s);
+  delete failed;
+}
+
+template <typename Seek>
+void guarded_seek(rocksdb_iterator_t* iter, Seek&& seek) noexcept {
+  try {
+    seek(iter->rep);
+  } catch (const std::bad_alloc& e) {
+    replace_with_error(iter, rocksdb::Status::MemoryLimit(kSeekException, e.what()));
+  } catch (const std::exception& e) {
+    replace_with_error(iter, rocksdb::Status::Aborted(kSeekException, e.what()));
+  } catch (...) {
+    replace_with_error(iter, rocksdb::Status::Aborted(kSeekException, "unknown C++ exception"));
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+// ---- Reads ----
+
+// c.cc:13645 rocksdb_get_into_buffer_cf.
+unsigned char pinrocks_get_into_buffer_cf(rocksdb_t* db, const rocksdb_readoptions_t* options,
+                                          rocksdb_column_family_handle_t* column_family,
+                                          const char* key, size_t keylen, char* buffer,
+                                          size_t buffer_size, size_t* vallen,
+                                          unsigned char* found, int* status_code,
+                                          char** errptr) PINROCKS_NOEXCEPT {
+  unsigned char copied = 0;
+  // What the C API leaves on failure, set first so that a caught exception leaves it too.
+  *found = 0;
+  *vallen = 0;
+  guarded(status_code, errptr, [&] {
+    rocksdb::PinnableSlice pinnable_val;
+    rocksdb::Status s = pinrocks::db_of(db)->Get(pinrocks::read_options_of(options),
+                                                 pinrocks::handle_of(column_family),
+                                                 rocksdb::Slice(key, keylen), &pinnable_val);
+    if (s.ok()) {
+      *found = 1;
+      *vallen = pinnable_val.size();
+      if (buffer_size >= pinnable_val.size()) {
+        std::memcpy(buffer, pinnable_val.data(), pinnable_val.size());
+        copied = 1;  // data copied
+      }
+      // else: buffer too small
+    } else if (!s.IsNotFound()) {
+      pinrocks::save_status(errptr, status_code, s);
+    }
+  });  // `pinnable_val` releases its pin as the lambda returns.
+  return copied;
+}
+
+// c.cc:13587 rocksdb_get_pinned_cf_v2.
+rocksdb_pinnable_handle_t* pinrocks_get_pinned_cf_v2(rocksdb_t* db,
+                                                     const rocksdb_readoptions_t* options,
+                                                     rocksdb_column_family_handle_t* column_family,
+                                                     const char* key, size_t keylen,
+                                                     int* status_code,
+                                                     char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb_pinnable_handle_t* result = nullptr;
+  guarded(status_code, errptr, [&] {
+    auto handle = std::make_unique<rocksdb_pinnable_handle_t>();
+    rocksdb::Status s = pinrocks::db_of(db)->Get(pinrocks::read_options_of(options),
+                                                 pinrocks::handle_of(column_family),
+                                                 rocksdb::Slice(key, keylen), &handle->rep);
+    if (s.ok()) {
+      result = handle.release();  // freed by rocksdb_pinnable_handle_destroy
+    } else if (!s.IsNotFound()) {
+      pinrocks::save_status(errptr, status_code, s);
+    }
+  });
+  return result;
+}
+
+// c.cc:12588 rocksdb_transaction_get_pinned_cf and c.cc:12664
+// rocksdb_transaction_get_pinned_for_update_cf.
+rocksdb_pinnableslice_t* pinrocks_transaction_get_pinned_handle(
+    rocksdb_transaction_t* txn, const rocksdb_readoptions_t* options,
+    rocksdb_column_family_handle_t* column_family, const char* key, size_t keylen,
+    int for_update, int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb_pinnableslice_t* result = nullptr;
+  guarded(status_code, errptr, [&] {
+    auto v = std::make_unique<rocksdb_pinnableslice_t>();
+    rocksdb::Transaction* t = txn->rep;
+    const rocksdb::ReadOptions& ro = pinrocks::read_options_of(options);
+    rocksdb::ColumnFamilyHandle* cf = pinrocks::handle_of(column_family);
+    rocksdb::Slice k(key, keylen);
+    rocksdb::Status s;
+    if (for_update != PINROCKS_READ_PLAIN) {
+      s = t->GetForUpdate(ro, cf, k, &v->rep,
+                          /*exclusive=*/for_update == PINROCKS_READ_FOR_UPDATE);
+    } else {
+      s = t->Get(ro, cf, k, &v->rep);
+    }
+    if (s.ok()) {
+      result = v.release();  // freed by rocksdb_pinnableslice_destroy
+    } else if (!s.IsNotFound()) {
+      pinrocks::save_status(errptr, status_code, s);
+    }
+  });
+  return result;
+}
+
+// c.cc:2890 rocksdb_key_may_exist_cf, with value, timestamp and value_found all NULL.
+unsigned char pinrocks_key_may_exist_cf(rocksdb_t* db, const rocksdb_readoptions_t* options,
+                                        rocksdb_column_family_handle_t* column_family,
+                                        const char* key, size_t keylen, int* status_code,
+                                        char** errptr) PINROCKS_NOEXCEPT {
+  unsigned char result = 1;  // on error: "may exist", which is never wrong
+  guarded(status_code, errptr, [&] {
+    std::string tmp;
+    std::string* no_timestamp = nullptr;
+    bool* no_value_found = nullptr;
+    result = pinrocks::db_of(db)->KeyMayExist(pinrocks::read_options_of(options),
+                                              pinrocks::handle_of(column_family),
+                                              rocksdb::Slice(key, keylen), &tmp, no_timestamp,
+                                              no_value_found)
+                 ? 1
+                 : 0;
+  });
+  return result;
+}
+
+// ---- Iterators ----
+
+// c.cc:3391 rocksdb_iter_seek.
+void pinrocks_iter_seek(rocksdb_iterator_t* iter, const char* key,
+                        size_t keylen) PINROCKS_NOEXCEPT {
+  guarded_seek(iter, [&](rocksdb::Iterator* it) { it->Seek(rocksdb::Slice(key, keylen)); });
+}
+
+// c.cc:3395 rocksdb_iter_seek_for_prev.
+void pinrocks_iter_seek_for_prev(rocksdb_iterator_t* iter, const char* key,
+                                 size_t keylen) PINROCKS_NOEXCEPT {
+  guarded_seek(iter,
+               [&](rocksdb::Iterator* it) { it->SeekForPrev(rocksdb::Slice(key, keylen)); });
+}
+
+// ---- SST file writer ----
+
+// c.cc:8043 rocksdb_sstfilewriter_put, c.cc:8065 _delete, c.cc:8058 _merge.
+void pinrocks_sstfilewriter_write(rocksdb_sstfilewriter_t* writer, int op, const char* key,
+                                  size_t keylen, const char* value, size_t valuelen,
+                                  int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  guarded(status_code, errptr, [&] {
+    rocksdb::SstFileWriter* w = sst_writer_of(writer);
+    rocksdb::Slice k(key, keylen);
+    rocksdb::Slice v(value, valuelen);
+    rocksdb::Status s;
+    switch (op) {
+      case PINROCKS_RECORD_PUT:
+        s = w->Put(k, v);
+        break;
+      case PINROCKS_RECORD_DELETE:
+        s = w->Delete(k);
+        break;
+      case PINROCKS_RECORD_MERGE:
+        s = w->Merge(k, v);
+        break;
+      default:
+        s = rocksdb::Status::NotSupported("pinrocks: unknown SST file writer operation");
+    }
+    report(errptr, status_code, s);
+  });
+}
+
+// c.cc:8087 rocksdb_sstfilewriter_finish.
+void pinrocks_sstfilewriter_finish(rocksdb_sstfilewriter_t* writer, int* status_code,
+                                   char** errptr) PINROCKS_NOEXCEPT {
+  guarded(status_code, errptr,
+          [&] { report(errptr, status_code, sst_writer_of(writer)->Finish(nullptr)); });
+}
+
+// ---- Properties ----
+
+// c.cc:3121 rocksdb_property_value_cf.
+char* pinrocks_property_value_cf(rocksdb_t* db, rocksdb_column_family_handle_t* column_family,
+                                 const char* propname, int* status_code,
+                                 char** errptr) PINROCKS_NOEXCEPT {
+  char* result = nullptr;
+  guarded(status_code, errptr, [&] {
+    std::string tmp;
+    if (pinrocks::db_of(db)->GetProperty(pinrocks::handle_of(column_family),
+                                         rocksdb::Slice(propname), &tmp)) {
+      // strdup, as the C API (human-readable output); it returns NULL rather than throw.
+      result = strdup(tmp.c_str());
+      if (result == nullptr) {
+        pinrocks::save_error(errptr, status_code, PINROCKS_CODE_OUT_OF_MEMORY,
+                             "strdup of a property value failed");
+      }
+    }
+  });
+  return result;
+}
+
+// c.cc:3111 rocksdb_property_int_cf.
+int pinrocks_property_int_cf(rocksdb_t* db, rocksdb_column_family_handle_t* column_family,
+                             const char* propname, uint64_t* out_val, int* status_code,
+                             char** errptr) PINROCKS_NOEXCEPT {
+  int result = -1;
+  guarded(status_code, errptr, [&] {
+    if (pinrocks::db_of(db)->GetIntProperty(pinrocks::handle_of(column_family),
+                                            rocksdb::Slice(propname), out_val)) {
+      result = 0;
+    }
+  });
+  return result;
+}
+
+// ---- Live options ----
+
+// c.cc:5783 rocksdb_set_options_cf.
+void pinrocks_set_options_cf(rocksdb_t* db, rocksdb_column_family_handle_t* handle, int count,
+                             const char* const* keys, const char* const* values,
+                             int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  guarded(status_code, errptr, [&] {
+    std::unordered_map<std::string, std::string> options_map =
+        options_map_of(count, keys, values);
+    report(errptr, status_code,
+           pinrocks::db_of(db)->SetOptions(pinrocks::handle_of(handle), options_map));
+  });
+}
+
+// c.cc:5774 rocksdb_set_db_options.
+void pinrocks_set_db_options(rocksdb_t* db, int count, const char* const* keys,
+                             const char* const* values, int* status_code,
+                             char** errptr) PINROCKS_NOEXCEPT {
+  guarded(status_code, errptr, [&] {
+    std::unordered_map<std::string, std::string> options_map =
+        options_map_of(count, keys, values);
+    report(errptr, status_code, pinrocks::db_of(db)->SetDBOptions(options_map));
+  });
+}
+
+// ---- Metadata and maintenance ----
+
+// c.cc:3161 rocksdb_approximate_sizes_cf_with_flags (with BuildRanges, c.cc:219).
+void pinrocks_approximate_sizes_cf_with_flags(
+    rocksdb_t* db, rocksdb_column_family_handle_t* column_family, int num_ranges,
+    const char* const* range_start_key, const size_t* range_start_key_len,
+    const char* const* range_limit_key, const size_t* range_limit_key_len,
+    uint8_t include_flags, uint64_t* sizes, int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  guarded(status_code, errptr, [&] {
+    std::unique_ptr<rocksdb::Range[]> ranges(new rocksdb::Range[num_ranges]);
+    for (int i = 0; i < num_ranges; ++i) {
+      ranges[i].start = rocksdb::Slice(range_start_key[i], range_start_key_len[i]);
+      ranges[i].limit = rocksdb::Slice(range_limit_key[i], range_limit_key_len[i]);
+    }
+    report(errptr, status_code,
+           pinrocks::db_of(db)->GetApproximateSizes(
+               pinrocks::handle_of(column_family), ranges.get(), num_ranges, sizes,
+               static_cast<rocksdb::DB::SizeApproximationFlags>(include_flags)));
+  });
+}
+
+// c.cc:8608 rocksdb_delete_file_in_range_cf.
+void pinrocks_delete_file_in_range_cf(rocksdb_t* db,
+                                      rocksdb_column_family_handle_t* column_family,
+                                      const char* start_key, size_t start_key_len,
+                                      const char* limit_key, size_t limit_key_len,
+                                      int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  guarded(status_code, errptr, [&] {
+    rocksdb::Slice a;
+    rocksdb::Slice b;
+    report(errptr, status_code,
+           rocksdb::DeleteFilesInRange(
+               pinrocks::db_of(db), pinrocks::handle_of(column_family),
+               (start_key ? (a = rocksdb::Slice(start_key, start_key_len), &a) : nullptr),
+               (limit_key ? (b = rocksdb::Slice(limit_key, limit_key_len), &b) : nullptr)));
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,135 @@
+/* Guarded replacements for RocksDB 11.8.1 C API calls (db/c.cc) that have no try/catch and
+ * copy or allocate data sized by the caller (keys, values, strings, counts) or by stored
+ * data: each runs the C API function's body unchanged inside a try/catch
+ * (rocksdb-c/guarded_calls.cc), so a std::bad_alloc comes back as
+ * PINROCKS_CODE_OUT_OF_MEMORY (any other exception: PINROCKS_CODE_EXCEPTION) instead of
+ * unwinding into Rust. Error contract as in pinrocks.h: the caller sets *status_code to 0
+ * and *errptr to NULL; a failure sets both.
+ *
+ * Included by pinrocks.h inside its extern "C" block, after every C API type is declared:
+ * include pinrocks.h, never this file on its own. Plain C for bindgen. */
+#ifndef PINROCKS_GUARDED_CALLS_H
+#define PINROCKS_GUARDED_CALLS_H
+
+/* ---- Reads ---- */
+
+/* Replaces rocksdb_get_into_buffer_cf (no try/catch; Get copies memtable values and
+ * merge results into its PinnableSlice, and long keys into a LookupKey). Same results:
+ * returns 1 if the value was copied into `buffer`; *found says whether the key exists and
+ * *vallen is the value's size (0 if absent). On error, 0 with *found = 0 and *vallen = 0. */
+unsigned char pinrocks_get_into_buffer_cf(rocksdb_t* db, const rocksdb_readoptions_t* options,
+                                          rocksdb_column_family_handle_t* column_family,
+                                          const char* key, size_t keylen, char* buffer,
+                                          size_t buffer_size, size_t* vallen,
+                                          unsigned char* found, int* status_code,
+                                          char** errptr) PINROCKS_NOEXCEPT;
+
+/* Replaces rocksdb_get_pinned_cf_v2 (no try/catch; Get copies memtable values into the
+ * handle's PinnableSlice). Same results: a new handle (free with
+ * rocksdb_pinnable_handle_destroy), or NULL if absent or on error. */
+rocksdb_pinnable_handle_t* pinrocks_get_pinned_cf_v2(rocksdb_t* db,
+                                                     const rocksdb_readoptions_t* options,
+                                                     rocksdb_column_family_handle_t* column_family,
+                                                     const char* key, size_t keylen,
+                                                     int* status_code,
+                                                     char** errptr) PINROCKS_NOEXCEPT;
+
+/* Replaces rocksdb_transaction_get_pinned_cf (for_update = PINROCKS_READ_PLAIN) and
+ * rocksdb_transaction_get_pinned_for_update_cf (PINROCKS_READ_FOR_UPDATE: exclusive,
+ * PINROCKS_READ_FOR_UPDATE_SHARED: shared), which have no try/catch while they copy the
+ * value (from the transaction's batch or a memtable) and, for update, the key into the lock
+ * tracker. Same results: a new handle (free with rocksdb_pinnableslice_destroy), or NULL if
+ * absent or on error. */
+rocksdb_pinnableslice_t* pinrocks_transaction_get_pinned_handle(
+    rocksdb_transaction_t* txn, const rocksdb_readoptions_t* options,
+    rocksdb_column_family_handle_t* column_family, const char* key, size_t keylen,
+    int for_update, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
+/* Replaces rocksdb_key_may_exist_cf with no value, timestamp or value_found asked for (no
+ * try/catch; KeyMayExist still reads a memtable value into a std::string). Returns 0 only if
+ * the key certainly does not exist; 1 (always a safe answer) if it may, or on error. */
+unsigned char pinrocks_key_may_exist_cf(rocksdb_t* db, const rocksdb_readoptions_t* options,
+                                        rocksdb_column_family_handle_t* column_family,
+                                        const char* key, size_t keylen, int* status_code,
+                                        char** errptr) PINROCKS_NOEXCEPT;
+
+/* ---- Iterators ---- */
+
+/* Replace rocksdb_iter_seek and rocksdb_iter_seek_for_prev (no try/catch; the target key is
+ * copied into the iterator's saved key, and positioning reads blocks and builds merges).
+ * Same signatures and results. The only cost on the happy path is a zero-cost try block. If
+ * RocksDB throws, the iterator (whose state is then unknown) is destroyed and replaced by
+ * one that is not valid and whose status (rocksdb_iter_get_error) is the failure:
+ * Status::MemoryLimit (std::bad_alloc) or Status::Aborted, with the message part
+ * "pinrocks: C++ exception in seek: " and the exception's what(). */
+void pinrocks_iter_seek(rocksdb_iterator_t* iter, const char* key,
+                        size_t keylen) PINROCKS_NOEXCEPT;
+void pinrocks_iter_seek_for_prev(rocksdb_iterator_t* iter, const char* key,
+                                 size_t keylen) PINROCKS_NOEXCEPT;
+
+/* ---- SST file writer ---- */
+
+/* Replaces rocksdb_sstfilewriter_put, _delete and _merge (op: PINROCKS_RECORD_PUT, _DELETE,
+ * _MERGE; `value` unused for a delete): no try/catch while the key is copied and key and
+ * value appended to the block being built (and compressed). */
+void pinrocks_sstfilewriter_write(rocksdb_sstfilewriter_t* writer, int op, const char* key,
+                                  size_t keylen, const char* value, size_t valuelen,
+                                  int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
+/* Replaces rocksdb_sstfilewriter_finish (no try/catch while it compresses the last block and
+ * builds the filter and index, sized by the file's keys). */
+void pinrocks_sstfilewriter_finish(rocksdb_sstfilewriter_t* writer, int* status_code,
+                                   char** errptr) PINROCKS_NOEXCEPT;
+
+/* ---- Properties ---- */
+
+/* Replaces rocksdb_property_value_cf (no try/catch; GetProperty copies the name and builds
+ * a std::string sized by the database, e.g. every file's key range). Same contract: a
+ * malloc'd copy (free with rocksdb_free), or NULL if RocksDB does not know the property;
+ * NULL also on error, which sets *status_code (a failed strdup, which the C API would read
+ * as "unknown property", is PINROCKS_CODE_OUT_OF_MEMORY). */
+char* pinrocks_property_value_cf(rocksdb_t* db, rocksdb_column_family_handle_t* column_family,
+                                 const char* propname, int* status_code,
+                                 char** errptr) PINROCKS_NOEXCEPT;
+
+/* Replaces rocksdb_property_int_cf (no try/catch; GetIntProperty copies the caller's name
+ * into a std::string). Same results: 0 with *out_val set, or -1 if there is no such integer
+ * property; -1 also on error. */
+int pinrocks_property_int_cf(rocksdb_t* db, rocksdb_column_family_handle_t* column_family,
+                             const char* propname, uint64_t* out_val, int* status_code,
+                             char** errptr) PINROCKS_NOEXCEPT;
+
+/* ---- Live options ---- */
+
+/* Replaces rocksdb_set_options_cf (no try/catch; the caller's names and values are copied
+ * into a std::unordered_map, then parsed and copied again by SetOptions). */
+void pinrocks_set_options_cf(rocksdb_t* db, rocksdb_column_family_handle_t* handle, int count,
+                             const char* const* keys, const char* const* values,
+                             int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
+/* Replaces rocksdb_set_db_options (no try/catch; copies the caller's names and values into a
+ * std::unordered_map). */
+void pinrocks_set_db_options(rocksdb_t* db, int count, const char* const* keys,
+                             const char* const* values, int* status_code,
+                             char** errptr) PINROCKS_NOEXCEPT;
+
+/* ---- Metadata and maintenance ---- */
+
+/* Replaces rocksdb_approximate_sizes_cf_with_flags (no try/catch; allocates num_ranges
+ * Ranges and copies every key into an InternalKey). include_flags: DB::SizeApproximationFlags
+ * (1 memtables, 2 files). */
+void pinrocks_approximate_sizes_cf_with_flags(
+    rocksdb_t* db, rocksdb_column_family_handle_t* column_family, int num_ranges,
+    const char* const* range_start_key, const size_t* range_start_key_len,
+    const char* const* range_limit_key, const size_t* range_limit_key_len,
+    uint8_t include_flags, uint64_t* sizes, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
+/* Replaces rocksdb_delete_file_in_range_cf (no try/catch; DeleteFilesInRange copies both
+ * keys into std::strings and InternalKeys). A NULL start_key or limit_key is unbounded. */
+void pinrocks_delete_file_in_range_cf(rocksdb_t* db,
+                                      rocksdb_column_family_handle_t* column_family,
+                                      const char* start_key, size_t start_key_len,
+                                      const char* limit_key, size_t limit_key_len,
+                                      int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
+#endif

@@ -1,0 +1,46 @@
+//! Which of pinrocks' callbacks this thread is inside, so that calls back into RocksDB that
+//! would deadlock there are refused with [`Error::InsideCallback`] instead.
+//!
+//! RocksDB runs user code inside its own locks and threads: a comparator under the
+//! database mutex, a merge operator inside a write (with `max_successive_merges`), a flush
+//! or a compaction, a compaction filter on the compaction thread, a backup's progress
+//! callback under the backup engine's lock. A write, a flush, a compaction or a change of
+//! column families from there can wait for the very work that is running it. Reads are not
+//! checked (they are the hot path): a merge operator or compaction filter may read, a
+//! comparator must not touch the database at all.
+
+use std::cell::Cell;
+
+use crate::error::{Error, Result};
+
+thread_local! {
+    static INSIDE: Cell<Option<&'static str>> = const { Cell::new(None) };
+}
+
+/// Runs `f` (user code called by RocksDB) marked as inside `callback`.
+pub(crate) fn inside<R>(callback: &'static str, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<&'static str>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            // A thread being torn down has nothing left to refuse.
+            let _ = INSIDE.try_with(|inside| inside.set(self.0));
+        }
+    }
+    let outer = INSIDE
+        .try_with(|inside| inside.replace(Some(callback)))
+        .ok()
+        .flatten();
+    let _restore = Restore(outer);
+    f()
+}
+
+/// `Err(InsideCallback)` if this thread is inside one of pinrocks' callbacks.
+pub(crate) fn refuse_inside(operation: &'static str) -> Result<()> {
+    match INSIDE.try_with(Cell::get).ok().flatten() {
+        Some(callback) => Err(Error::InsideCallback {
+            operation,
+            callback,
+        }),
+        None => Ok(()),
+    }
+}
