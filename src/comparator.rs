@@ -216,7 +216,7 @@ extern "C" fn compare_keys(
         )
     };
     match panic::catch_unwind(AssertUnwindSafe(|| {
-        reentry::inside("comparator", || (order.compare)(a, b))
+        reentry::inside(reentry::COMPARATOR, || (order.compare)(a, b))
     })) {
         Ok(ordering) => ordering as c_int,
         Err(panic) => {

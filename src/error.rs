@@ -309,12 +309,13 @@ pub enum Error {
         /// The sequence number of that batch.
         sequence: u64,
     },
-    /// A change to a database (a write, a flush, a compaction, a column family created or
-    /// dropped, a transaction's prepare or commit) or a backup engine call made from inside
-    /// a callback that RocksDB runs within its own work (a comparator, merge operator,
-    /// compaction filter, or a backup's progress callback), where it could wait for the
-    /// very work that is running it: refused, nothing done.
-    #[error("{operation} refused inside a {callback}: it could wait for the work running it")]
+    /// A call back into RocksDB from inside a callback that RocksDB runs within its own
+    /// work, where it could wait for the very work running it or re-enter the thread's
+    /// RocksDB state: a change to a database (a write, a flush, a compaction, a column
+    /// family created or dropped, a transaction's prepare or commit) from a comparator,
+    /// merge operator or compaction filter; a read from a merge operator or comparator; a
+    /// backup engine call from its backup's progress callback. Refused, nothing done.
+    #[error("{operation} refused inside a {callback}: RocksDB is running it and cannot be re-entered from there")]
     InsideCallback {
         /// What was refused.
         operation: &'static str,

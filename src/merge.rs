@@ -469,7 +469,7 @@ extern "C" fn full_merge(
         input,
     };
     let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-        reentry::inside("merge operator", || (fns.full)(input, &mut out))
+        reentry::inside(reentry::MERGE_OPERATOR, || (fns.full)(input, &mut out))
     }));
     match outcome {
         Ok(Ok(())) => 1,
@@ -514,7 +514,7 @@ extern "C" fn partial_merge(
         },
     };
     let merged = panic::catch_unwind(AssertUnwindSafe(|| {
-        reentry::inside("merge operator", || partial(key, operands, &mut out))
+        reentry::inside(reentry::MERGE_OPERATOR, || partial(key, operands, &mut out))
     }));
     u8::from(matches!(merged, Ok(true)))
 }

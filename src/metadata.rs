@@ -260,7 +260,12 @@ impl<'db> ColumnFamily<'db> {
 
     /// Whether `key` may exist, answered from memory (memtables, filters, cached blocks)
     /// without reading a file: `false` is certain, `true` is not.
+    /// Inside a merge operator or comparator (where a read would re-enter RocksDB) it says
+    /// `true`, the answer that is never wrong.
     pub fn key_may_exist(&self, key: &[u8]) -> bool {
+        if crate::reentry::refuse_read_inside("key_may_exist").is_err() {
+            return true;
+        }
         let mut err = ErrPtr::new();
         let mut code: i32 = 0;
         // SAFETY: live database, options and handle; `key` is borrowed for the call. No

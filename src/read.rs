@@ -42,6 +42,7 @@ use crate::iter::{successor, DbIterator, Entries, KeyRange};
 use crate::options::ReadOptions;
 use crate::pinned;
 use crate::pinned_value::{PinOwner, PinnedValue};
+use crate::reentry;
 use crate::source::{FromBatch, FromDb, FromTransaction};
 
 impl<'db> ColumnFamily<'db> {
@@ -200,6 +201,7 @@ impl<'a, S: Copy> Reader<'a, S> {
     where
         F: FnOnce(&[u8]) -> R,
     {
+        reentry::refuse_read_inside("read")?;
         let (db, options, cf) = (self.db.raw(), self.options.raw(), self.cf.raw());
         match self.source {
             Source::Db => pinned::get_pinned_native(db, options, cf, key, f),
@@ -254,6 +256,7 @@ impl<'a, S: Copy> Reader<'a, S> {
 
     /// A pinned value handle from this reader's source.
     fn handle(&self, key: &[u8]) -> Result<Option<pinned::PinnableHandle>> {
+        reentry::refuse_read_inside("read")?;
         let (db, options, cf) = (self.db.raw(), self.options.raw(), self.cf.raw());
         match self.source {
             Source::Db => pinned::get_pinned_handle(db, options, cf, key),
@@ -332,6 +335,7 @@ impl<'a, S: Copy> Reader<'a, S> {
     /// # Safety
     /// `buf` must be valid for writes of `capacity` bytes.
     unsafe fn get_into_raw(&self, key: &[u8], buf: *mut u8, capacity: usize) -> Result<CopyResult> {
+        reentry::refuse_read_inside("read")?;
         if !matches!(self.source, Source::Db) {
             // One copy out of the pinned value, as the C API's buffer read does.
             let copied = self.pinned(key, |value| {
@@ -503,6 +507,7 @@ impl<'a, S: Copy> Reader<'a, S> {
         keys: &[K],
         f: impl FnMut(usize, Option<&[u8]>),
     ) -> Result<()> {
+        reentry::refuse_read_inside("multi_get")?;
         let (db, options, cf) = (self.db.raw(), self.options.raw(), self.cf.raw());
         match self.source {
             Source::Db => pinned::multi_get_pinned(db, options, cf, keys, f),
@@ -674,6 +679,11 @@ impl<'a, S: Copy> Reader<'a, S> {
     /// A RocksDB iterator over this reader's source: the database, or the transaction's
     /// writes or the batch's entries merged over it (or the batch's alone).
     fn raw_iter(&self, options: &ReadOptions) -> *mut ffi::rocksdb_iterator_t {
+        // An iterator cannot return an error until it is used; inside a merge operator or
+        // comparator this panics, which the callback's own catch turns into its failure.
+        if let Err(e) = reentry::refuse_read_inside("an iterator") {
+            panic!("{e}");
+        }
         // SAFETY: live db, transaction or batch, options and handle, borrowed for 'a like
         // the iterator (a prefix iterator boxes its own options into itself); a batch stays
         // unchanged while borrowed.

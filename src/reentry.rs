@@ -6,8 +6,10 @@
 //! or a compaction, a compaction filter on the compaction thread, a backup's progress
 //! callback under the backup engine's lock. A write, a flush, a compaction or a change of
 //! column families from there can wait for the very work that is running it. Reads are not
-//! checked (they are the hot path): a merge operator or compaction filter may read, a
-//! comparator must not touch the database at all.
+//! A read is refused inside a merge operator or a comparator: those run inside a read on
+//! the reading thread, whose RocksDB state (the thread's `SuperVersion` slot) is in use,
+//! and a nested read there crashes RocksDB. A compaction filter runs on a compaction
+//! thread and may read.
 
 use std::cell::Cell;
 
@@ -33,6 +35,24 @@ pub(crate) fn inside<R>(callback: &'static str, f: impl FnOnce() -> R) -> R {
     let _restore = Restore(outer);
     f()
 }
+
+/// `Err(InsideCallback)` if this thread is inside a callback that RocksDB runs inside a
+/// read (a merge operator, a comparator): a read from there would re-enter the reading
+/// thread's RocksDB state. One thread-local load on the read path.
+#[inline]
+pub(crate) fn refuse_read_inside(operation: &'static str) -> Result<()> {
+    match INSIDE.try_with(Cell::get).ok().flatten() {
+        Some(callback @ (MERGE_OPERATOR | COMPARATOR)) => Err(Error::InsideCallback {
+            operation,
+            callback,
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// The callbacks RocksDB runs inside reads.
+pub(crate) const MERGE_OPERATOR: &str = "merge operator";
+pub(crate) const COMPARATOR: &str = "comparator";
 
 /// `Err(InsideCallback)` if this thread is inside one of pinrocks' callbacks.
 pub(crate) fn refuse_inside(operation: &'static str) -> Result<()> {

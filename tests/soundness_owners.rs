@@ -473,3 +473,122 @@ fn a_restore_into_a_live_database_is_refused() {
     assert_eq!(db.get(b"after").unwrap(), None);
     let _ = ErrorKind::IoError;
 }
+
+/// Calls back into the database from inside a callback RocksDB runs within its own work: a
+/// merge operator's write (inside a write, a flush or a compaction it could wait for the
+/// work running it) and a backup progress callback's call to its own engine (it runs under
+/// the engine's lock) are refused, and so is a read from a merge operator (RocksDB's
+/// nested read on the reading thread crashed: SIGSEGV in `DBImpl::GetImpl`).
+#[test]
+fn calls_that_could_deadlock_inside_a_callback_are_refused() {
+    use std::sync::{Mutex, OnceLock, Weak};
+    static SEEN: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let slot: Arc<OnceLock<Weak<Db>>> = Arc::new(OnceLock::new());
+    let in_merge = Arc::clone(&slot);
+    let operator = pinrocks::MergeOperator::new("calls back", move |input, out| {
+        if let Some(db) = in_merge.get().and_then(Weak::upgrade) {
+            let write = db.put(b"from-merge", b"x").map_err(|e| e.to_string());
+            let read = db.get(b"plain").map_err(|e| e.to_string());
+            SEEN.lock().unwrap().push(format!("{write:?} {read:?}"));
+        }
+        out.set(input.operands.iter().last().unwrap_or(&[][..]))
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = create_options();
+    options.merge_operator(&operator);
+    let db = Arc::new(Db::open(&options, dir.path()).unwrap());
+    slot.set(Arc::downgrade(&db)).unwrap();
+    db.put(b"plain", b"p").unwrap();
+    db.merge(b"m", b"operand").unwrap();
+    assert_eq!(db.get(b"m").unwrap().as_deref(), Some(&b"operand"[..]));
+    let seen = SEEN.lock().unwrap().clone();
+    assert_eq!(
+        seen,
+        [concat!(
+            r#"Err("put refused inside a merge operator: RocksDB is running it and cannot be "#,
+            r#"re-entered from there") Err("read refused inside a merge operator: RocksDB is "#,
+            r#"running it and cannot be re-entered from there")"#
+        )]
+    );
+    assert_eq!(db.get(b"from-merge").unwrap(), None, "nothing written");
+    db.put(b"outside", b"fine").unwrap(); // the flag is gone after the callback
+
+    let backups_dir = tempfile::tempdir().unwrap();
+    let backups = BackupEngine::open(&Options::new(), backups_dir.path()).unwrap();
+    let mut inside = Vec::new();
+    // Progress is reported about every 4 MiB copied: 12 MiB that do not compress.
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let big: Vec<u8> = (0..12 << 20)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state as u8
+        })
+        .collect();
+    db.put(b"big", &big).unwrap();
+    backups
+        .create_backup_with_progress(&db, true, |_| {
+            inside.push(backups.purge_old_backups(1).map_err(|e| e.to_string()));
+            true
+        })
+        .unwrap();
+    assert!(!inside.is_empty());
+    assert!(
+        inside.iter().all(|r| r
+            .as_ref()
+            .unwrap_err()
+            .contains("inside a backup progress callback")),
+        "{inside:?}"
+    );
+    backups.purge_old_backups(1).unwrap();
+}
+
+/// The owners safe code may drop after their database (docs/drop-order.md): each keeps
+/// alive what it needs or needs nothing of the database; run clean under memcheck.
+#[test]
+fn owners_dropped_after_their_database_are_harmless() {
+    let dir = tempfile::tempdir().unwrap();
+    let sst_path = dir.path().join("load.sst");
+    let (bytes, snapshot, batch, cache, statistics, limiter, options, sst, backups, perf);
+    let db = {
+        cache = pinrocks::Cache::lru(1 << 20);
+        limiter = RateLimiter::new(1 << 30).unwrap();
+        let mut o = create_options();
+        o.block_cache(&cache)
+            .rate_limiter(&limiter)
+            .enable_statistics();
+        options = o;
+        Db::open(&options, dir.path().join("db")).unwrap()
+    };
+    statistics = db.statistics().unwrap();
+    db.put(b"k", b"value").unwrap();
+    db.flush().unwrap();
+    bytes = db.reader().get_bytes(b"k").unwrap().unwrap();
+    snapshot = db.snapshot();
+    let mut b = pinrocks::WriteBatch::new();
+    b.put(
+        Some(&db.create_cf("side", &Options::new()).unwrap()),
+        b"k2",
+        b"v2",
+    )
+    .unwrap();
+    batch = b;
+    let mut writer = pinrocks::SstFileWriter::create(&options, &sst_path).unwrap();
+    writer.put(b"s", b"sst").unwrap();
+    sst = writer;
+    backups = BackupEngine::open(&Options::new(), dir.path().join("backups")).unwrap();
+    backups.create_backup(&db, true).unwrap();
+    perf = pinrocks::PerfContext::enable(pinrocks::PerfLevel::EnableCount);
+    drop(db); // the Bytes and the snapshot keep it open until they drop
+    assert_eq!(&bytes[..], b"value");
+    assert!(statistics.ticker(pinrocks::Ticker::BytesWritten) > 0);
+    let db = Db::open(&options, dir.path().join("other")).unwrap();
+    assert!(matches!(
+        db.write(&batch),
+        Err(Error::ForeignColumnFamily { .. })
+    ));
+    drop((
+        db, snapshot, bytes, batch, cache, limiter, sst, backups, perf, statistics, options,
+    ));
+}
