@@ -337,4 +337,81 @@ void pinrocks_delete_file_in_range_cf(rocksdb_t* db,
   });
 }
 
+// ---- Calls through the C API itself, inside a try/catch ----
+// These C API functions copy data the caller or the stored data sizes (names, every live
+// file's keys, logged batches, keys met by an iterator, merge results): an exception
+// unwinds out of the C API function (compiled with unwind tables) into the catch here.
+// A failed call may leak what the C API had allocated so far: only on a caught exception.
+
+// c.cc:3383 rocksdb_iter_seek_to_first, :3387 _seek_to_last, :3399 _next, :3403 _prev.
+void pinrocks_iter_move(rocksdb_iterator_t* iter, int op) PINROCKS_NOEXCEPT {
+  guarded_seek(iter, [&](rocksdb::Iterator* it) {
+    switch (op) {
+      case PINROCKS_ITER_FIRST:
+        it->SeekToFirst();
+        break;
+      case PINROCKS_ITER_LAST:
+        it->SeekToLast();
+        break;
+      case PINROCKS_ITER_NEXT:
+        it->Next();
+        break;
+      default:
+        it->Prev();
+    }
+  });
+}
+
+rocksdb_wal_iterator_t* pinrocks_get_updates_since(rocksdb_t* db, uint64_t seq_number,
+                                                   int* status_code,
+                                                   char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb_wal_iterator_t* iter = nullptr;
+  pinrocks::guarded(status_code, errptr,
+                    [&] { iter = rocksdb_get_updates_since(db, seq_number, nullptr, errptr); });
+  return iter;
+}
+
+void pinrocks_wal_iter_next(rocksdb_wal_iterator_t* iter, int* status_code,
+                            char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] { rocksdb_wal_iter_next(iter); });
+}
+
+rocksdb_writebatch_t* pinrocks_wal_iter_get_batch(const rocksdb_wal_iterator_t* iter,
+                                                  uint64_t* seq, int* status_code,
+                                                  char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb_writebatch_t* batch = nullptr;
+  pinrocks::guarded(status_code, errptr, [&] { batch = rocksdb_wal_iter_get_batch(iter, seq); });
+  return batch;
+}
+
+const rocksdb_livefiles_t* pinrocks_livefiles(rocksdb_t* db, int* status_code,
+                                              char** errptr) PINROCKS_NOEXCEPT {
+  const rocksdb_livefiles_t* files = nullptr;
+  pinrocks::guarded(status_code, errptr, [&] { files = rocksdb_livefiles(db); });
+  return files;
+}
+
+rocksdb_column_family_metadata_t* pinrocks_get_column_family_metadata_cf(
+    rocksdb_t* db, rocksdb_column_family_handle_t* column_family, int* status_code,
+    char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb_column_family_metadata_t* meta = nullptr;
+  pinrocks::guarded(status_code, errptr,
+                    [&] { meta = rocksdb_get_column_family_metadata_cf(db, column_family); });
+  return meta;
+}
+
+rocksdb_column_family_handle_t* pinrocks_create_column_family(
+    rocksdb_t* db, const rocksdb_options_t* column_family_options,
+    const char* column_family_name, int ttl, unsigned char with_ttl, int* status_code,
+    char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb_column_family_handle_t* handle = nullptr;
+  pinrocks::guarded(status_code, errptr, [&] {
+    handle = with_ttl != 0 ? rocksdb_create_column_family_with_ttl(
+                                 db, column_family_options, column_family_name, ttl, errptr)
+                           : rocksdb_create_column_family(db, column_family_options,
+                                                          column_family_name, errptr);
+  });
+  return handle;
+}
+
 }  // extern "C"

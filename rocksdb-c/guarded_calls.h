@@ -132,4 +132,40 @@ void pinrocks_delete_file_in_range_cf(rocksdb_t* db,
                                       const char* limit_key, size_t limit_key_len,
                                       int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
+/* ---- Calls through the C API itself, inside a try/catch (they copy data the caller or
+ * the stored data sizes). Same results as the C API function named; a caught exception is
+ * reported in status_code/errptr (where the function had none, these are added). ---- */
+
+#define PINROCKS_ITER_FIRST 0
+#define PINROCKS_ITER_LAST 1
+#define PINROCKS_ITER_NEXT 2
+#define PINROCKS_ITER_PREV 3
+/* rocksdb_iter_seek_to_first/_last/_next/_prev (op: PINROCKS_ITER_*); on an exception the
+ * iterator is replaced as by pinrocks_iter_seek (not valid, its status the failure). */
+void pinrocks_iter_move(rocksdb_iterator_t* iter, int op) PINROCKS_NOEXCEPT;
+/* rocksdb_get_updates_since with default read options. */
+rocksdb_wal_iterator_t* pinrocks_get_updates_since(rocksdb_t* db, uint64_t seq_number,
+                                                   int* status_code,
+                                                   char** errptr) PINROCKS_NOEXCEPT;
+/* rocksdb_wal_iter_next; after a failure the iterator must only be destroyed. */
+void pinrocks_wal_iter_next(rocksdb_wal_iterator_t* iter, int* status_code,
+                            char** errptr) PINROCKS_NOEXCEPT;
+/* rocksdb_wal_iter_get_batch; NULL on failure. */
+rocksdb_writebatch_t* pinrocks_wal_iter_get_batch(const rocksdb_wal_iterator_t* iter,
+                                                  uint64_t* seq, int* status_code,
+                                                  char** errptr) PINROCKS_NOEXCEPT;
+/* rocksdb_livefiles; NULL on failure. */
+const rocksdb_livefiles_t* pinrocks_livefiles(rocksdb_t* db, int* status_code,
+                                              char** errptr) PINROCKS_NOEXCEPT;
+/* rocksdb_get_column_family_metadata_cf; NULL on failure. */
+rocksdb_column_family_metadata_t* pinrocks_get_column_family_metadata_cf(
+    rocksdb_t* db, rocksdb_column_family_handle_t* column_family, int* status_code,
+    char** errptr) PINROCKS_NOEXCEPT;
+/* rocksdb_create_column_family, or (with_ttl) rocksdb_create_column_family_with_ttl, which
+ * casts the database to DBWithTTL: only on a TTL database. NULL on failure. */
+rocksdb_column_family_handle_t* pinrocks_create_column_family(
+    rocksdb_t* db, const rocksdb_options_t* column_family_options,
+    const char* column_family_name, int ttl, unsigned char with_ttl, int* status_code,
+    char** errptr) PINROCKS_NOEXCEPT;
+
 #endif

@@ -86,6 +86,14 @@ void pinrocks_transaction_end(rocksdb_transaction_t* txn, int op, int* status_co
         break;
       case PINROCKS_TXN_COMMIT:
         s = t->Commit();
+        // PessimisticTransaction::Commit of a named, unprepared transaction unregisters it
+        // whether or not the write succeeded, and leaves it AWAITING_COMMIT on failure; its
+        // destructor would then unregister it again (std::map::erase(end()): heap
+        // corruption). It is already out of the map and cleared: mark it as done.
+        if (!s.ok() && !t->GetName().empty() &&
+            t->GetState() == rocksdb::Transaction::AWAITING_COMMIT) {
+          t->SetState(rocksdb::Transaction::COMMITTED);
+        }
         break;
       case PINROCKS_TXN_ROLLBACK:
         s = t->Rollback();

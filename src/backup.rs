@@ -31,6 +31,7 @@ impl Db {
     /// # Ok(()) }
     /// ```
     pub fn checkpoint(&self, path: impl AsRef<Path>) -> Result<()> {
+        reentry::refuse_inside("checkpoint")?;
         let c_path = path_to_cstring(path.as_ref())?;
         let (db, _) = self.as_raw();
         let mut err = ErrPtr::new();

@@ -440,7 +440,7 @@ impl Db {
         options.check()?;
         let handle = self
             .inner
-            .create_cf(name, options.raw(), options.traits())?;
+            .create_cf(name, options.raw(), options.traits(), None)?;
         Ok(ColumnFamily::new(&self.inner, handle))
     }
 

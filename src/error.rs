@@ -322,6 +322,18 @@ pub enum Error {
         /// Which callback the thread was in.
         callback: &'static str,
     },
+    /// [`Db::updates_since`](crate::Db::updates_since) found a batch that does not start
+    /// where the previous one ended (or, first, after the sequence number asked for): the
+    /// writes in between are not in the WAL (written with it disabled), or RocksDB's log
+    /// iterator skipped a batch it could not place (a two-phase commit's). The iteration
+    /// ends here rather than go on short.
+    #[error("the WAL has no batch at sequence {expected}; the next starts at {found}")]
+    LogGap {
+        /// Where the next batch should have started.
+        expected: u64,
+        /// Where it did.
+        found: u64,
+    },
     /// A value could not be encoded by its codec.
     #[error("cannot encode {codec}: {source}")]
     Encode {

@@ -37,25 +37,78 @@ pub(crate) struct DbInner {
     /// (`check_writable`), a TTL database refuses files without its timestamps.
     pub(crate) kind: DbKind,
     pub(crate) default_cf: Arc<CfHandle>,
+    /// The open column families by name. Lock: held only to look up, insert or remove
+    /// (never across a RocksDB call: `create_cf` checks, releases, creates, inserts;
+    /// `drop_cf` removes before RocksDB drops), and never the last owner of a handle
+    /// while held (whose destructor could delete a dropped family's files).
     column_families: RwLock<HashMap<String, Arc<CfHandle>>>,
     pub(crate) path: PathBuf,
     /// The transactions RocksDB recovered as prepared at open (a pessimistic transaction
     /// database), not yet handed out: each is handed out once, by
     /// `Db::prepared_transactions`. Before `raw`: RocksDB deletes those left at close.
+    /// Lock: held to fill it at open and to take it whole; no RocksDB call under it.
     pub(crate) recovered: Mutex<Vec<RecoveredTxn>>,
     /// The statistics of the options it was opened with, if they collect any.
     pub(crate) statistics: Option<Statistics>,
+    /// The database itself, last.
+    native: Closer,
+}
+
+/// The open database and what must live until it has closed: closed in this order.
+struct Native {
     raw: RawDb,
     /// The comparators of its column families, which RocksDB holds by raw pointer until the
-    /// database has closed: after `raw` in drop order.
+    /// database has closed: after `raw` in drop order. Lock: held to push one; no RocksDB
+    /// call under it.
     comparators: Mutex<Vec<Comparator>>,
     /// Its directory in the process's list of open databases, until it has closed.
     _open_here: OpenHere,
 }
 
+// SAFETY: as `DbInner`'s: RocksDB's `DB` may be used and closed from any thread; the rest
+// is Rust data behind locks or immutable.
+unsafe impl Send for Native {}
+
+/// Closes the database when dropped, on a thread of its own if this one is inside a
+/// callback RocksDB runs (a compaction filter that held the last `Bytes` or `Snapshot`):
+/// there, `~DBImpl` would wait for the very work running the callback, for ever.
+struct Closer(std::mem::ManuallyDrop<Native>);
+
+impl Closer {
+    fn into_inner(self) -> Native {
+        let mut this = std::mem::ManuallyDrop::new(self);
+        // SAFETY: `this` is never dropped, so the `Native` is taken out exactly once.
+        unsafe { std::mem::ManuallyDrop::take(&mut this.0) }
+    }
+}
+
+impl std::ops::Deref for Closer {
+    type Target = Native;
+
+    fn deref(&self) -> &Native {
+        &self.0
+    }
+}
+
+impl Drop for Closer {
+    fn drop(&mut self) {
+        // SAFETY: taken once, here, and never touched again.
+        let native = unsafe { std::mem::ManuallyDrop::take(&mut self.0) };
+        if crate::reentry::is_inside() {
+            // If no thread can be had, the closure (and the close) runs here after all.
+            let _ = std::thread::Builder::new()
+                .name("pinrocks-close".to_owned())
+                .spawn(move || drop(native));
+        } else {
+            drop(native);
+        }
+    }
+}
+
 /// The directories (canonical) of the databases open in this process, each once per open:
 /// what a restore checks before it replaces files. RocksDB's own LOCK cannot tell: its
 /// in-process table is keyed by the path as spelled, and read-only opens take no lock.
+/// Lock: held to push, remove or look up one path; no RocksDB call under it.
 static OPEN_HERE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
 /// One entry of `OPEN_HERE`, removed on drop.
@@ -179,7 +232,8 @@ static NEXT_DB_ID: AtomicU64 = AtomicU64::new(1);
 
 // SAFETY: `rocksdb::DB` is thread-safe: RocksDB documents (include/rocksdb/db.h) that all its
 // methods may be called concurrently from several threads without external synchronization.
-// The column family map is behind a `RwLock`; the rest is immutable after open.
+// The column family map, the recovered transactions and the comparators are behind locks
+// (each held only for a map or list operation); the rest is immutable after open.
 unsafe impl Send for DbInner {}
 // SAFETY: see `Send`.
 unsafe impl Sync for DbInner {}
@@ -217,14 +271,16 @@ impl DbInner {
             path,
             recovered: Mutex::new(Vec::new()),
             statistics,
-            raw,
-            comparators: Mutex::new(traits.iter().filter_map(|t| t.order.clone()).collect()),
-            _open_here: open_here,
+            native: Closer(std::mem::ManuallyDrop::new(Native {
+                raw,
+                comparators: Mutex::new(traits.iter().filter_map(|t| t.order.clone()).collect()),
+                _open_here: open_here,
+            })),
         })
     }
 
     pub(crate) fn raw(&self) -> *mut ffi::rocksdb_t {
-        self.raw.handle().as_ptr()
+        self.native.raw.handle().as_ptr()
     }
 
     /// Closes the database as dropping it would (column family handles first, comparators
@@ -238,21 +294,18 @@ impl DbInner {
             path: _,
             recovered,
             statistics,
-            raw,
-            comparators,
-            _open_here,
+            native,
         } = self;
         drop((default_cf, column_families, recovered, statistics));
-        let closed = raw.close();
-        drop(raw);
-        drop(comparators);
-        drop(_open_here);
+        let native = native.into_inner();
+        let closed = native.raw.close();
+        drop(native); // frees the database, then the comparators, then its entry
         closed
     }
 
     /// The transaction database, if it is one.
     pub(crate) fn raw_db(&self) -> &RawDb {
-        &self.raw
+        &self.native.raw
     }
 
     // A panic while the lock was held cannot leave the map half-changed (each change is
@@ -308,33 +361,20 @@ impl DbInner {
         Ok(write())
     }
 
-    /// Creates a column family (`rocksdb_create_column_family`) and keeps its handle.
+    /// Creates a column family (`rocksdb_create_column_family`, or with `ttl` seconds
+    /// `rocksdb_create_column_family_with_ttl`, for a TTL database only: the C API casts
+    /// to `DBWithTTL`) and keeps its handle; `traits` are those of `options`.
     pub(crate) fn create_cf(
         &self,
         name: &str,
         options: *const ffi::rocksdb_options_t,
         traits: FamilyTraits,
+        ttl: Option<i32>,
     ) -> Result<Arc<CfHandle>> {
-        self.create_cf_with(name, traits, |db, name, err| {
-            // SAFETY: live database (owned) and options (borrowed by the caller); RocksDB
-            // copies the options and the name. The result is a new handle, owned by us.
-            unsafe { ffi::rocksdb_create_column_family(db, options, name, err) }
-        })
-    }
-
-    /// Creates a column family with `create` (one of RocksDB's creation calls: database,
-    /// name, errptr; a new handle or NULL) and keeps its handle; `traits` are those of the
-    /// options given to `create`.
-    pub(crate) fn create_cf_with(
-        &self,
-        name: &str,
-        traits: FamilyTraits,
-        create: impl FnOnce(
-            *mut ffi::rocksdb_t,
-            *const std::ffi::c_char,
-            *mut *mut std::ffi::c_char,
-        ) -> *mut ffi::rocksdb_column_family_handle_t,
-    ) -> Result<Arc<CfHandle>> {
+        assert!(
+            ttl.is_none() || self.kind == DbKind::Ttl,
+            "a TTL family needs a TTL database"
+        );
         self.check_writable("create_cf")?;
         let c_name = CString::new(name).map_err(|e| Error::invalid("column family name", e))?;
         // Checked, then released: RocksDB's create waits for the write queue (a stall), and
@@ -346,14 +386,30 @@ impl DbInner {
         // Kept before RocksDB sees it, whatever the outcome: RocksDB can fail after the
         // family exists (writing the OPTIONS file), and then still points to it.
         if let Some(order) = &traits.order {
-            self.comparators
+            self.native
+                .comparators
                 .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner())
                 .push(order.clone());
         }
         let mut err = ErrPtr::new();
-        let raw = create(self.raw(), c_name.as_ptr(), err.as_out());
-        err.check()?;
+        let mut code = 0;
+        // SAFETY: live database (owned) and options (borrowed by the caller); RocksDB
+        // copies the options and the name. The result is a new handle (NULL on error),
+        // owned by us; guarded (no exception leaves the call); a TTL call only on a TTL
+        // database (asserted above).
+        let raw = unsafe {
+            ffi::pinrocks_create_column_family(
+                self.raw(),
+                options,
+                c_name.as_ptr(),
+                ttl.unwrap_or(0),
+                u8::from(ttl.is_some()),
+                &mut code,
+                err.as_out(),
+            )
+        };
+        err.check_with_code(Some(code))?;
         let handle = Arc::new(CfHandle::new(raw, name.to_owned(), self.id, traits));
         self.column_families_mut()
             .insert(name.to_owned(), Arc::clone(&handle));
@@ -437,6 +493,9 @@ struct Gate {
     writers: usize,
     /// Prepared transactions that write to it: their commit needs it.
     prepared: usize,
+    /// Prepares in flight that write to it (counted in `writers` too): they may become
+    /// prepared, so `drop_cf` refuses while there are any.
+    preparing: usize,
     /// Set by `drop_cf` before it waits for `writers`: no write enters after it.
     dropped: bool,
 }
@@ -450,20 +509,35 @@ impl Drop for Writing<'_> {
     }
 }
 
-/// Writes in flight to several column families at once (a batch, a commit), each its own
-/// handle kept: entered all or none.
-pub(crate) struct WritingAll(Vec<Arc<CfHandle>>);
+/// Writes in flight to several column families at once (a batch, a commit, a prepare:
+/// then `true`), each its own handle kept: entered all or none.
+pub(crate) struct WritingAll(Vec<Arc<CfHandle>>, bool);
 
 impl WritingAll {
     /// Enters every family in `families` (the default one needs no gate), or none if one
     /// of them is dropped.
     pub(crate) fn enter(families: impl IntoIterator<Item = Arc<CfHandle>>) -> Result<Self> {
-        let mut entered = WritingAll(Vec::new());
+        Self::enter_as(families, false)
+    }
+
+    /// As `enter`, for a transaction's prepare: `drop_cf` refuses these families from now
+    /// (not only once the prepare has succeeded), so it never closes a gate it must reopen.
+    pub(crate) fn enter_preparing(
+        families: impl IntoIterator<Item = Arc<CfHandle>>,
+    ) -> Result<Self> {
+        Self::enter_as(families, true)
+    }
+
+    fn enter_as(
+        families: impl IntoIterator<Item = Arc<CfHandle>>,
+        preparing: bool,
+    ) -> Result<Self> {
+        let mut entered = WritingAll(Vec::new(), preparing);
         for handle in families {
             if handle.is_default() {
                 continue;
             }
-            std::mem::forget(handle.enter()?);
+            handle.enter_counted(preparing)?;
             entered.0.push(handle);
         }
         Ok(entered)
@@ -473,7 +547,7 @@ impl WritingAll {
 impl Drop for WritingAll {
     fn drop(&mut self) {
         for handle in &self.0 {
-            handle.leave();
+            handle.leave_counted(self.1);
         }
     }
 }
@@ -487,6 +561,9 @@ pub(crate) struct CfHandle {
     /// The `DbInner::id` of the database it belongs to.
     pub(crate) db_id: u64,
     is_default: bool,
+    /// Lock: held only to change or read the counters (`enter`, `leave`, `note_prepared`,
+    /// `close_for_drop`), never across a RocksDB call; `drop_cf` waits on `idle`, which
+    /// releases it.
     gate: Mutex<Gate>,
     /// Notified when the last write in flight leaves a family being dropped.
     idle: Condvar,
@@ -538,17 +615,28 @@ impl CfHandle {
 
     /// A write to this family starts: `Err(ColumnFamilyDropped)` once `drop_cf` began.
     pub(crate) fn enter(&self) -> Result<Writing<'_>> {
+        self.enter_counted(false)?;
+        Ok(Writing(self))
+    }
+
+    fn enter_counted(&self, preparing: bool) -> Result<()> {
         let mut gate = self.gate();
         if gate.dropped {
             return Err(Error::ColumnFamilyDropped(self.name.clone()));
         }
         gate.writers += 1;
-        Ok(Writing(self))
+        gate.preparing += usize::from(preparing);
+        Ok(())
     }
 
     fn leave(&self) {
+        self.leave_counted(false);
+    }
+
+    fn leave_counted(&self, preparing: bool) {
         let mut gate = self.gate();
         gate.writers -= 1;
+        gate.preparing -= usize::from(preparing);
         if gate.writers == 0 && gate.dropped {
             self.idle.notify_all();
         }
@@ -561,23 +649,30 @@ impl CfHandle {
         if prepared {
             gate.prepared += 1;
         } else {
-            gate.prepared -= 1;
+            // Every -1 follows its own +1 (`Transaction` counts a family once, when it is
+            // prepared or written after); never wrap, whatever happens.
+            debug_assert!(
+                gate.prepared > 0,
+                "prepared count of {:?} below zero",
+                self.name
+            );
+            gate.prepared = gate.prepared.saturating_sub(1);
         }
     }
 
-    /// For `drop_cf`: closes the gate and waits for the writes in flight. Refused (and the
-    /// gate left open) while a prepared transaction writes to the family, including one
-    /// whose prepare was in flight.
+    /// For `drop_cf`: closes the gate and waits for the writes in flight. Refused, with
+    /// the gate left open, while a prepared transaction writes to the family or a prepare
+    /// that does is in flight: once closed, the gate is never reopened (no write in
+    /// between is refused for a family that stays).
     fn close_for_drop(&self) -> Result<()> {
         let mut gate = self.gate();
         if gate.dropped {
             return Err(Error::ColumnFamilyNotFound(self.name.clone()));
         }
-        let in_use = || Error::ColumnFamilyInUse {
-            name: self.name.clone(),
-        };
-        if gate.prepared > 0 {
-            return Err(in_use());
+        if gate.prepared + gate.preparing > 0 {
+            return Err(Error::ColumnFamilyInUse {
+                name: self.name.clone(),
+            });
         }
         gate.dropped = true;
         while gate.writers > 0 {
@@ -585,10 +680,6 @@ impl CfHandle {
                 .idle
                 .wait(gate)
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
-        }
-        if gate.prepared > 0 {
-            gate.dropped = false;
-            return Err(in_use());
         }
         Ok(())
     }

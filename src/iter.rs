@@ -252,8 +252,10 @@ impl<'a, S> DbIterator<'a, S> {
     pub fn seek_to_first(&mut self) {
         match std::mem::replace(&mut self.lower, Bound::Unbounded) {
             Bound::Unbounded => {
-                // SAFETY: live iterator.
-                unsafe { ffi::rocksdb_iter_seek_to_first(self.raw.as_ptr()) }
+                // SAFETY: live iterator; no exception leaves the call (as in `seek`).
+                unsafe {
+                    ffi::pinrocks_iter_move(self.raw.as_ptr(), ffi::PINROCKS_ITER_FIRST as i32)
+                }
             }
             Bound::Included(start) => {
                 self.seek(&start);
@@ -273,8 +275,10 @@ impl<'a, S> DbIterator<'a, S> {
     pub fn seek_to_last(&mut self) {
         match std::mem::replace(&mut self.upper, Bound::Unbounded) {
             Bound::Unbounded => {
-                // SAFETY: live iterator.
-                unsafe { ffi::rocksdb_iter_seek_to_last(self.raw.as_ptr()) }
+                // SAFETY: live iterator; no exception leaves the call (as in `seek`).
+                unsafe {
+                    ffi::pinrocks_iter_move(self.raw.as_ptr(), ffi::PINROCKS_ITER_LAST as i32)
+                }
             }
             Bound::Included(end) => {
                 self.seek_for_prev(&end);
@@ -313,16 +317,16 @@ impl<'a, S> DbIterator<'a, S> {
     #[allow(clippy::should_implement_trait)] // a lending move, not `Iterator::next`
     pub fn next(&mut self) {
         if self.valid() {
-            // SAFETY: live, valid iterator.
-            unsafe { ffi::rocksdb_iter_next(self.raw.as_ptr()) };
+            // SAFETY: live, valid iterator; no exception leaves the call (as in `seek`).
+            unsafe { ffi::pinrocks_iter_move(self.raw.as_ptr(), ffi::PINROCKS_ITER_NEXT as i32) };
         }
     }
 
     /// Moves to the previous entry; does nothing before the start.
     pub fn prev(&mut self) {
         if self.valid() {
-            // SAFETY: live, valid iterator.
-            unsafe { ffi::rocksdb_iter_prev(self.raw.as_ptr()) };
+            // SAFETY: live, valid iterator; no exception leaves the call (as in `seek`).
+            unsafe { ffi::pinrocks_iter_move(self.raw.as_ptr(), ffi::PINROCKS_ITER_PREV as i32) };
         }
     }
 

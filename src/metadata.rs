@@ -100,12 +100,17 @@ unsafe fn take_bytes(data: *mut c_char, len: usize) -> Vec<u8> {
 }
 
 impl Db {
-    /// Every live SST file of every column family.
-    pub fn live_files(&self) -> Vec<LiveFile> {
-        // SAFETY: live database; the list is a new object, copied out and destroyed here,
-        // its strings borrowed from it until then, indexes below its count.
+    /// Every live SST file of every column family. An error only if RocksDB could not
+    /// gather the list (`MemoryLimit`: it copies every file's keys).
+    pub fn live_files(&self) -> Result<Vec<LiveFile>> {
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live database; the list is a new object (NULL on a caught failure),
+        // copied out and destroyed here, its strings borrowed from it until then, indexes
+        // below its count.
         unsafe {
-            let files = ffi::rocksdb_livefiles(self.as_raw().0);
+            let files = ffi::pinrocks_livefiles(self.as_raw().0, &mut code, err.as_out());
+            err.check_with_code(Some(code))?;
             let text = |s: *const c_char| CStr::from_ptr(s).to_string_lossy().into_owned();
             let list = (0..ffi::rocksdb_livefiles_count(files))
                 .map(|i| {
@@ -126,7 +131,7 @@ impl Db {
                 })
                 .collect();
             ffi::rocksdb_livefiles_destroy(files);
-            list
+            Ok(list)
         }
     }
 
@@ -136,6 +141,8 @@ impl Db {
     ///
     /// [`Error::ReadOnly`]: crate::Error::ReadOnly
     pub fn wait_for_compact(&self, flush: bool) -> Result<()> {
+        // From a compaction filter it would wait for its own compaction.
+        crate::reentry::refuse_inside("wait_for_compact")?;
         if flush {
             self.check_writable("wait_for_compact")?;
         }
@@ -153,6 +160,7 @@ impl Db {
     /// Writes the WAL's buffered writes to its file, and with `sync` also fsyncs it: what
     /// `WriteOptions::sync` does per write, done once for many.
     pub fn flush_wal(&self, sync: bool) -> Result<()> {
+        crate::reentry::refuse_inside("flush_wal")?;
         let mut err = ErrPtr::new();
         // SAFETY: live database.
         unsafe { ffi::rocksdb_flush_wal(self.as_raw().0, u8::from(sync), err.as_out()) };
@@ -161,14 +169,23 @@ impl Db {
 }
 
 impl<'db> ColumnFamily<'db> {
-    /// The column family's levels and SST files.
-    pub fn metadata(&self) -> ColumnFamilyMetadata {
-        // SAFETY: live database and handle; the metadata is a new object owned here, its
-        // level and file views malloc'd wrappers freed with their destroy functions, their
-        // strings and keys malloc'd copies freed by `take_string`/`take_bytes`.
+    /// The column family's levels and SST files. An error only if RocksDB could not
+    /// gather them (`MemoryLimit`).
+    pub fn metadata(&self) -> Result<ColumnFamilyMetadata> {
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live database and handle; the metadata is a new object owned here (NULL
+        // on a caught failure), its level and file views malloc'd wrappers freed with their
+        // destroy functions, their strings and keys malloc'd copies freed by
+        // `take_string`/`take_bytes`.
         unsafe {
-            let meta =
-                ffi::rocksdb_get_column_family_metadata_cf(self.db.raw(), self.handle().raw());
+            let meta = ffi::pinrocks_get_column_family_metadata_cf(
+                self.db.raw(),
+                self.handle().raw(),
+                &mut code,
+                err.as_out(),
+            );
+            err.check_with_code(Some(code))?;
             let levels = (0..ffi::rocksdb_column_family_metadata_get_level_count(meta))
                 .map(|l| {
                     let level = ffi::rocksdb_column_family_metadata_get_level_metadata(meta, l);
@@ -209,7 +226,7 @@ impl<'db> ColumnFamily<'db> {
                 levels,
             };
             ffi::rocksdb_column_family_metadata_destroy(meta);
-            metadata
+            Ok(metadata)
         }
     }
 

@@ -158,11 +158,7 @@ impl Db {
         }
         options.check()?;
         let ttl = ttl_seconds(ttl)?;
-        let handle = inner.create_cf_with(name, options.traits(), |db, name, err| {
-            // SAFETY: live database, options and name for the call; RocksDB copies them and
-            // returns a new handle (NULL on error), owned by the caller.
-            unsafe { ffi::rocksdb_create_column_family_with_ttl(db, options.raw(), name, ttl, err) }
-        })?;
+        let handle = inner.create_cf(name, options.raw(), options.traits(), Some(ttl))?;
         Ok(ColumnFamily::new(inner, handle))
     }
 }

@@ -54,6 +54,11 @@ pub(crate) fn refuse_read_inside(operation: &'static str) -> Result<()> {
 pub(crate) const MERGE_OPERATOR: &str = "merge operator";
 pub(crate) const COMPARATOR: &str = "comparator";
 
+/// Whether this thread is inside one of pinrocks' callbacks.
+pub(crate) fn is_inside() -> bool {
+    INSIDE.try_with(Cell::get).ok().flatten().is_some()
+}
+
 /// `Err(InsideCallback)` if this thread is inside one of pinrocks' callbacks.
 pub(crate) fn refuse_inside(operation: &'static str) -> Result<()> {
     match INSIDE.try_with(Cell::get).ok().flatten() {

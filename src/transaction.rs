@@ -418,7 +418,7 @@ pub struct Transaction<'db> {
     /// (a dropped one refuses them, before RocksDB would fail the commit and stop the
     /// database), and counted as prepared from its prepare to its end.
     families: Vec<Arc<CfHandle>>,
-    /// Prepared (two-phase): `families` count it until it ends.
+    /// Prepared (two-phase) and not yet committed or rolled back: `families` count it.
     prepared: bool,
     /// Read options at the transaction's snapshot, made on first use and forgotten by
     /// whatever replaces the snapshot (each takes `&mut self`, so none is borrowed then).
@@ -490,8 +490,13 @@ impl<'db> Transaction<'db> {
             Some(cf) => cf.handle_for(inner),
             None => &inner.default_cf,
         };
-        if !handle.is_default() && !self.families.iter().any(|f| Arc::ptr_eq(f, handle)) {
-            self.families.push(Arc::clone(handle));
+        // RocksDB takes writes after a prepare, but they are not in the WAL's prepare
+        // section: a crash before the commit would lose them.
+        if self.prepared {
+            return Err(Error::invalid(
+                "transaction write",
+                "the transaction is prepared: a write now would not survive a crash",
+            ));
         }
         let mut err = ErrPtr::new();
         let mut code = 0;
@@ -515,7 +520,13 @@ impl<'db> Transaction<'db> {
                 )
             }
         })?;
-        err.check_with_code(Some(code))
+        err.check_with_code(Some(code))?;
+        // Noted once written (a refused write names nothing), so a prepare counts exactly
+        // the families its commit will need.
+        if !handle.is_default() && !self.families.iter().any(|f| Arc::ptr_eq(f, handle)) {
+            self.families.push(Arc::clone(handle));
+        }
+        Ok(())
     }
 
     /// Prepare, commit, rollback or rollback to savepoint (`op`: a `PINROCKS_TXN_*`).
@@ -644,7 +655,16 @@ impl<'db> Transaction<'db> {
     }
 
     /// Names the transaction, for two-phase commit (before [`prepare`](Self::prepare)).
+    ///
+    /// At most 512 bytes (RocksDB's limit, checked here: the C API copies the name before
+    /// it checks).
     pub fn set_name(&mut self, name: &str) -> Result<()> {
+        if name.len() > 512 {
+            return Err(Error::invalid(
+                "transaction name",
+                format!("{} bytes: at most 512", name.len()),
+            ));
+        }
         let name = CString::new(name).map_err(|e| Error::invalid("transaction name", e))?;
         let mut err = ErrPtr::new();
         // SAFETY: live transaction; the name is copied.
@@ -663,11 +683,12 @@ impl<'db> Transaction<'db> {
     /// survives a crash as prepared ([`Db::prepared_transactions`] after reopening).
     ///
     /// Refused with [`Error::ColumnFamilyDropped`] if a family it writes to was dropped
-    /// since; from here to its end, [`Db::drop_cf`] refuses those families
-    /// ([`Error::ColumnFamilyInUse`]).
+    /// since; from here until it commits or rolls back (dropped without either, it stays
+    /// prepared in the WAL: until the database closes), [`Db::drop_cf`] refuses those
+    /// families ([`Error::ColumnFamilyInUse`]).
     pub fn prepare(&mut self) -> Result<()> {
         crate::reentry::refuse_inside("prepare")?;
-        let _writing = WritingAll::enter(self.families.iter().cloned())?;
+        let _writing = WritingAll::enter_preparing(self.families.iter().cloned())?;
         self.end(ffi::PINROCKS_TXN_PREPARE)?;
         if !self.prepared {
             self.prepared = true;
@@ -688,25 +709,37 @@ impl<'db> Transaction<'db> {
     pub fn commit(mut self) -> Result<()> {
         crate::reentry::refuse_inside("commit")?;
         let _writing = WritingAll::enter(self.families.iter().cloned())?;
-        self.end(ffi::PINROCKS_TXN_COMMIT)
+        self.end(ffi::PINROCKS_TXN_COMMIT)?;
+        self.no_longer_prepared();
+        Ok(())
     }
 
     /// Discards every write and releases every lock.
     pub fn rollback(mut self) -> Result<()> {
-        self.end(ffi::PINROCKS_TXN_ROLLBACK)
+        crate::reentry::refuse_inside("rollback")?;
+        self.end(ffi::PINROCKS_TXN_ROLLBACK)?;
+        self.no_longer_prepared();
+        Ok(())
+    }
+
+    /// After a commit or rollback: a prepared transaction no longer holds its families.
+    /// (Dropped without either, it stays prepared in the WAL, to be recovered at the next
+    /// open, so its families stay held until the database closes: a drop of one would
+    /// make that commit fail.)
+    fn no_longer_prepared(&mut self) {
+        if std::mem::take(&mut self.prepared) {
+            for family in &self.families {
+                family.note_prepared(false);
+            }
+        }
     }
 }
 
 impl Drop for Transaction<'_> {
     fn drop(&mut self) {
         // SAFETY: owned, destroyed once, while its database is open (the borrow). An
-        // uncommitted transaction is rolled back by its destructor.
+        // uncommitted transaction is rolled back by its destructor; a prepared one stays
+        // prepared in the WAL (its families stay counted: `no_longer_prepared`).
         unsafe { ffi::rocksdb_transaction_destroy(self.raw.as_ptr()) };
-        // Ended: committed, rolled back, or (prepared) left in the WAL for the next open.
-        if self.prepared {
-            for family in &self.families {
-                family.note_prepared(false);
-            }
-        }
     }
 }

@@ -12,13 +12,21 @@ use crate::ffi;
 /// The write batches logged since a sequence number, oldest first, from
 /// [`Db::updates_since`]. A std [`Iterator`]; an error reading the log is its last item.
 /// A batch written by two-phase commit (a transaction's prepare, commit or rollback) ends
-/// it with [`Error::TwoPhaseCommitInLog`]: RocksDB's log iterator cannot follow those.
+/// it with [`Error::TwoPhaseCommitInLog`]: RocksDB's log iterator cannot follow those. A
+/// batch that does not start where the last ended (writes with the WAL disabled, or a
+/// batch RocksDB's iterator skipped) ends it with [`Error::LogGap`]: it never ends short
+/// without saying so.
 /// It reads the WAL files, so it sees what they still hold: RocksDB deletes WAL files once
 /// their memtables are flushed (unless `WAL_ttl_seconds` / `WAL_size_limit_MB` keep them).
 pub struct Updates<'db> {
     raw: NonNull<ffi::rocksdb_wal_iterator_t>,
     started: bool,
     done: bool,
+    /// The sequence number the next batch must start at: at most the one asked for, then
+    /// each batch right after the last (its first sequence number plus its count).
+    /// RocksDB's iterator skips a batch it cannot place (a two-phase commit's marker,
+    /// which holds no records) without a word; this is how pinrocks notices.
+    expected: Expected,
     /// The iterator reads the database's log through its `DBImpl`.
     _db: PhantomData<&'db Db>,
 }
@@ -65,6 +73,13 @@ impl Drop for LoggedBatch {
     }
 }
 
+/// Where the next batch must start (see `Updates::expected`).
+#[derive(Clone, Copy)]
+enum Expected {
+    AtMost(u64),
+    Exactly(u64),
+}
+
 impl Iterator for Updates<'_> {
     type Item = Result<LoggedBatch>;
 
@@ -74,14 +89,33 @@ impl Iterator for Updates<'_> {
         }
         // SAFETY: live iterator; the database it reads is borrowed for 'db. Each position's
         // batch is taken once (`rocksdb_wal_iter_get_batch` moves it out of the iterator).
+        // Moving and taking go through guarded calls (each reads a logged batch whole: an
+        // exception is reported, and the iteration ends there).
         unsafe {
+            let mut err = ErrPtr::new();
+            let mut code = 0;
             if self.started {
-                ffi::rocksdb_wal_iter_next(self.raw.as_ptr());
+                ffi::pinrocks_wal_iter_next(self.raw.as_ptr(), &mut code, err.as_out());
+                if let Err(e) = err.check_with_code(Some(code)) {
+                    self.done = true;
+                    return Some(Err(e));
+                }
             }
             self.started = true;
             if ffi::rocksdb_wal_iter_valid(self.raw.as_ptr()) != 0 {
                 let mut sequence = 0u64;
-                let raw = ffi::rocksdb_wal_iter_get_batch(self.raw.as_ptr(), &mut sequence);
+                let mut err = ErrPtr::new();
+                let mut code = 0;
+                let raw = ffi::pinrocks_wal_iter_get_batch(
+                    self.raw.as_ptr(),
+                    &mut sequence,
+                    &mut code,
+                    err.as_out(),
+                );
+                if let Err(e) = err.check_with_code(Some(code)) {
+                    self.done = true;
+                    return Some(Err(e));
+                }
                 let batch = LoggedBatch {
                     sequence,
                     raw: NonNull::new(raw).expect("rocksdb_wal_iter_get_batch returned NULL"),
@@ -94,6 +128,21 @@ impl Iterator for Updates<'_> {
                     self.done = true;
                     return Some(Err(Error::TwoPhaseCommitInLog { sequence }));
                 }
+                let in_place = match self.expected {
+                    Expected::AtMost(start) => sequence <= start,
+                    Expected::Exactly(next) => sequence == next,
+                };
+                if !in_place {
+                    self.done = true;
+                    let expected = match self.expected {
+                        Expected::AtMost(s) | Expected::Exactly(s) => s,
+                    };
+                    return Some(Err(Error::LogGap {
+                        expected,
+                        found: sequence,
+                    }));
+                }
+                self.expected = Expected::Exactly(sequence + batch.len() as u64);
                 return Some(Ok(batch));
             }
             self.done = true;
@@ -135,22 +184,19 @@ impl Db {
     /// ```
     pub fn updates_since(&self, sequence: u64) -> Result<Updates<'_>> {
         let mut err = ErrPtr::new();
-        // SAFETY: live database, borrowed by the iterator for its life; NULL read options
-        // are RocksDB's defaults.
+        let mut code = 0;
+        // SAFETY: live database, borrowed by the iterator for its life; RocksDB's default
+        // read options; guarded (no exception leaves the call).
         let raw = unsafe {
-            ffi::rocksdb_get_updates_since(
-                self.as_raw().0,
-                sequence,
-                std::ptr::null(),
-                err.as_out(),
-            )
+            ffi::pinrocks_get_updates_since(self.as_raw().0, sequence, &mut code, err.as_out())
         };
-        err.check()?;
+        err.check_with_code(Some(code))?;
         Ok(Updates {
             raw: NonNull::new(raw)
                 .expect("rocksdb_get_updates_since returned NULL without an error"),
             started: false,
             done: false,
+            expected: Expected::AtMost(sequence),
             _db: PhantomData,
         })
     }

@@ -229,7 +229,7 @@ fn universal_and_fifo_compaction_reach_rocksdb_and_fifo_drops_the_oldest_files()
         db.flush().unwrap();
     }
     db.wait_for_compact(false).unwrap();
-    let files = db.live_files();
+    let files = db.live_files().unwrap();
     assert!(files.len() <= 3, "{files:?}");
     assert!(
         files.iter().map(|f| f.size).sum::<u64>() <= 60 << 10,

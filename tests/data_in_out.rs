@@ -460,6 +460,7 @@ fn metadata_lists_files_levels_sizes_and_keys_exactly() {
 
     let files: Vec<_> = db
         .live_files()
+        .unwrap()
         .into_iter()
         .filter(|f| f.column_family == "meta")
         .collect();
@@ -483,7 +484,7 @@ fn metadata_lists_files_levels_sizes_and_keys_exactly() {
             (b"k1000".to_vec(), b"k1999".to_vec(), 1000, 0)
         ]
     );
-    let meta = cf.metadata();
+    let meta = cf.metadata().unwrap();
     assert_eq!((meta.name.as_str(), meta.file_count), ("meta", 2));
     assert_eq!(meta.levels[0].level, 0);
     assert_eq!(meta.levels[0].files.len(), 2);
@@ -500,7 +501,7 @@ fn metadata_lists_files_levels_sizes_and_keys_exactly() {
 
     // Compacted to the bottom level, the files of a range can be deleted whole.
     cf.compact_range(None, None).unwrap();
-    let meta = cf.metadata();
+    let meta = cf.metadata().unwrap();
     let bottom = meta
         .levels
         .iter()
@@ -511,7 +512,7 @@ fn metadata_lists_files_levels_sizes_and_keys_exactly() {
     assert_eq!(bottom.files[0].smallest_key, b"k0000");
     cf.delete_files_in_range(b"k0000", b"k9999").unwrap();
     assert_eq!(cf.reader().get(b"k0500").unwrap(), None);
-    assert_eq!(cf.metadata().file_count, 0);
+    assert_eq!(cf.metadata().unwrap().file_count, 0);
     // Unflushed writes in the WAL: a read-only open refuses to flush them (RocksDB would
     // wait for ever for a flush it never schedules).
     cf.writer().put(b"unflushed", b"1").unwrap();

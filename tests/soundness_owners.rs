@@ -592,3 +592,200 @@ fn owners_dropped_after_their_database_are_harmless() {
         db, snapshot, bytes, batch, cache, limiter, sst, backups, perf, statistics, options,
     ));
 }
+
+/// A named transaction whose commit fails (RocksDB refuses a sync write without a WAL):
+/// RocksDB unregisters it in the failed commit and again in its destructor, which corrupted
+/// the heap (`std::map::erase(end())`). The commit's error is all that happens.
+#[test]
+fn a_named_transaction_whose_commit_fails_is_freed_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = txn_db(dir.path(), &[], &TransactionDbOptions::new());
+    let mut refused = WriteOptions::new();
+    refused.sync(true).disable_wal(true);
+    for name in ["first", "second"] {
+        let mut txn = db
+            .transaction(&refused, &TransactionOptions::new())
+            .unwrap();
+        txn.set_name(name).unwrap();
+        txn.put(None, name.as_bytes(), b"v").unwrap();
+        let result = txn.commit();
+        assert!(
+            matches!(result, Err(Error::RocksDb { kind: ErrorKind::InvalidArgument, ref message }) if message.contains("WAL")),
+            "{result:?}"
+        );
+    }
+    // The same names are free again, and the database works.
+    let mut txn = db.begin().unwrap();
+    txn.set_name("first").unwrap();
+    txn.put(None, b"k", b"ok").unwrap();
+    txn.prepare().unwrap();
+    txn.commit().unwrap();
+    assert_eq!(db.get(b"k").unwrap().as_deref(), Some(&b"ok"[..]));
+    assert_eq!(db.get(b"first").unwrap(), None);
+}
+
+/// A prepared transaction dropped without commit or rollback stays prepared in the WAL:
+/// its families stay undroppable for the rest of the open (a drop would crash the next
+/// open's recovery), and it comes back at the reopen. Writes after a prepare are refused
+/// (they would not be in the WAL's prepare section).
+#[test]
+fn a_prepared_transaction_left_behind_keeps_its_families_until_it_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let db = txn_db(dir.path(), &["x", "y"], &TransactionDbOptions::new());
+        let (x, y) = (db.cf("x").unwrap(), db.cf("y").unwrap());
+        let mut txn = db.begin().unwrap();
+        txn.set_name("left").unwrap();
+        txn.put(Some(&x), b"k", b"prepared").unwrap();
+        txn.prepare().unwrap();
+        let late = txn.put(Some(&y), b"late", b"lost at a crash");
+        assert!(matches!(
+            late,
+            Err(Error::InvalidInput {
+                what: "transaction write",
+                ..
+            })
+        ));
+        drop(txn);
+        assert!(matches!(
+            db.drop_cf("x"),
+            Err(Error::ColumnFamilyInUse { .. })
+        ));
+        drop((x, y));
+        db.drop_cf("y").unwrap(); // it never wrote "y"
+    }
+    let db = txn_db(dir.path(), &["x"], &TransactionDbOptions::new());
+    let recovered = db.prepared_transactions().unwrap();
+    assert_eq!(recovered.len(), 1);
+    assert!(matches!(
+        db.drop_cf("x"),
+        Err(Error::ColumnFamilyInUse { .. })
+    ));
+    for txn in recovered {
+        txn.commit().unwrap();
+    }
+    assert_eq!(
+        db.cf("x").unwrap().reader().get(b"k").unwrap().as_deref(),
+        Some(&b"prepared"[..])
+    );
+    db.drop_cf("x").unwrap();
+}
+
+/// A tailer starting after a prepare: RocksDB's iterator skipped the commit's batch (it
+/// logs no records) and went on with the next, silently. The iteration now ends with an
+/// error wherever a batch is missing (`LogGap`: pinrocks checks that each batch starts
+/// where the last ended); a WAL-less write is such a gap too.
+#[test]
+fn updates_since_never_ends_short_without_saying_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = txn_db(dir.path(), &[], &TransactionDbOptions::new());
+    db.put(b"a", b"1").unwrap(); // seq 1
+    let mut txn = db.begin().unwrap();
+    txn.set_name("t").unwrap();
+    txn.put(None, b"k", b"v").unwrap();
+    txn.prepare().unwrap();
+    db.put(b"b", b"2").unwrap(); // seq 2
+    let start = db.latest_sequence_number() + 1;
+    txn.commit().unwrap(); // "k" at seq 3, its batch logged with no records
+    db.put(b"c", b"3").unwrap(); // seq 4
+    let first = db.updates_since(start).unwrap().next().unwrap();
+    assert!(
+        matches!(
+            first,
+            Err(Error::TwoPhaseCommitInLog { .. }) | Err(Error::LogGap { .. })
+        ),
+        "{:?}",
+        first.map(|b| b.sequence())
+    );
+
+    let (_dir, plain) = open_db(&[]);
+    plain.put(b"a", b"1").unwrap();
+    let mut no_wal = WriteOptions::new();
+    no_wal.disable_wal(true);
+    plain
+        .writer()
+        .options(&no_wal)
+        .put(b"b", b"not logged")
+        .unwrap();
+    plain.put(b"c", b"3").unwrap();
+    let items: Vec<_> = plain.updates_since(1).unwrap().collect();
+    assert_eq!(items.len(), 2, "the first batch, then the gap");
+    assert_eq!(items[0].as_ref().unwrap().sequence(), 1);
+    // RocksDB's own iterator sees this gap (it reads the next batch's sequence number).
+    assert!(
+        matches!(&items[1], Err(Error::RocksDb { kind: ErrorKind::NotFound, message }) if message.contains("Gap in sequence numbers")),
+        "{:?}",
+        items[1].as_ref().map(|b| b.sequence())
+    );
+}
+
+/// From a compaction filter: waiting for compactions would wait for its own, and the last
+/// owner of the database dropped there would close it on the compaction's own thread
+/// (`~DBImpl` waits for that compaction). The wait is refused; the close happens on a
+/// thread of its own.
+#[test]
+fn a_compaction_filter_cannot_wait_for_itself_nor_close_under_itself() {
+    use std::sync::{Mutex, OnceLock};
+    static WAITED: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    static LAST_OWNER: Mutex<Option<pinrocks::Snapshot>> = Mutex::new(None);
+    static DB: OnceLock<std::sync::Weak<Db>> = OnceLock::new();
+    let filter = pinrocks::CompactionFilterFactory::from_fn("waits", |_, key, _, _| {
+        if key == b"wait" {
+            if let Some(db) = DB.get().and_then(std::sync::Weak::upgrade) {
+                let waited = db.wait_for_compact(false).map_err(|e| e.to_string());
+                WAITED.lock().unwrap().push(format!("{waited:?}"));
+            }
+        }
+        if key == b"close" {
+            // The last owner of the database, dropped on the compaction's thread.
+            drop(LAST_OWNER.lock().unwrap().take());
+        }
+        pinrocks::Decision::Keep
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = create_options();
+    options.compaction_filter(&filter);
+    let db = Arc::new(Db::open(&options, dir.path()).unwrap());
+    DB.set(Arc::downgrade(&db)).unwrap();
+    db.put(b"wait", b"1").unwrap();
+    db.flush().unwrap();
+    within(Duration::from_secs(20), {
+        let db = Arc::clone(&db);
+        move || db.compact_range(None, None).unwrap()
+    });
+    assert_eq!(
+        WAITED.lock().unwrap().as_slice(),
+        [
+            r#"Err("wait_for_compact refused inside a compaction filter: RocksDB is running it and cannot be re-entered from there")"#
+        ]
+    );
+    // Now the close: the snapshot is the database's last owner when the filter drops it.
+    db.delete(b"wait").unwrap();
+    db.put(b"close", b"1").unwrap();
+    db.flush().unwrap();
+    *LAST_OWNER.lock().unwrap() = Some(db.snapshot());
+    let db = Arc::try_unwrap(db).ok().expect("the only Arc");
+    let (done, finished) = mpsc::channel();
+    let compacting = std::thread::spawn(move || {
+        let compacted = db.compact_range(None, None);
+        drop(db); // the snapshot (in the filter's static) still holds the database
+        done.send(compacted.map_err(|e| e.to_string())).unwrap();
+    });
+    let compacted = finished
+        .recv_timeout(Duration::from_secs(20))
+        .expect("hung");
+    assert_eq!(compacted, Ok(()));
+    compacting.join().unwrap();
+    // The close runs on its own thread: the directory's lock is free soon after.
+    let started = Instant::now();
+    let reopened = loop {
+        match Db::open(&create_options(), dir.path()) {
+            Ok(db) => break db,
+            Err(_) if started.elapsed() < Duration::from_secs(20) => {
+                std::thread::sleep(Duration::from_millis(20))
+            }
+            Err(e) => panic!("never closed: {e}"),
+        }
+    };
+    assert_eq!(reopened.get(b"close").unwrap().as_deref(), Some(&b"1"[..]));
+}

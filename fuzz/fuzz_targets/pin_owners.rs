@@ -1,13 +1,18 @@
-//! The owners of pins (owned `Bytes`, guards, iterators, multi-get) driven through drops of
-//! column families and databases in random order. Every value read is compared with what
-//! was written, whenever it is read again, after its family was dropped and after its
-//! database was closed; under the fuzzer's AddressSanitizer a read of freed memory stops
-//! the run.
+//! The owners of pins (owned `Bytes`, guards, iterators, multi-get) and transactions
+//! driven through drops of column families and of databases of every kind (plain, TTL,
+//! pessimistic and optimistic transaction databases) in random order. Every value read is
+//! compared with what was written, whenever it is read again, after its family was dropped
+//! and after its database was closed; transactions write, prepare (two-phase), commit, roll
+//! back or are dropped while families are dropped under them, and a database left with
+//! prepared transactions is reopened and recovers each exactly once. Under the fuzzer's
+//! AddressSanitizer a read of freed memory stops the run.
 #![no_main]
+
+use std::time::Duration;
 
 use bytes::Bytes;
 use libfuzzer_sys::fuzz_target;
-use pinrocks::{ColumnFamily, Db, Options};
+use pinrocks::{ColumnFamily, Db, Error, Options, Transaction, TransactionDbOptions};
 
 const FAMILIES: [&str; 3] = ["a", "b", "c"];
 
@@ -25,6 +30,44 @@ struct Family<'db> {
     values: [Option<Vec<u8>>; 4],
 }
 
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Kind {
+    Plain,
+    Ttl,
+    Pessimistic,
+    Optimistic,
+}
+
+/// The open transaction: its writes (family, key, value) not yet committed, whether it
+/// is prepared, and whether a plain write touched one of its keys since (an optimistic
+/// commit then fails with `Busy`).
+struct Open<'db> {
+    txn: Transaction<'db>,
+    writes: Vec<(usize, u8, Vec<u8>)>,
+    prepared: bool,
+    conflicted: bool,
+}
+
+fn open(kind: Kind, options: &Options, path: &std::path::Path, names: &[String]) -> Db {
+    let families = names.iter().map(|n| (n.as_str(), options));
+    match kind {
+        Kind::Plain => Db::open_with(options, path, families),
+        Kind::Ttl => Db::open_with_ttls(
+            options,
+            path,
+            names.iter().map(|n| (n.as_str(), options, Duration::from_secs(3600))),
+        ),
+        Kind::Pessimistic => {
+            let mut txn_options = TransactionDbOptions::new();
+            // A plain write to a key the open transaction holds would wait for it.
+            txn_options.default_lock_timeout(Duration::ZERO);
+            Db::open_transaction_db(options, &txn_options, path, families)
+        }
+        Kind::Optimistic => Db::open_optimistic_transaction_db(options, path, families),
+    }
+    .unwrap()
+}
+
 fuzz_target!(|data: &[u8]| {
     // In memory where there is a tmpfs: RocksDB's fsyncs then cost nothing, and the fuzzer
     // runs many more inputs a second.
@@ -38,11 +81,18 @@ fuzz_target!(|data: &[u8]| {
     // Owned values outlive families and databases: (bytes, what they must read).
     let mut owned: Vec<(Bytes, Vec<u8>)> = Vec::new();
     let mut ops = data.chunks(3);
+    let kinds = [Kind::Plain, Kind::Ttl, Kind::Pessimistic, Kind::Optimistic];
     for epoch in 0..3 {
+        let kind = kinds[(epoch + data.len()) % kinds.len()];
         let path = dir.path().join(epoch.to_string());
         let mut options = Options::new();
         options.create_if_missing(true);
-        let db = Db::open(&options, &path).unwrap();
+        let db = open(kind, &options, &path, &["default".to_owned()]);
+        let transactional = matches!(kind, Kind::Pessimistic | Kind::Optimistic);
+        let mut open_txn: Option<Open<'_>> = None;
+        // Writes of transactions dropped while prepared: recovered at the reopen.
+        let mut left_prepared: Vec<Vec<(usize, u8, Vec<u8>)>> = Vec::new();
+        let mut names = 0u32;
         // Each family with a block cache of its own, whose options are dropped at once: the
         // family's table factory, and so its cache, then live only as long as the family.
         let mut families: Vec<Family<'_>> = FAMILIES
@@ -60,15 +110,38 @@ fuzz_target!(|data: &[u8]| {
         for op in ops.by_ref().take(40) {
             let [code, x, y] = [op[0], *op.get(1).unwrap_or(&0), *op.get(2).unwrap_or(&0)];
             let (f, key) = (x as usize % FAMILIES.len(), y % 4);
+            // Families a prepared transaction writes to cannot be dropped.
+            let held = |f: usize, open: &Option<Open<'_>>, left: &[Vec<(usize, u8, Vec<u8>)>]| {
+                open.as_ref()
+                    .is_some_and(|o| o.prepared && o.writes.iter().any(|w| w.0 == f))
+                    || left.iter().flatten().any(|w| w.0 == f)
+            };
+            let is_held = held(f, &open_txn, &left_prepared);
+            let dropped_now: Vec<bool> = families.iter().map(|fam| fam.dropped).collect();
+            let families_dropped = |wf: usize| dropped_now[wf];
+            let mut committed = Vec::new();
             let Family { cf, dropped, values } = &mut families[f];
-            match code % 9 {
+            match code % 13 {
                 // The epoch ends: the database closes with whatever is still pinned.
                 0 if x % 4 == 0 => break,
                 0 | 1 => {
                     if let Some(cf) = cf.as_ref().filter(|_| !*dropped) {
                         let v = value(f, key, x);
-                        cf.writer().put(&[key], &v).unwrap();
-                        values[key as usize] = Some(v);
+                        let locked = open_txn.as_ref().is_some_and(|o| {
+                            kind == Kind::Pessimistic
+                                && o.writes.iter().any(|w| (w.0, w.1) == (f, key))
+                        });
+                        let put = cf.writer().put(&[key], &v);
+                        if locked {
+                            // The open transaction holds the row: refused at once.
+                            assert!(put.is_err(), "a write through another's lock");
+                        } else {
+                            put.unwrap();
+                            values[key as usize] = Some(v);
+                            if let Some(o) = open_txn.as_mut() {
+                                o.conflicted |= o.writes.iter().any(|w| (w.0, w.1) == (f, key));
+                            }
+                        }
                     }
                 }
                 2 => {
@@ -89,8 +162,16 @@ fuzz_target!(|data: &[u8]| {
                 4 => *cf = None,
                 5 => {
                     if !*dropped {
-                        db.drop_cf(FAMILIES[f]).unwrap();
-                        *dropped = true;
+                        let result = db.drop_cf(FAMILIES[f]);
+                        if is_held {
+                            assert!(
+                                matches!(result, Err(Error::ColumnFamilyInUse { .. })),
+                                "{result:?}"
+                            );
+                        } else {
+                            result.unwrap();
+                            *dropped = true;
+                        }
                     }
                 }
                 6 => {
@@ -100,7 +181,7 @@ fuzz_target!(|data: &[u8]| {
                         let guard = reader.pin(&[key]).unwrap();
                         let mut it = reader.iter();
                         it.seek(&[key]);
-                        if !*dropped && y % 2 == 0 {
+                        if !*dropped && !is_held && y % 2 == 0 {
                             db.drop_cf(FAMILIES[f]).unwrap();
                             *dropped = true;
                         }
@@ -126,6 +207,77 @@ fuzz_target!(|data: &[u8]| {
                         assert_eq!(seen, expected);
                     }
                 }
+                9 if transactional && open_txn.is_none() => {
+                    open_txn = Some(Open {
+                        txn: db.begin().unwrap(),
+                        writes: Vec::new(),
+                        prepared: false,
+                        conflicted: false,
+                    });
+                }
+                9 | 10 => {
+                    // A write through the open transaction.
+                    if let (Some(o), Some(cf)) = (open_txn.as_mut(), cf.as_ref()) {
+                        if o.prepared {
+                            continue;
+                        }
+                        let v = value(f, key, x ^ 0x55);
+                        let result = o.txn.put(Some(cf), &[key], &v);
+                        if *dropped {
+                            assert!(matches!(result, Err(Error::ColumnFamilyDropped(_))));
+                        } else if result.is_ok() {
+                            o.writes.push((f, key, v));
+                        } else {
+                            // An optimistic transaction never fails a put; a pessimistic
+                            // one only on a lock (none is held by anyone else here).
+                            panic!("{result:?}");
+                        }
+                    }
+                }
+                11 => {
+                    // Two-phase: prepare (pessimistic only).
+                    if let Some(o) = open_txn.as_mut().filter(|o| kind == Kind::Pessimistic) {
+                        if !o.prepared {
+                            names += 1;
+                            o.txn.set_name(&format!("t{epoch}-{names}")).unwrap();
+                            let any_dropped = o.writes.iter().any(|w| families_dropped(w.0));
+                            let result = o.txn.prepare();
+                            if any_dropped {
+                                assert!(matches!(result, Err(Error::ColumnFamilyDropped(_))));
+                            } else {
+                                result.unwrap();
+                                o.prepared = true;
+                            }
+                        }
+                    }
+                }
+                12 => {
+                    // The transaction ends: committed, rolled back, or dropped.
+                    if let Some(o) = open_txn.take() {
+                        let any_dropped = o.writes.iter().any(|w| families_dropped(w.0));
+                        match x % 3 {
+                            0 => {
+                                let result = o.txn.commit();
+                                if any_dropped && !o.prepared {
+                                    assert!(matches!(result, Err(Error::ColumnFamilyDropped(_))));
+                                } else if o.conflicted && kind == Kind::Optimistic {
+                                    assert!(result.is_err(), "a conflict committed");
+                                } else {
+                                    result.unwrap();
+                                    committed = o.writes;
+                                }
+                            }
+                            1 => o.txn.rollback().unwrap(),
+                            _ => {
+                                let prepared = o.prepared;
+                                drop(o.txn);
+                                if prepared {
+                                    left_prepared.push(o.writes);
+                                }
+                            }
+                        }
+                    }
+                }
                 _ => {
                     // Drop a random owned value early.
                     if !owned.is_empty() {
@@ -134,15 +286,76 @@ fuzz_target!(|data: &[u8]| {
                     }
                 }
             }
+            for (wf, wk, wv) in committed {
+                families[wf].values[wk as usize] = Some(wv);
+            }
             for (bytes, expected) in &owned {
                 assert_eq!(&bytes[..], &expected[..]);
             }
         }
-        // Families, then the database, in this order; owned values live on.
+        // The transaction, the families, then the database, in this order; owned values
+        // live on.
+        if let Some(o) = open_txn.take() {
+            let prepared = o.prepared;
+            drop(o.txn);
+            if prepared {
+                left_prepared.push(o.writes);
+            }
+        }
+        let finals: Vec<(bool, [Option<Vec<u8>>; 4])> = families
+            .iter()
+            .map(|fam| (fam.dropped, fam.values.clone()))
+            .collect();
         drop(families);
         drop(db);
         for (bytes, expected) in &owned {
             assert_eq!(&bytes[..], &expected[..]);
         }
+        if !left_prepared.is_empty() {
+            recover(&options, &path, &left_prepared, &finals);
+        }
     }
 });
+
+/// Reopens a pessimistic database left with prepared transactions: each is handed out
+/// once, its families cannot be dropped until it commits, and after the commits every key
+/// holds its value or the write of one of those transactions.
+fn recover(
+    options: &Options,
+    path: &std::path::Path,
+    left: &[Vec<(usize, u8, Vec<u8>)>],
+    finals: &[(bool, [Option<Vec<u8>>; 4])],
+) {
+    let names = Db::list_column_families(options, path).unwrap();
+    let db = open(Kind::Pessimistic, options, path, &names);
+    let recovered = db.prepared_transactions().unwrap();
+    assert_eq!(recovered.len(), left.len());
+    assert_eq!(db.prepared_transactions().unwrap().len(), 0, "handed out twice");
+    for (f, name) in FAMILIES.iter().enumerate() {
+        if left.iter().flatten().any(|w| w.0 == f) {
+            let result = db.drop_cf(name);
+            assert!(matches!(result, Err(Error::ColumnFamilyInUse { .. })), "{result:?}");
+        }
+    }
+    for txn in recovered {
+        txn.commit().unwrap();
+    }
+    for (f, (dropped, values)) in finals.iter().enumerate() {
+        if *dropped {
+            continue;
+        }
+        let cf = db.cf(FAMILIES[f]).unwrap();
+        for key in 0..4u8 {
+            let got = cf.reader().get(&[key]).unwrap();
+            let candidates: Vec<Option<&[u8]>> = std::iter::once(values[key as usize].as_deref())
+                .chain(
+                    left.iter()
+                        .flatten()
+                        .filter(|w| (w.0, w.1) == (f, key))
+                        .map(|w| Some(&w.2[..])),
+                )
+                .collect();
+            assert!(candidates.contains(&got.as_deref()), "family {f} key {key}: {got:?}");
+        }
+    }
+}
