@@ -414,4 +414,176 @@ rocksdb_column_family_handle_t* pinrocks_create_column_family(
   return handle;
 }
 
+// ---- The other C API calls that allocate what the stored data or the caller sizes
+// (opening and recovery, flushes and compactions waited for, ingestion, checkpoints,
+// backups, the listed and stored options, iterators, a HyperClockCache's table, closing):
+// each is the C API call itself, inside a try/catch, with a status code first (and an
+// errptr last where the call had none). Generated from rocksdb/c.h's declarations.
+
+// rocksdb_checkpoint_object_create, guarded.
+rocksdb_checkpoint_t* pinrocks_guarded_checkpoint_object_create(int* status_code, rocksdb_t* db, char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb_checkpoint_t* result{};
+  pinrocks::guarded(status_code, errptr, [&] { result = rocksdb_checkpoint_object_create(db, errptr); });
+  return result;
+}
+
+// rocksdb_checkpoint_create, guarded.
+void pinrocks_guarded_checkpoint_create(int* status_code, rocksdb_checkpoint_t* checkpoint, const char* checkpoint_dir, uint64_t log_size_for_flush, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] { rocksdb_checkpoint_create(checkpoint, checkpoint_dir, log_size_for_flush, errptr); });
+}
+
+// rocksdb_backup_engine_open, guarded.
+rocksdb_backup_engine_t* pinrocks_guarded_backup_engine_open(int* status_code, const rocksdb_options_t* options, const char* path, char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb_backup_engine_t* result{};
+  pinrocks::guarded(status_code, errptr, [&] { result = rocksdb_backup_engine_open(options, path, errptr); });
+  return result;
+}
+
+// rocksdb_backup_engine_purge_old_backups, guarded.
+void pinrocks_guarded_backup_engine_purge_old_backups(int* status_code, rocksdb_backup_engine_t* be, uint32_t num_backups_to_keep, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] { rocksdb_backup_engine_purge_old_backups(be, num_backups_to_keep, errptr); });
+}
+
+// rocksdb_flush_cf, guarded.
+void pinrocks_guarded_flush_cf(int* status_code, rocksdb_t* db, const rocksdb_flushoptions_t* options, rocksdb_column_family_handle_t* column_family, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] { rocksdb_flush_cf(db, options, column_family, errptr); });
+}
+
+// rocksdb_transactiondb_open_column_families, guarded.
+rocksdb_transactiondb_t* pinrocks_guarded_transactiondb_open_column_families(int* status_code, const rocksdb_options_t* options, const rocksdb_transactiondb_options_t* txn_db_options, const char* name, int num_column_families, const char* const* column_family_names, const rocksdb_options_t* const* column_family_options, rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb_transactiondb_t* result{};
+  pinrocks::guarded(status_code, errptr, [&] { result = rocksdb_transactiondb_open_column_families(options, txn_db_options, name, num_column_families, column_family_names, column_family_options, column_family_handles, errptr); });
+  return result;
+}
+
+// rocksdb_optimistictransactiondb_open_column_families, guarded.
+rocksdb_optimistictransactiondb_t* pinrocks_guarded_optimistictransactiondb_open_column_families(int* status_code, const rocksdb_options_t* options, const char* name, int num_column_families, const char* const* column_family_names, const rocksdb_options_t* const* column_family_options, rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb_optimistictransactiondb_t* result{};
+  pinrocks::guarded(status_code, errptr, [&] { result = rocksdb_optimistictransactiondb_open_column_families(options, name, num_column_families, column_family_names, column_family_options, column_family_handles, errptr); });
+  return result;
+}
+
+// rocksdb_open_for_read_only_column_families, guarded.
+rocksdb_t* pinrocks_guarded_open_for_read_only_column_families(int* status_code, const rocksdb_options_t* options, const char* name, int num_column_families, const char* const* column_family_names, const rocksdb_options_t* const* column_family_options, rocksdb_column_family_handle_t** column_family_handles, unsigned char error_if_wal_file_exists, char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb_t* result{};
+  pinrocks::guarded(status_code, errptr, [&] { result = rocksdb_open_for_read_only_column_families(options, name, num_column_families, column_family_names, column_family_options, column_family_handles, error_if_wal_file_exists, errptr); });
+  return result;
+}
+
+// rocksdb_open_column_families, guarded.
+rocksdb_t* pinrocks_guarded_open_column_families(int* status_code, const rocksdb_options_t* options, const char* name, int num_column_families, const char* const* column_family_names, const rocksdb_options_t* const* column_family_options, rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb_t* result{};
+  pinrocks::guarded(status_code, errptr, [&] { result = rocksdb_open_column_families(options, name, num_column_families, column_family_names, column_family_options, column_family_handles, errptr); });
+  return result;
+}
+
+// rocksdb_open_as_secondary_column_families, guarded.
+rocksdb_t* pinrocks_guarded_open_as_secondary_column_families(int* status_code, const rocksdb_options_t* options, const char* name, const char* secondary_path, int num_column_families, const char* const* column_family_names, const rocksdb_options_t* const* column_family_options, rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb_t* result{};
+  pinrocks::guarded(status_code, errptr, [&] { result = rocksdb_open_as_secondary_column_families(options, name, secondary_path, num_column_families, column_family_names, column_family_options, column_family_handles, errptr); });
+  return result;
+}
+
+// rocksdb_open_column_families_with_ttl, guarded.
+rocksdb_t* pinrocks_guarded_open_column_families_with_ttl(int* status_code, const rocksdb_options_t* options, const char* name, int num_column_families, const char* const* column_family_names, const rocksdb_options_t* const* column_family_options, rocksdb_column_family_handle_t** column_family_handles, const int* ttls, char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb_t* result{};
+  pinrocks::guarded(status_code, errptr, [&] { result = rocksdb_open_column_families_with_ttl(options, name, num_column_families, column_family_names, column_family_options, column_family_handles, ttls, errptr); });
+  return result;
+}
+
+// rocksdb_list_column_families, guarded.
+char** pinrocks_guarded_list_column_families(int* status_code, const rocksdb_options_t* options, const char* name, size_t* lencf, char** errptr) PINROCKS_NOEXCEPT {
+  char** result{};
+  pinrocks::guarded(status_code, errptr, [&] { result = rocksdb_list_column_families(options, name, lencf, errptr); });
+  return result;
+}
+
+// rocksdb_drop_column_family, guarded.
+void pinrocks_guarded_drop_column_family(int* status_code, rocksdb_t* db, rocksdb_column_family_handle_t* handle, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] { rocksdb_drop_column_family(db, handle, errptr); });
+}
+
+// rocksdb_wait_for_compact, guarded.
+void pinrocks_guarded_wait_for_compact(int* status_code, rocksdb_t* db, rocksdb_wait_for_compact_options_t* options, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] { rocksdb_wait_for_compact(db, options, errptr); });
+}
+
+// rocksdb_flush_wal, guarded.
+void pinrocks_guarded_flush_wal(int* status_code, rocksdb_t* db, unsigned char sync, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] { rocksdb_flush_wal(db, sync, errptr); });
+}
+
+// rocksdb_try_catch_up_with_primary, guarded.
+void pinrocks_guarded_try_catch_up_with_primary(int* status_code, rocksdb_t* db, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] { rocksdb_try_catch_up_with_primary(db, errptr); });
+}
+
+// rocksdb_ingest_external_file_cf, guarded.
+void pinrocks_guarded_ingest_external_file_cf(int* status_code, rocksdb_t* db, rocksdb_column_family_handle_t* handle, const char* const* file_list, const size_t list_len, const rocksdb_ingestexternalfileoptions_t* opt, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] { rocksdb_ingest_external_file_cf(db, handle, file_list, list_len, opt, errptr); });
+}
+
+// rocksdb_load_latest_options, guarded.
+void pinrocks_guarded_load_latest_options(int* status_code, const char* db_path, rocksdb_env_t* env, bool ignore_unknown_options, rocksdb_cache_t* cache, rocksdb_options_t** db_options, size_t* num_column_families, char*** column_family_names, rocksdb_options_t*** column_family_options, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] { rocksdb_load_latest_options(db_path, env, ignore_unknown_options, cache, db_options, num_column_families, column_family_names, column_family_options, errptr); });
+}
+
+// rocksdb_backup_engine_get_backup_info, guarded.
+const rocksdb_backup_engine_info_t* pinrocks_guarded_backup_engine_get_backup_info(int* status_code, rocksdb_backup_engine_t* be, char** errptr) PINROCKS_NOEXCEPT {
+  const rocksdb_backup_engine_info_t* result{};
+  pinrocks::guarded(status_code, errptr, [&] { result = rocksdb_backup_engine_get_backup_info(be); });
+  return result;
+}
+
+// rocksdb_cache_create_hyper_clock, guarded.
+rocksdb_cache_t* pinrocks_guarded_cache_create_hyper_clock(int* status_code, size_t capacity, size_t estimated_entry_charge, char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb_cache_t* result{};
+  pinrocks::guarded(status_code, errptr, [&] { result = rocksdb_cache_create_hyper_clock(capacity, estimated_entry_charge); });
+  return result;
+}
+
+// rocksdb_options_set_compression_per_level, guarded.
+void pinrocks_guarded_options_set_compression_per_level(int* status_code, rocksdb_options_t* opt, const int* level_values, size_t num_levels, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] { rocksdb_options_set_compression_per_level(opt, level_values, num_levels); });
+}
+
+// rocksdb_create_iterator_cf, guarded.
+rocksdb_iterator_t* pinrocks_guarded_create_iterator_cf(int* status_code, rocksdb_t* db, const rocksdb_readoptions_t* options, rocksdb_column_family_handle_t* column_family, char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb_iterator_t* result{};
+  pinrocks::guarded(status_code, errptr, [&] { result = rocksdb_create_iterator_cf(db, options, column_family); });
+  return result;
+}
+
+// rocksdb_transaction_create_iterator_cf, guarded.
+rocksdb_iterator_t* pinrocks_guarded_transaction_create_iterator_cf(int* status_code, rocksdb_transaction_t* txn, const rocksdb_readoptions_t* options, rocksdb_column_family_handle_t* column_family, char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb_iterator_t* result{};
+  pinrocks::guarded(status_code, errptr, [&] { result = rocksdb_transaction_create_iterator_cf(txn, options, column_family); });
+  return result;
+}
+
+// rocksdb_close, guarded.
+void pinrocks_guarded_close(int* status_code, rocksdb_t* db, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] { rocksdb_close(db); });
+}
+
+// rocksdb_transactiondb_close, guarded.
+void pinrocks_guarded_transactiondb_close(int* status_code, rocksdb_transactiondb_t* txn_db, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] { rocksdb_transactiondb_close(txn_db); });
+}
+
+// rocksdb_transactiondb_close_base_db, guarded.
+void pinrocks_guarded_transactiondb_close_base_db(int* status_code, rocksdb_t* base_db, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] { rocksdb_transactiondb_close_base_db(base_db); });
+}
+
+// rocksdb_optimistictransactiondb_close, guarded.
+void pinrocks_guarded_optimistictransactiondb_close(int* status_code, rocksdb_optimistictransactiondb_t* otxn_db, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] { rocksdb_optimistictransactiondb_close(otxn_db); });
+}
+
+// rocksdb_optimistictransactiondb_close_base_db, guarded.
+void pinrocks_guarded_optimistictransactiondb_close_base_db(int* status_code, rocksdb_t* base_db, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] { rocksdb_optimistictransactiondb_close_base_db(base_db); });
+}
+
 }  // extern "C"

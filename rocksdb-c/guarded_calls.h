@@ -168,4 +168,37 @@ rocksdb_column_family_handle_t* pinrocks_create_column_family(
     const char* column_family_name, int ttl, unsigned char with_ttl, int* status_code,
     char** errptr) PINROCKS_NOEXCEPT;
 
+/* ---- The other C API calls that allocate what the stored data or the caller sizes:
+ * pinrocks_guarded_NAME is rocksdb_NAME inside a try/catch, with `status_code` first (and
+ * `errptr` last where rocksdb_NAME has none); same results otherwise (NULL or nothing on a
+ * caught exception). ---- */
+rocksdb_checkpoint_t* pinrocks_guarded_checkpoint_object_create(int* status_code, rocksdb_t* db, char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_checkpoint_create(int* status_code, rocksdb_checkpoint_t* checkpoint, const char* checkpoint_dir, uint64_t log_size_for_flush, char** errptr) PINROCKS_NOEXCEPT;
+rocksdb_backup_engine_t* pinrocks_guarded_backup_engine_open(int* status_code, const rocksdb_options_t* options, const char* path, char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_backup_engine_purge_old_backups(int* status_code, rocksdb_backup_engine_t* be, uint32_t num_backups_to_keep, char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_flush_cf(int* status_code, rocksdb_t* db, const rocksdb_flushoptions_t* options, rocksdb_column_family_handle_t* column_family, char** errptr) PINROCKS_NOEXCEPT;
+rocksdb_transactiondb_t* pinrocks_guarded_transactiondb_open_column_families(int* status_code, const rocksdb_options_t* options, const rocksdb_transactiondb_options_t* txn_db_options, const char* name, int num_column_families, const char* const* column_family_names, const rocksdb_options_t* const* column_family_options, rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT;
+rocksdb_optimistictransactiondb_t* pinrocks_guarded_optimistictransactiondb_open_column_families(int* status_code, const rocksdb_options_t* options, const char* name, int num_column_families, const char* const* column_family_names, const rocksdb_options_t* const* column_family_options, rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT;
+rocksdb_t* pinrocks_guarded_open_for_read_only_column_families(int* status_code, const rocksdb_options_t* options, const char* name, int num_column_families, const char* const* column_family_names, const rocksdb_options_t* const* column_family_options, rocksdb_column_family_handle_t** column_family_handles, unsigned char error_if_wal_file_exists, char** errptr) PINROCKS_NOEXCEPT;
+rocksdb_t* pinrocks_guarded_open_column_families(int* status_code, const rocksdb_options_t* options, const char* name, int num_column_families, const char* const* column_family_names, const rocksdb_options_t* const* column_family_options, rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT;
+rocksdb_t* pinrocks_guarded_open_as_secondary_column_families(int* status_code, const rocksdb_options_t* options, const char* name, const char* secondary_path, int num_column_families, const char* const* column_family_names, const rocksdb_options_t* const* column_family_options, rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT;
+rocksdb_t* pinrocks_guarded_open_column_families_with_ttl(int* status_code, const rocksdb_options_t* options, const char* name, int num_column_families, const char* const* column_family_names, const rocksdb_options_t* const* column_family_options, rocksdb_column_family_handle_t** column_family_handles, const int* ttls, char** errptr) PINROCKS_NOEXCEPT;
+char** pinrocks_guarded_list_column_families(int* status_code, const rocksdb_options_t* options, const char* name, size_t* lencf, char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_drop_column_family(int* status_code, rocksdb_t* db, rocksdb_column_family_handle_t* handle, char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_wait_for_compact(int* status_code, rocksdb_t* db, rocksdb_wait_for_compact_options_t* options, char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_flush_wal(int* status_code, rocksdb_t* db, unsigned char sync, char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_try_catch_up_with_primary(int* status_code, rocksdb_t* db, char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_ingest_external_file_cf(int* status_code, rocksdb_t* db, rocksdb_column_family_handle_t* handle, const char* const* file_list, const size_t list_len, const rocksdb_ingestexternalfileoptions_t* opt, char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_load_latest_options(int* status_code, const char* db_path, rocksdb_env_t* env, bool ignore_unknown_options, rocksdb_cache_t* cache, rocksdb_options_t** db_options, size_t* num_column_families, char*** column_family_names, rocksdb_options_t*** column_family_options, char** errptr) PINROCKS_NOEXCEPT;
+const rocksdb_backup_engine_info_t* pinrocks_guarded_backup_engine_get_backup_info(int* status_code, rocksdb_backup_engine_t* be, char** errptr) PINROCKS_NOEXCEPT;
+rocksdb_cache_t* pinrocks_guarded_cache_create_hyper_clock(int* status_code, size_t capacity, size_t estimated_entry_charge, char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_options_set_compression_per_level(int* status_code, rocksdb_options_t* opt, const int* level_values, size_t num_levels, char** errptr) PINROCKS_NOEXCEPT;
+rocksdb_iterator_t* pinrocks_guarded_create_iterator_cf(int* status_code, rocksdb_t* db, const rocksdb_readoptions_t* options, rocksdb_column_family_handle_t* column_family, char** errptr) PINROCKS_NOEXCEPT;
+rocksdb_iterator_t* pinrocks_guarded_transaction_create_iterator_cf(int* status_code, rocksdb_transaction_t* txn, const rocksdb_readoptions_t* options, rocksdb_column_family_handle_t* column_family, char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_close(int* status_code, rocksdb_t* db, char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_transactiondb_close(int* status_code, rocksdb_transactiondb_t* txn_db, char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_transactiondb_close_base_db(int* status_code, rocksdb_t* base_db, char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_optimistictransactiondb_close(int* status_code, rocksdb_optimistictransactiondb_t* otxn_db, char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_optimistictransactiondb_close_base_db(int* status_code, rocksdb_t* base_db, char** errptr) PINROCKS_NOEXCEPT;
+
 #endif

@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::db::{path_to_cstring, Db};
 use crate::error::{ErrPtr, Error, Result};
 use crate::ffi;
+use crate::handles::{DirInUse, DirUse};
 use crate::options::Options;
 use crate::reentry;
 
@@ -35,18 +36,26 @@ impl Db {
         let c_path = path_to_cstring(path.as_ref())?;
         let (db, _) = self.as_raw();
         let mut err = ErrPtr::new();
+        let mut code = 0;
         // SAFETY: live database (borrowed for the call); the checkpoint object it creates
-        // is destroyed before returning, whatever happened.
+        // is destroyed before returning, whatever happened. Guarded calls.
         unsafe {
-            let checkpoint = ffi::rocksdb_checkpoint_object_create(db, err.as_out());
+            let checkpoint =
+                ffi::pinrocks_guarded_checkpoint_object_create(&mut code, db, err.as_out());
             if checkpoint.is_null() {
-                return err.check();
+                return err.check_with_code(Some(code));
             }
             // log_size_for_flush 0: always flush the memtables first.
-            ffi::rocksdb_checkpoint_create(checkpoint, c_path.as_ptr(), 0, err.as_out());
+            ffi::pinrocks_guarded_checkpoint_create(
+                &mut code,
+                checkpoint,
+                c_path.as_ptr(),
+                0,
+                err.as_out(),
+            );
             ffi::rocksdb_checkpoint_object_destroy(checkpoint);
         }
-        err.check()
+        err.check_with_code(Some(code))
     }
 
     /// The sequence number of the last write.
@@ -77,7 +86,7 @@ impl Db {
 ///     db.put(b"k", b"second")?;
 ///     backups.create_backup(&db, true)?;
 /// }
-/// let ids: Vec<u32> = backups.backups().iter().map(|b| b.id).collect();
+/// let ids: Vec<u32> = backups.backups()?.iter().map(|b| b.id).collect();
 /// assert_eq!(ids, [1, 2]);
 /// backups.verify(1)?;
 /// backups.restore(1, dir.path().join("restored"))?;
@@ -153,12 +162,19 @@ impl BackupEngine {
     pub fn open(options: &Options, path: impl AsRef<Path>) -> Result<BackupEngine> {
         let c_path = path_to_cstring(path.as_ref())?;
         let mut err = ErrPtr::new();
+        let mut code = 0;
         // SAFETY: the options are read for the call (their env is the process-wide
-        // default, their info log NULL: pinrocks sets neither); the path is copied.
+        // default, their info log NULL: pinrocks sets neither); the path is copied. Guarded
+        // (it starts threads: `std::system_error`).
         let raw = unsafe {
-            ffi::rocksdb_backup_engine_open(options.raw(), c_path.as_ptr(), err.as_out())
+            ffi::pinrocks_guarded_backup_engine_open(
+                &mut code,
+                options.raw(),
+                c_path.as_ptr(),
+                err.as_out(),
+            )
         };
-        err.check()?;
+        err.check_with_code(Some(code))?;
         Ok(BackupEngine {
             raw: NonNull::new(raw)
                 .expect("rocksdb_backup_engine_open returned NULL without an error"),
@@ -263,12 +279,19 @@ impl BackupEngine {
         Ok(id)
     }
 
-    /// The backups, oldest first.
-    pub fn backups(&self) -> Vec<BackupInfo> {
-        // SAFETY: the info is a new object, read and then destroyed here; indexes stay
-        // below its count.
+    /// The backups, oldest first (an error only if RocksDB could not list them).
+    pub fn backups(&self) -> Result<Vec<BackupInfo>> {
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: the info is a new object (NULL on a caught failure), read and then
+        // destroyed here; indexes stay below its count.
         unsafe {
-            let info = ffi::rocksdb_backup_engine_get_backup_info(self.raw.as_ptr());
+            let info = ffi::pinrocks_guarded_backup_engine_get_backup_info(
+                &mut code,
+                self.raw.as_ptr(),
+                err.as_out(),
+            );
+            err.check_with_code(Some(code))?;
             let count = ffi::rocksdb_backup_engine_info_count(info);
             let backups = (0..count)
                 .map(|i| BackupInfo {
@@ -279,7 +302,7 @@ impl BackupEngine {
                 })
                 .collect();
             ffi::rocksdb_backup_engine_info_destroy(info);
-            backups
+            Ok(backups)
         }
     }
 
@@ -303,6 +326,8 @@ impl BackupEngine {
     /// process (any kind of open, however the path is spelled), or read-write in another
     /// (RocksDB's LOCK file, held by the restore until it starts replacing files). A
     /// read-only or secondary open in another process takes no lock and is not seen.
+    /// While it restores, an open of `db_dir` in this process is refused
+    /// ([`Error::RestoreInProgress`]).
     pub fn restore(&self, id: u32, db_dir: impl AsRef<Path>) -> Result<()> {
         self.restore_impl(Some(id), db_dir.as_ref())
     }
@@ -314,12 +339,8 @@ impl BackupEngine {
 
     fn restore_impl(&self, id: Option<u32>, db_dir: &Path) -> Result<()> {
         self.check_running()?;
-        if crate::handles::is_open_here(db_dir) {
-            return Err(Error::DatabaseOpenThere {
-                path: db_dir.to_path_buf(),
-                message: "open in this process".to_owned(),
-            });
-        }
+        // Held for the whole restore: no pinrocks open of the directory meanwhile.
+        let _restoring = DirInUse::claim(db_dir, DirUse::Restore)?;
         let c_dir = path_to_cstring(db_dir)?;
         let mut err = ErrPtr::new();
         let mut code = 0;
@@ -347,11 +368,17 @@ impl BackupEngine {
     pub fn purge_old_backups(&self, keep: u32) -> Result<()> {
         self.check_running()?;
         let mut err = ErrPtr::new();
-        // SAFETY: live engine.
+        let mut code = 0;
+        // SAFETY: live engine; guarded.
         unsafe {
-            ffi::rocksdb_backup_engine_purge_old_backups(self.raw.as_ptr(), keep, err.as_out())
+            ffi::pinrocks_guarded_backup_engine_purge_old_backups(
+                &mut code,
+                self.raw.as_ptr(),
+                keep,
+                err.as_out(),
+            )
         };
-        err.check()
+        err.check_with_code(Some(code))
     }
 }
 

@@ -174,11 +174,24 @@ impl Cache {
     /// A HyperClockCache of `capacity` bytes: lock-free lookups, for many threads reading
     /// hot blocks. `estimated_entry_charge` is the expected size of a block (0: sized
     /// automatically).
+    ///
+    /// Panics if its table (sized from `capacity` up front) cannot be allocated.
     pub fn hyper_clock(capacity: usize, estimated_entry_charge: usize) -> Cache {
-        // SAFETY: plain constructor.
-        Cache::from_raw(unsafe {
-            ffi::rocksdb_cache_create_hyper_clock(capacity, estimated_entry_charge)
-        })
+        let (mut code, mut err) = (0, crate::error::ErrPtr::new());
+        // SAFETY: plain constructor, guarded (its table is allocated up front, sized from
+        // `capacity`): NULL on a caught failure.
+        let raw = unsafe {
+            ffi::pinrocks_guarded_cache_create_hyper_clock(
+                &mut code,
+                capacity,
+                estimated_entry_charge,
+                err.as_out(),
+            )
+        };
+        if let Err(e) = err.check_with_code(Some(code)) {
+            panic!("pinrocks: cannot create a HyperClockCache of {capacity} bytes: {e}");
+        }
+        Cache::from_raw(raw)
     }
 
     pub(crate) fn raw(&self) -> *mut ffi::rocksdb_cache_t {

@@ -103,9 +103,16 @@ impl<'db> ColumnFamily<'db> {
             let options = ffi::rocksdb_flushoptions_create();
             ffi::rocksdb_flushoptions_set_wait(options, 1);
             let mut err = ErrPtr::new();
-            ffi::rocksdb_flush_cf(self.db.raw(), options, self.handle.raw(), err.as_out());
+            let mut code = 0;
+            ffi::pinrocks_guarded_flush_cf(
+                &mut code,
+                self.db.raw(),
+                options,
+                self.handle.raw(),
+                err.as_out(),
+            );
             ffi::rocksdb_flushoptions_destroy(options);
-            err.check()
+            err.check_with_code(Some(code))
         }
     }
 

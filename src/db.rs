@@ -9,7 +9,9 @@ use crate::batch::{for_each_record, WriteBatch};
 use crate::column_family::ColumnFamily;
 use crate::error::{ErrPtr, Error, Result};
 use crate::ffi;
-use crate::handles::{CfHandle, DbInner, DbKind, RawDb, RecoveredTxn, DEFAULT_COLUMN_FAMILY};
+use crate::handles::{
+    CfHandle, DbInner, DbKind, DirInUse, DirUse, RawDb, RecoveredTxn, DEFAULT_COLUMN_FAMILY,
+};
 use crate::options::{Options, ReadOptions};
 use crate::read::{CopyResult, Reader};
 use crate::snapshot::Snapshot;
@@ -180,6 +182,9 @@ impl Db {
             o.check()?;
         }
         let c_path = path_to_cstring(path)?;
+        // Claimed before RocksDB opens it: a restore there is refused from now until the
+        // database has closed (and an open while one is under way).
+        let dir = DirInUse::claim(path, DirUse::Open)?;
         let count = i32::try_from(names.len())
             .map_err(|_| Error::invalid("column families", "more than i32::MAX"))?;
         let name_ptrs: Vec<*const c_char> = names.iter().map(|n| n.as_ptr()).collect();
@@ -187,15 +192,18 @@ impl Db {
             cf_options.iter().map(|o| o.raw()).collect();
         let mut handles = vec![std::ptr::null_mut(); names.len()];
         let mut err = ErrPtr::new();
+        let mut code = 0;
         // SAFETY: every pointer is live for the call (options, path, names and their
         // options borrowed; `handles` has one slot per name); RocksDB copies what it keeps
-        // and, on success, fills `handles` in order with handles we then own.
+        // and, on success, fills `handles` in order with handles we then own. Guarded
+        // calls (an open recovers the WAL into memory: no exception leaves it).
         let raw = unsafe {
             match &mode {
                 Mode::Transaction {
                     options: txn_options,
                 } => {
-                    let txn_db = ffi::rocksdb_transactiondb_open_column_families(
+                    let txn_db = ffi::pinrocks_guarded_transactiondb_open_column_families(
+                        &mut code,
                         options.raw(),
                         *txn_options,
                         c_path.as_ptr(),
@@ -212,7 +220,8 @@ impl Db {
                     })
                 }
                 Mode::Optimistic => {
-                    let txn_db = ffi::rocksdb_optimistictransactiondb_open_column_families(
+                    let txn_db = ffi::pinrocks_guarded_optimistictransactiondb_open_column_families(
+                        &mut code,
                         options.raw(),
                         c_path.as_ptr(),
                         count,
@@ -231,7 +240,8 @@ impl Db {
                 }
                 Mode::ReadOnly {
                     error_if_wal_exists,
-                } => plain(ffi::rocksdb_open_for_read_only_column_families(
+                } => plain(ffi::pinrocks_guarded_open_for_read_only_column_families(
+                    &mut code,
                     options.raw(),
                     c_path.as_ptr(),
                     count,
@@ -241,7 +251,8 @@ impl Db {
                     u8::from(*error_if_wal_exists),
                     err.as_out(),
                 )),
-                Mode::ReadWrite => plain(ffi::rocksdb_open_column_families(
+                Mode::ReadWrite => plain(ffi::pinrocks_guarded_open_column_families(
+                    &mut code,
                     options.raw(),
                     c_path.as_ptr(),
                     count,
@@ -250,19 +261,23 @@ impl Db {
                     handles.as_mut_ptr(),
                     err.as_out(),
                 )),
-                Mode::Secondary { path } => plain(ffi::rocksdb_open_as_secondary_column_families(
-                    options.raw(),
-                    c_path.as_ptr(),
-                    path.as_ptr(),
-                    count,
-                    name_ptrs.as_ptr(),
-                    opt_ptrs.as_ptr(),
-                    handles.as_mut_ptr(),
-                    err.as_out(),
-                )),
+                Mode::Secondary { path } => {
+                    plain(ffi::pinrocks_guarded_open_as_secondary_column_families(
+                        &mut code,
+                        options.raw(),
+                        c_path.as_ptr(),
+                        path.as_ptr(),
+                        count,
+                        name_ptrs.as_ptr(),
+                        opt_ptrs.as_ptr(),
+                        handles.as_mut_ptr(),
+                        err.as_out(),
+                    ))
+                }
                 Mode::Ttl { ttls } => {
                     assert_eq!(ttls.len(), names.len(), "one TTL per column family");
-                    plain(ffi::rocksdb_open_column_families_with_ttl(
+                    plain(ffi::pinrocks_guarded_open_column_families_with_ttl(
+                        &mut code,
                         options.raw(),
                         c_path.as_ptr(),
                         count,
@@ -275,7 +290,7 @@ impl Db {
                 }
             }
         };
-        err.check().map_err(Error::at_open)?;
+        err.check_with_code(Some(code)).map_err(Error::at_open)?;
         let raw = raw.expect("RocksDB open returned NULL without an error");
         let db = Db {
             inner: DbInner::new(
@@ -292,6 +307,7 @@ impl Db {
                     Mode::Transaction { .. } | Mode::Optimistic => DbKind::ReadWrite,
                 },
                 Statistics::of_options(options.raw()),
+                dir,
             ),
         };
         adopt_recovered(&db.inner)?;
@@ -302,11 +318,13 @@ impl Db {
         let c_path = path_to_cstring(path.as_ref())?;
         let mut len = 0usize;
         let mut err = ErrPtr::new();
+        let mut code = 0;
         // SAFETY: RocksDB returns `len` NUL-terminated strings in a malloc'd array -- also on
         // error, then empty but still allocated -- which we copy and then free with the
         // matching destroy function before looking at the error.
         let names = unsafe {
-            let list = ffi::rocksdb_list_column_families(
+            let list = ffi::pinrocks_guarded_list_column_families(
+                &mut code,
                 options.raw(),
                 c_path.as_ptr(),
                 &mut len,
@@ -322,7 +340,7 @@ impl Db {
                 names
             }
         };
-        err.check().map(|()| names)
+        err.check_with_code(Some(code)).map(|()| names)
     }
 
     /// `Err(ReadOnly)` for a change to a database opened read-only.
@@ -448,9 +466,14 @@ impl Db {
     /// `Table`, a pinned value, an iterator) goes on reading the dropped family's data until
     /// it is dropped; a write naming it fails with [`Error::ColumnFamilyDropped`].
     ///
-    /// Waits for writes in flight that name a column family. If RocksDB reports a failure,
-    /// the family may have been dropped or not: it is treated as dropped until the database
-    /// is reopened. The default column family cannot be dropped
+    /// From the call on, no write may name it; then it waits for the writes to it already
+    /// in flight (holding no lock: writes to other families go on). A write waits for as
+    /// long as RocksDB makes it (a row lock up to its lock timeout, a stall): so do not
+    /// drop a family from the thread whose open transaction holds a row lock another
+    /// writer of that family waits for, with no lock timeout. Refused
+    /// ([`Error::ColumnFamilyInUse`]) while a prepared transaction writes to it. If RocksDB
+    /// reports a failure, the family may have been dropped or not: it is treated as
+    /// dropped until the database is reopened. The default column family cannot be dropped
     /// ([`Error::DefaultColumnFamily`]).
     pub fn drop_cf(&self, name: &str) -> Result<()> {
         self.inner.drop_cf(name)

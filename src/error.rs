@@ -334,6 +334,13 @@ pub enum Error {
         /// Where it did.
         found: u64,
     },
+    /// An open of a directory that a [`BackupEngine`](crate::BackupEngine) is restoring
+    /// into, in this process: it would read a half-restored database. Nothing was opened.
+    #[error("cannot open {path:?}: a restore into it is under way")]
+    RestoreInProgress {
+        /// The directory.
+        path: std::path::PathBuf,
+    },
     /// A value could not be encoded by its codec.
     #[error("cannot encode {codec}: {source}")]
     Encode {

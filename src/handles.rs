@@ -61,8 +61,8 @@ struct Native {
     /// database has closed: after `raw` in drop order. Lock: held to push one; no RocksDB
     /// call under it.
     comparators: Mutex<Vec<Comparator>>,
-    /// Its directory in the process's list of open databases, until it has closed.
-    _open_here: OpenHere,
+    /// Its directory claimed in the process's list, until it has closed.
+    _dir: DirInUse,
 }
 
 // SAFETY: as `DbInner`'s: RocksDB's `DB` may be used and closed from any thread; the rest
@@ -105,46 +105,87 @@ impl Drop for Closer {
     }
 }
 
-/// The directories (canonical) of the databases open in this process, each once per open:
-/// what a restore checks before it replaces files. RocksDB's own LOCK cannot tell: its
+/// The directories (canonical) in use in this process: one entry per open database (any
+/// kind of open) and per restore under way. A restore is refused where a database is open,
+/// and an open where a restore is under way. RocksDB's own LOCK cannot tell: its
 /// in-process table is keyed by the path as spelled, and read-only opens take no lock.
-/// Lock: held to push, remove or look up one path; no RocksDB call under it.
-static OPEN_HERE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// Lock: held to check and push, or remove, one entry; no RocksDB call under it.
+static IN_USE: Mutex<Vec<(PathBuf, DirUse)>> = Mutex::new(Vec::new());
 
-/// One entry of `OPEN_HERE`, removed on drop.
-struct OpenHere(Option<PathBuf>);
+/// What a directory in `IN_USE` is used for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DirUse {
+    Open,
+    Restore,
+}
 
-impl OpenHere {
-    fn register(path: &std::path::Path) -> Self {
-        let canonical = std::fs::canonicalize(path).ok();
-        if let Some(dir) = &canonical {
-            open_here().push(dir.clone());
+/// One entry of `IN_USE`, removed on drop: claimed before RocksDB opens (or restores) and
+/// released after it has closed (or restored), so the two never overlap.
+pub(crate) struct DirInUse(PathBuf, DirUse);
+
+impl DirInUse {
+    /// Claims `path` for `what`, or says who has it.
+    pub(crate) fn claim(path: &std::path::Path, what: DirUse) -> Result<Self> {
+        let dir = canonical_dir(path);
+        let mut in_use = in_use();
+        let conflict = in_use
+            .iter()
+            .find(|(d, u)| *d == dir && (what == DirUse::Restore || *u == DirUse::Restore));
+        match (conflict.map(|(_, u)| *u), what) {
+            (None, _) => {}
+            (Some(DirUse::Restore), DirUse::Open) => {
+                return Err(Error::RestoreInProgress {
+                    path: path.to_path_buf(),
+                })
+            }
+            (Some(theirs), _) => {
+                return Err(Error::DatabaseOpenThere {
+                    path: path.to_path_buf(),
+                    message: match theirs {
+                        DirUse::Open => "open in this process",
+                        DirUse::Restore => "another restore is under way there",
+                    }
+                    .to_owned(),
+                })
+            }
         }
-        OpenHere(canonical)
+        in_use.push((dir.clone(), what));
+        Ok(DirInUse(dir, what))
     }
 }
 
-impl Drop for OpenHere {
+impl Drop for DirInUse {
     fn drop(&mut self) {
-        if let Some(dir) = &self.0 {
-            let mut open = open_here();
-            if let Some(i) = open.iter().position(|d| d == dir) {
-                open.swap_remove(i);
-            }
+        let mut in_use = in_use();
+        if let Some(i) = in_use
+            .iter()
+            .position(|(d, u)| *d == self.0 && *u == self.1)
+        {
+            in_use.swap_remove(i);
         }
     }
 }
 
 // Each change is one push or remove: a poisoned list is still whole.
-fn open_here() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
-    OPEN_HERE
+fn in_use() -> std::sync::MutexGuard<'static, Vec<(PathBuf, DirUse)>> {
+    IN_USE
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// Whether a database is open in this process at `dir` (however it is spelled).
-pub(crate) fn is_open_here(dir: &std::path::Path) -> bool {
-    std::fs::canonicalize(dir).is_ok_and(|dir| open_here().contains(&dir))
+/// `path` resolved (symbolic links, `.`, `..`), also before it exists: its parent resolved
+/// and its name added; failing that, made absolute.
+fn canonical_dir(path: &std::path::Path) -> PathBuf {
+    if let Ok(dir) = std::fs::canonicalize(path) {
+        return dir;
+    }
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    match (absolute.parent(), absolute.file_name()) {
+        (Some(parent), Some(name)) => std::fs::canonicalize(parent)
+            .map(|p| p.join(name))
+            .unwrap_or(absolute),
+        _ => absolute,
+    }
 }
 
 /// What pinrocks needs to know of a column family's options to read it right: its key
@@ -191,23 +232,45 @@ impl RawDb {
 
 impl Drop for RawDb {
     fn drop(&mut self) {
+        // Guarded (a close flushes and frees): a failure here has no one to report to, and
+        // only the exception must not reach Rust.
+        let (mut code, mut err) = (0, ErrPtr::new());
         // SAFETY: owned by `self` and closed exactly once, after the handles (field order
         // in `DbInner`) and after every snapshot, iterator, transaction and pin (their
         // owners hold or borrow the `DbInner`). A transaction database's `rocksdb_t` is
         // only a wrapper: freed first, then the database closed.
         unsafe {
             match self {
-                RawDb::Plain(db) => ffi::rocksdb_close(db.as_ptr()),
+                RawDb::Plain(db) => {
+                    ffi::pinrocks_guarded_close(&mut code, db.as_ptr(), err.as_out())
+                }
                 RawDb::Transaction { handle, txn_db } => {
-                    ffi::rocksdb_transactiondb_close_base_db(handle.as_ptr());
-                    ffi::rocksdb_transactiondb_close(txn_db.as_ptr());
+                    ffi::pinrocks_guarded_transactiondb_close_base_db(
+                        &mut code,
+                        handle.as_ptr(),
+                        err.as_out(),
+                    );
+                    ffi::pinrocks_guarded_transactiondb_close(
+                        &mut code,
+                        txn_db.as_ptr(),
+                        err.as_out(),
+                    );
                 }
                 RawDb::Optimistic { handle, txn_db } => {
-                    ffi::rocksdb_optimistictransactiondb_close_base_db(handle.as_ptr());
-                    ffi::rocksdb_optimistictransactiondb_close(txn_db.as_ptr());
+                    ffi::pinrocks_guarded_optimistictransactiondb_close_base_db(
+                        &mut code,
+                        handle.as_ptr(),
+                        err.as_out(),
+                    );
+                    ffi::pinrocks_guarded_optimistictransactiondb_close(
+                        &mut code,
+                        txn_db.as_ptr(),
+                        err.as_out(),
+                    );
                 }
             }
         }
+        drop(err);
     }
 }
 
@@ -241,6 +304,9 @@ unsafe impl Sync for DbInner {}
 impl DbInner {
     /// Takes ownership of a freshly opened `rocksdb_t` and its handles, one per name in
     /// order (what `rocksdb_open_column_families` fills in).
+    // Each argument is one thing the open produced; a struct to carry them would be built
+    // in one place and taken apart in the next.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         raw: RawDb,
         path: PathBuf,
@@ -249,6 +315,7 @@ impl DbInner {
         traits: &[FamilyTraits],
         kind: DbKind,
         statistics: Option<Statistics>,
+        dir: DirInUse,
     ) -> Arc<DbInner> {
         let id = NEXT_DB_ID.fetch_add(1, Ordering::Relaxed);
         let column_families: HashMap<String, Arc<CfHandle>> = names
@@ -262,7 +329,6 @@ impl DbInner {
             })
             .collect();
         let default_cf = Arc::clone(&column_families[DEFAULT_COLUMN_FAMILY]);
-        let open_here = OpenHere::register(&path);
         Arc::new(DbInner {
             id,
             kind,
@@ -274,7 +340,7 @@ impl DbInner {
             native: Closer(std::mem::ManuallyDrop::new(Native {
                 raw,
                 comparators: Mutex::new(traits.iter().filter_map(|t| t.order.clone()).collect()),
-                _open_here: open_here,
+                _dir: dir,
             })),
         })
     }
@@ -438,13 +504,21 @@ impl DbInner {
             }
         }
         let mut err = ErrPtr::new();
-        // SAFETY: live database and handle (both owned here).
-        unsafe { ffi::rocksdb_drop_column_family(self.raw(), handle.raw(), err.as_out()) };
+        let mut code = 0;
+        // SAFETY: live database and handle (both owned here); guarded.
+        unsafe {
+            ffi::pinrocks_guarded_drop_column_family(
+                &mut code,
+                self.raw(),
+                handle.raw(),
+                err.as_out(),
+            )
+        };
         // `DBImpl::DropColumnFamily` can fail after the drop is committed (writing the
         // OPTIONS file), so a failure may mean dropped or not. Either way no write may reach
         // the family again in this open: a write to a dropped family stops the database.
         // If it was not dropped after all, it is back, whole, at the next open.
-        err.check()
+        err.check_with_code(Some(code))
     }
 }
 

@@ -147,14 +147,21 @@ impl Db {
             self.check_writable("wait_for_compact")?;
         }
         let mut err = ErrPtr::new();
-        // SAFETY: live database; the options are created and destroyed around the call.
+        let mut code = 0;
+        // SAFETY: live database; the options are created and destroyed around the call;
+        // guarded.
         unsafe {
             let options = ffi::rocksdb_wait_for_compact_options_create();
             ffi::rocksdb_wait_for_compact_options_set_flush(options, u8::from(flush));
-            ffi::rocksdb_wait_for_compact(self.as_raw().0, options, err.as_out());
+            ffi::pinrocks_guarded_wait_for_compact(
+                &mut code,
+                self.as_raw().0,
+                options,
+                err.as_out(),
+            );
             ffi::rocksdb_wait_for_compact_options_destroy(options);
         }
-        err.check()
+        err.check_with_code(Some(code))
     }
 
     /// Writes the WAL's buffered writes to its file, and with `sync` also fsyncs it: what
@@ -162,9 +169,17 @@ impl Db {
     pub fn flush_wal(&self, sync: bool) -> Result<()> {
         crate::reentry::refuse_inside("flush_wal")?;
         let mut err = ErrPtr::new();
-        // SAFETY: live database.
-        unsafe { ffi::rocksdb_flush_wal(self.as_raw().0, u8::from(sync), err.as_out()) };
-        err.check()
+        let mut code = 0;
+        // SAFETY: live database; guarded.
+        unsafe {
+            ffi::pinrocks_guarded_flush_wal(
+                &mut code,
+                self.as_raw().0,
+                u8::from(sync),
+                err.as_out(),
+            )
+        };
+        err.check_with_code(Some(code))
     }
 }
 

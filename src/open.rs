@@ -133,10 +133,17 @@ impl Db {
     /// database opened with [`open_as_secondary`](Self::open_as_secondary).
     pub fn try_catch_up_with_primary(&self) -> Result<()> {
         let mut err = ErrPtr::new();
+        let mut code = 0;
         // SAFETY: live database; RocksDB refuses (NotSupported) a database that is not a
-        // secondary instance.
-        unsafe { ffi::rocksdb_try_catch_up_with_primary(self.inner().raw(), err.as_out()) };
-        err.check()
+        // secondary instance; guarded (it replays the primary's new WAL records).
+        unsafe {
+            ffi::pinrocks_guarded_try_catch_up_with_primary(
+                &mut code,
+                self.inner().raw(),
+                err.as_out(),
+            )
+        };
+        err.check_with_code(Some(code))
     }
 
     /// Creates a column family of a TTL database whose entries expire after `ttl`

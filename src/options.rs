@@ -286,14 +286,20 @@ impl Options {
     /// One compression per level, from level 0 down; the last applies to the levels below.
     pub fn compression_per_level(&mut self, levels: &[Compression]) -> &mut Self {
         let raw: Vec<c_int> = levels.iter().map(|c| c.raw()).collect();
-        // SAFETY: live options; RocksDB copies the array.
+        let (mut code, mut err) = (0, crate::error::ErrPtr::new());
+        // SAFETY: live options; RocksDB copies the array (guarded: a vector of its length).
         unsafe {
-            ffi::rocksdb_options_set_compression_per_level(
+            ffi::pinrocks_guarded_options_set_compression_per_level(
+                &mut code,
                 self.raw.as_ptr(),
                 raw.as_ptr(),
                 raw.len(),
+                err.as_out(),
             )
         };
+        if let Err(e) = err.check_with_code(Some(code)) {
+            panic!("pinrocks: cannot set {} compressions: {e}", raw.len());
+        }
         self
     }
 

@@ -684,37 +684,43 @@ impl<'a, S: Copy> Reader<'a, S> {
         if let Err(e) = reentry::refuse_read_inside("an iterator") {
             panic!("{e}");
         }
+        let (mut code, mut err) = (0, ErrPtr::new());
         // SAFETY: live db, transaction or batch, options and handle, borrowed for 'a like
         // the iterator (a prefix iterator boxes its own options into itself); a batch stays
-        // unchanged while borrowed.
-        unsafe {
+        // unchanged while borrowed. Every creation is guarded: NULL and an error on a caught
+        // failure, which panics below (an iterator has no error to return until it is used).
+        let raw = unsafe {
             match self.source {
-                Source::Db => {
-                    ffi::rocksdb_create_iterator_cf(self.db.raw(), options.raw(), self.cf.raw())
-                }
-                Source::Transaction(txn, _) => ffi::rocksdb_transaction_create_iterator_cf(
-                    txn.as_ptr(),
+                Source::Db => ffi::pinrocks_guarded_create_iterator_cf(
+                    &mut code,
+                    self.db.raw(),
                     options.raw(),
                     self.cf.raw(),
+                    err.as_out(),
                 ),
-                Source::Batch { batch, batch_only } => {
-                    let mut err = ErrPtr::new();
-                    let mut code = 0;
-                    let raw = ffi::pinrocks_wbwi_iterator(
-                        self.db.raw(),
-                        batch.as_ptr(),
+                Source::Transaction(txn, _) => {
+                    ffi::pinrocks_guarded_transaction_create_iterator_cf(
+                        &mut code,
+                        txn.as_ptr(),
                         options.raw(),
                         self.cf.raw(),
-                        u8::from(batch_only),
-                        &mut code,
                         err.as_out(),
-                    );
-                    if let Err(e) = err.check_with_code(Some(code)) {
-                        panic!("pinrocks: could not create a batch iterator: {e}");
-                    }
-                    raw
+                    )
                 }
+                Source::Batch { batch, batch_only } => ffi::pinrocks_wbwi_iterator(
+                    self.db.raw(),
+                    batch.as_ptr(),
+                    options.raw(),
+                    self.cf.raw(),
+                    u8::from(batch_only),
+                    &mut code,
+                    err.as_out(),
+                ),
             }
+        };
+        if let Err(e) = err.check_with_code(Some(code)) {
+            panic!("pinrocks: could not create an iterator: {e}");
         }
+        raw
     }
 }

@@ -248,11 +248,13 @@ impl<'db> ColumnFamily<'db> {
             ));
         }
         let mut err = ErrPtr::new();
+        let mut code = 0;
         self.db.with_live_family("ingest", self.handle(), || {
             // SAFETY: live database, handle and options; the paths are borrowed for the
-            // call (RocksDB copies them into strings).
+            // call (RocksDB copies them into strings); guarded.
             unsafe {
-                ffi::rocksdb_ingest_external_file_cf(
+                ffi::pinrocks_guarded_ingest_external_file_cf(
+                    &mut code,
                     self.db.raw(),
                     self.handle().raw(),
                     pointers.as_ptr(),
@@ -262,7 +264,7 @@ impl<'db> ColumnFamily<'db> {
                 )
             }
         })?;
-        err.check()
+        err.check_with_code(Some(code))
     }
 }
 

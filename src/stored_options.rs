@@ -57,6 +57,7 @@ impl StoredOptions {
     pub fn load(path: impl AsRef<Path>, cache: &Cache) -> Result<StoredOptions> {
         let c_path = path_to_cstring(path.as_ref())?;
         let mut err = ErrPtr::new();
+        let mut code = 0;
         let mut db_options = std::ptr::null_mut();
         let mut count = 0usize;
         let mut names: *mut *mut c_char = std::ptr::null_mut();
@@ -64,9 +65,11 @@ impl StoredOptions {
         // SAFETY: a default env (destroyed after the call) and a live cache; RocksDB fills
         // the out-parameters on success (each options handle a separate allocation that we
         // own from here, the two arrays and the names malloc'd) and NULLs on failure.
+        // Guarded (it parses the OPTIONS file into new objects).
         unsafe {
             let env = ffi::rocksdb_create_default_env();
-            ffi::rocksdb_load_latest_options(
+            ffi::pinrocks_guarded_load_latest_options(
+                &mut code,
                 c_path.as_ptr(),
                 env,
                 false,
@@ -79,7 +82,7 @@ impl StoredOptions {
             );
             ffi::rocksdb_env_destroy(env);
         }
-        err.check()?;
+        err.check_with_code(Some(code))?;
         // SAFETY: on success every pointer is valid: `count` names and options, each taken
         // over once, then the arrays freed with RocksDB's allocator.
         let (db, column_families) = unsafe {

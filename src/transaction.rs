@@ -37,7 +37,7 @@ fn millis(d: Duration) -> Option<i64> {
     if d >= FOREVER {
         return None;
     }
-    let ms = d.as_millis() + u128::from(d.as_nanos() % 1_000_000 != 0);
+    let ms = d.as_millis() + u128::from(!d.as_nanos().is_multiple_of(1_000_000));
     Some(i64::try_from(ms).expect("below FOREVER"))
 }
 

@@ -247,7 +247,7 @@ fn a_backup_restores_every_value_after_the_live_database_is_damaged() {
         let seq = db.latest_sequence_number();
         assert_eq!(seq, 2_001);
     }
-    let list = backups.backups();
+    let list = backups.backups().unwrap();
     assert_eq!(list.iter().map(|b| b.id).collect::<Vec<_>>(), [1, 2]);
     assert!(list
         .iter()
@@ -305,7 +305,12 @@ fn a_damaged_backup_fails_verify_and_old_backups_can_be_purged() {
     }
     backups.purge_old_backups(1).unwrap();
     assert_eq!(
-        backups.backups().iter().map(|b| b.id).collect::<Vec<_>>(),
+        backups
+            .backups()
+            .unwrap()
+            .iter()
+            .map(|b| b.id)
+            .collect::<Vec<_>>(),
         [3]
     );
     assert!(
@@ -549,7 +554,7 @@ fn a_long_backup_reports_progress_and_can_be_stopped() {
         .unwrap_err();
     assert_eq!(err.kind(), Some(ErrorKind::Incomplete), "{err}");
     assert!(
-        backups.backups().is_empty(),
+        backups.backups().unwrap().is_empty(),
         "a stopped backup keeps nothing"
     );
     // A stop is for good on this engine (RocksDB's StopBackup is one-way), and a restore
@@ -574,7 +579,7 @@ fn a_long_backup_reports_progress_and_can_be_stopped() {
         backups.create_backup_with_progress(&db, false, |_| panic!("no more"))
     }));
     assert!(outcome.is_err(), "the panic reaches the caller");
-    assert!(backups.backups().is_empty());
+    assert!(backups.backups().unwrap().is_empty());
     drop(backups);
 
     let backups = BackupEngine::open(&options, dir.path().join("backups")).unwrap();
@@ -588,7 +593,12 @@ fn a_long_backup_reports_progress_and_can_be_stopped() {
         .unwrap();
     assert!(calls >= 2, "{calls} progress calls for 12 MB");
     assert_eq!(
-        backups.backups().iter().map(|b| b.id).collect::<Vec<_>>(),
+        backups
+            .backups()
+            .unwrap()
+            .iter()
+            .map(|b| b.id)
+            .collect::<Vec<_>>(),
         [id]
     );
     backups.verify(id).unwrap();

@@ -764,7 +764,9 @@ fn a_compaction_filter_cannot_wait_for_itself_nor_close_under_itself() {
     db.put(b"close", b"1").unwrap();
     db.flush().unwrap();
     *LAST_OWNER.lock().unwrap() = Some(db.snapshot());
-    let db = Arc::try_unwrap(db).ok().expect("the only Arc");
+    let Ok(db) = Arc::try_unwrap(db) else {
+        panic!("not the only Arc");
+    };
     let (done, finished) = mpsc::channel();
     let compacting = std::thread::spawn(move || {
         let compacted = db.compact_range(None, None);
