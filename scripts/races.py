@@ -46,11 +46,18 @@ RULES = [
         "release before the destructor",
     ),
     (
-        "cf-dropped-flag",
-        re.compile(r"^pinrocks::(write::Writer::|batch::|handles::DbInner::drop_cf)"),
+        "cf-write-gate",
+        re.compile(r"^pinrocks::handles::(CfHandle::(enter_counted|leave_counted|note_prepared|close_for_drop)|DbInner::drop_cf)"),
         re.compile(r"pinrocks::handles::DbInner::(create_cf|new)"),
-        "CfHandle::dropped, an AtomicBool written by drop_cf under the write side of the "
-        "family lock and read by writers under its read side (both invisible to helgrind)",
+        "a column family's write gate (writers in flight, prepared transactions, dropped), "
+        "read and changed only under its std Mutex, a futex helgrind does not see",
+    ),
+    (
+        "dirs-in-use",
+        re.compile(r"pinrocks::handles::(DirInUse|in_use)"),
+        re.compile(r"pinrocks::handles::DirInUse::claim"),
+        "the process's list of directories in use (IN_USE) and its paths, read and changed "
+        "only under its std Mutex, a futex helgrind does not see",
     ),
     (
         "default-options-once",

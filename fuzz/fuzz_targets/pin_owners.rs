@@ -236,7 +236,7 @@ fuzz_target!(|data: &[u8]| {
                 }
                 11 => {
                     // Two-phase: prepare (pessimistic only).
-                    if let Some(o) = open_txn.as_mut().filter(|o| kind == Kind::Pessimistic) {
+                    if let Some(o) = open_txn.as_mut().filter(|_| kind == Kind::Pessimistic) {
                         if !o.prepared {
                             names += 1;
                             o.txn.set_name(&format!("t{epoch}-{names}")).unwrap();
@@ -302,6 +302,7 @@ fuzz_target!(|data: &[u8]| {
                 left_prepared.push(o.writes);
             }
         }
+        drop(open_txn);
         let finals: Vec<(bool, [Option<Vec<u8>>; 4])> = families
             .iter()
             .map(|fam| (fam.dropped, fam.values.clone()))
