@@ -145,6 +145,14 @@ struct Factory {
 ///     Decision::Keep
 /// });
 /// ```
+///
+/// What a filter may do: it runs on a compaction thread of RocksDB's, inside the
+/// compaction. Reading the database works; a write, flush, compaction, wait for
+/// compactions, checkpoint, column family change or transaction commit from there could
+/// wait for the very compaction running it, so pinrocks refuses each
+/// ([`Error::InsideCallback`](crate::Error::InsideCallback)). If the filter's state holds the
+/// last owner of the database (a `Bytes`, a `Snapshot`), the close it triggers runs on a
+/// thread of its own.
 #[derive(Clone)]
 pub struct CompactionFilterFactory {
     factory: Arc<Factory>,

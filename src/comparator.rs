@@ -90,6 +90,11 @@ impl Drop for RawComparator {
 ///     a.cmp(b)
 /// });
 /// ```
+///
+/// What a comparator may do: compare, and nothing else. RocksDB calls it inside reads and
+/// writes and under its database mutex; every pinrocks call into a database from there is
+/// refused ([`Error::InsideCallback`](crate::Error::InsideCallback); an iterator panics,
+/// which aborts here).
 #[derive(Clone)]
 pub struct Comparator {
     raw: Arc<RawComparator>,

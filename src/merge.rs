@@ -272,6 +272,12 @@ struct MergeFns {
 ///     out.set(b"")
 /// });
 /// ```
+///
+/// What an operator may do: compute its result from its inputs. RocksDB runs it inside a
+/// read on the reading thread (where a nested read crashes RocksDB), inside writes, flushes
+/// and compactions: every pinrocks call into a database from there, read or write, is
+/// refused ([`Error::InsideCallback`](crate::Error::InsideCallback); an iterator panics, which
+/// fails the merge).
 #[derive(Clone)]
 pub struct MergeOperator {
     fns: Arc<MergeFns>,

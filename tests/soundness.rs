@@ -6,10 +6,9 @@
 mod common;
 
 use std::cell::Cell;
-use std::process::Command;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use common::{create_options, open_db, patterned};
+use common::{create_options, limit_address_space, open_db, patterned, run_child};
 use pinrocks::{Db, Error, ErrorKind, Options, WriteBatch};
 
 /// A column family "cached" with a block cache of its own (its options dropped, so the
@@ -145,53 +144,14 @@ fn out_of_memory_child() {
     }
 }
 
-/// Caps this process's address space at what it uses now plus `extra` bytes.
-fn limit_address_space(extra: u64) {
-    #[repr(C)]
-    struct Rlimit {
-        cur: u64,
-        max: u64,
-    }
-    extern "C" {
-        fn setrlimit(resource: i32, limit: *const Rlimit) -> i32;
-    }
-    const RLIMIT_AS: i32 = 9; // Linux
-    let status = std::fs::read_to_string("/proc/self/status").unwrap();
-    let vm_kb: u64 = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmSize:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap();
-    let cap = vm_kb * 1024 + extra;
-    let limit = Rlimit { cur: cap, max: cap };
-    // SAFETY: setrlimit reads one valid struct rlimit (two u64 on 64-bit Linux).
-    assert_eq!(unsafe { setrlimit(RLIMIT_AS, &limit) }, 0);
-}
-
 /// 4. No C++ exception crosses into Rust: an allocation failure inside the native multi-get
 ///    is an error, and the process lives on.
 #[test]
 #[cfg(all(target_os = "linux", target_pointer_width = "64"))]
 fn multi_get_out_of_memory_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
-    let output = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "out_of_memory_child",
-            "--ignored",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env("PINROCKS_OOM_DIR", dir.path())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "the child died: {:?}\n{stdout}\n{}",
-        output.status,
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let (lived, stdout, status) = run_child("out_of_memory_child", "PINROCKS_OOM_DIR", dir.path());
+    assert!(lived, "the child died: {status}\n{stdout}");
     assert!(
         stdout.contains("error MemoryLimit: ") && stdout.contains("std::bad_alloc"),
         "{stdout}"

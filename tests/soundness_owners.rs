@@ -7,11 +7,10 @@
 
 mod common;
 
-use std::process::Command;
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-use common::{create_options, open_db};
+use common::{create_options, limit_address_space, open_db, run_child};
 use pinrocks::{
     BackupEngine, Db, Error, ErrorKind, Options, RateLimiter, TransactionDbOptions,
     TransactionOptions, WriteOptions,
@@ -299,52 +298,13 @@ fn big_put_child() {
     println!("after {:?} found {found}", small.map_err(|e| e.to_string()));
 }
 
-/// Caps this process's address space at what it uses now plus `extra` bytes.
-fn limit_address_space(extra: u64) {
-    #[repr(C)]
-    struct Rlimit {
-        cur: u64,
-        max: u64,
-    }
-    extern "C" {
-        fn setrlimit(resource: i32, limit: *const Rlimit) -> i32;
-    }
-    const RLIMIT_AS: i32 = 9; // Linux
-    let status = std::fs::read_to_string("/proc/self/status").unwrap();
-    let vm_kb: u64 = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmSize:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap();
-    let cap = vm_kb * 1024 + extra;
-    let limit = Rlimit { cur: cap, max: cap };
-    // SAFETY: setrlimit reads one valid struct rlimit (two u64 on 64-bit Linux).
-    assert_eq!(unsafe { setrlimit(RLIMIT_AS, &limit) }, 0);
-}
-
 /// 7. No C++ exception crosses into Rust from a write pinrocks makes.
 #[test]
 #[cfg(all(target_os = "linux", target_pointer_width = "64"))]
 fn a_put_too_big_to_copy_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
-    let output = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "big_put_child",
-            "--ignored",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env("PINROCKS_BIG_PUT_DIR", dir.path())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "the child died: {:?}\n{stdout}\n{}",
-        output.status,
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let (lived, stdout, status) = run_child("big_put_child", "PINROCKS_BIG_PUT_DIR", dir.path());
+    assert!(lived, "the child died: {status}\n{stdout}");
     assert!(
         stdout.contains("plain Err(Some(MemoryLimit)) txn Err(Some(MemoryLimit))"),
         "{stdout}"

@@ -134,3 +134,51 @@ pub fn append() -> MergeOperator {
 pub fn counter() -> MergeOperator {
     MergeOperator::fold::<pinrocks::codec::BigEndian<u64>>("counter", |sum, x| sum.wrapping_add(x))
 }
+
+/// Caps this process's address space at what it uses now plus `extra` bytes.
+pub fn limit_address_space(extra: u64) {
+    #[repr(C)]
+    struct Rlimit {
+        cur: u64,
+        max: u64,
+    }
+    extern "C" {
+        fn setrlimit(resource: i32, limit: *const Rlimit) -> i32;
+    }
+    const RLIMIT_AS: i32 = 9; // Linux
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let vm_kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmSize:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    let cap = vm_kb * 1024 + extra;
+    let limit = Rlimit { cur: cap, max: cap };
+    // SAFETY: setrlimit reads one valid struct rlimit (two u64 on 64-bit Linux).
+    assert_eq!(unsafe { setrlimit(RLIMIT_AS, &limit) }, 0);
+}
+
+/// Runs the `#[ignore]`d test `name` of this test binary in a child process with `env` set
+/// to `dir`, and returns its exit status's success and what it printed.
+pub fn run_child(name: &str, env: &str, dir: &std::path::Path) -> (bool, String, String) {
+    let output = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            name,
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(env, dir)
+        .output()
+        .unwrap();
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        format!(
+            "{:?}: {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        ),
+    )
+}
