@@ -23,23 +23,12 @@
 #include "rocksdb/status.h"
 #include "rocksdb/utilities/transaction.h"
 
-// db/c.cc:13567 defines `struct rocksdb_pinnable_handle_t { PinnableSlice rep; };`, and
-// rocksdb_pinnable_handle_destroy (c.cc:13614) `delete`s it: the same complete type here, so
-// that a handle made below is freed by the C API. (To move into layout.h with the others.)
-struct rocksdb_pinnable_handle_t {
-  rocksdb::PinnableSlice rep;
-};
-
 namespace {
 
 using pinrocks::guarded;
 using pinrocks::report;
 
-// db/c.cc:585 defines `struct rocksdb_sstfilewriter_t { SstFileWriter* rep; };`: the
-// writer's pointer at offset 0. (To move into layout.h with the others.)
-rocksdb::SstFileWriter* sst_writer_of(rocksdb_sstfilewriter_t* writer) {
-  return *reinterpret_cast<rocksdb::SstFileWriter**>(writer);
-}
+using pinrocks::sst_writer_of;
 
 // Both option setters: the C API's copy of the caller's pairs into a map (c.cc:5765-5792).
 std::unordered_map<std::string, std::string> options_map_of(int count, const char* const* keys,

@@ -13,6 +13,8 @@
 //   struct rocksdb_iterator_t             { Iterator* rep; };
 //   struct rocksdb_pinnableslice_t        { PinnableSlice rep; };
 //   struct rocksdb_transaction_t          { Transaction* rep; };
+//   struct rocksdb_pinnable_handle_t      { PinnableSlice rep; };
+//   struct rocksdb_sstfilewriter_t        { SstFileWriter* rep; };
 // The C header only declares them, so we reach `rep`, always the first member, at offset 0.
 // librocksdb-sys is pinned with `=` in Cargo.toml; src/layout_tests.rs fails loudly if a new
 // RocksDB moves these fields (options set through the C API must be seen here, a column
@@ -27,6 +29,7 @@
 #include "rocksdb/db.h"
 #include "rocksdb/iterator.h"
 #include "rocksdb/options.h"
+#include "rocksdb/sst_file_writer.h"
 #include "rocksdb/utilities/backup_engine.h"
 #include "rocksdb/utilities/transaction.h"
 #include "rocksdb/utilities/write_batch_with_index.h"
@@ -47,6 +50,10 @@ struct rocksdb_pinnableslice_t {
 // Freed (wrapper alone) for the recovered transactions pinrocks never hands out.
 struct rocksdb_transaction_t {
   rocksdb::Transaction* rep;
+};
+// Made by our guarded v2 read (guarded_calls.cc), deleted by rocksdb_pinnable_handle_destroy.
+struct rocksdb_pinnable_handle_t {
+  rocksdb::PinnableSlice rep;
 };
 
 namespace pinrocks {
@@ -85,6 +92,11 @@ inline rocksdb::WriteBatch& batch_of(rocksdb_writebatch_t* batch) {
 
 inline const rocksdb::WriteBatch& batch_of(const rocksdb_writebatch_t* batch) {
   return *reinterpret_cast<const rocksdb::WriteBatch*>(batch);
+}
+
+// db/c.cc: `struct rocksdb_sstfilewriter_t { SstFileWriter* rep; };`.
+inline rocksdb::SstFileWriter* sst_writer_of(rocksdb_sstfilewriter_t* writer) {
+  return *reinterpret_cast<rocksdb::SstFileWriter**>(writer);
 }
 
 inline rocksdb::BackupEngine* backup_engine_of(rocksdb_backup_engine_t* be) {

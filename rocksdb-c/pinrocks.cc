@@ -16,6 +16,37 @@
 #include "guarded.h"
 #include "layout.h"
 #include "pinned_batch.h"
+
+#include "rocksdb/version.h"
+
+// What pinrocks mirrors of db/c.cc (rocksdb-c/layout.h) and the status codes it names
+// (pinrocks.h) are RocksDB 11.8.1's: another version must not build against them.
+static_assert(ROCKSDB_MAJOR == 11 && ROCKSDB_MINOR == 8 && ROCKSDB_PATCH == 1,
+              "pinrocks mirrors RocksDB 11.8.1's C API (rocksdb-c/layout.h): this RocksDB is "
+              "another version; pin librocksdb-sys to =0.19.0+11.8.1 or update the mirrors");
+
+#define PINROCKS_SAME_CODE(ours, theirs)                                        \
+  static_assert(ours == static_cast<int>(rocksdb::Status::Code::theirs),        \
+                #ours " is not rocksdb::Status::" #theirs)
+PINROCKS_SAME_CODE(PINROCKS_CODE_OK, kOk);
+PINROCKS_SAME_CODE(PINROCKS_CODE_NOT_FOUND, kNotFound);
+PINROCKS_SAME_CODE(PINROCKS_CODE_CORRUPTION, kCorruption);
+PINROCKS_SAME_CODE(PINROCKS_CODE_NOT_SUPPORTED, kNotSupported);
+PINROCKS_SAME_CODE(PINROCKS_CODE_INVALID_ARGUMENT, kInvalidArgument);
+PINROCKS_SAME_CODE(PINROCKS_CODE_IO_ERROR, kIOError);
+PINROCKS_SAME_CODE(PINROCKS_CODE_MERGE_IN_PROGRESS, kMergeInProgress);
+PINROCKS_SAME_CODE(PINROCKS_CODE_INCOMPLETE, kIncomplete);
+PINROCKS_SAME_CODE(PINROCKS_CODE_SHUTDOWN_IN_PROGRESS, kShutdownInProgress);
+PINROCKS_SAME_CODE(PINROCKS_CODE_TIMED_OUT, kTimedOut);
+PINROCKS_SAME_CODE(PINROCKS_CODE_ABORTED, kAborted);
+PINROCKS_SAME_CODE(PINROCKS_CODE_BUSY, kBusy);
+PINROCKS_SAME_CODE(PINROCKS_CODE_EXPIRED, kExpired);
+PINROCKS_SAME_CODE(PINROCKS_CODE_TRY_AGAIN, kTryAgain);
+PINROCKS_SAME_CODE(PINROCKS_CODE_COMPACTION_TOO_LARGE, kCompactionTooLarge);
+PINROCKS_SAME_CODE(PINROCKS_CODE_COLUMN_FAMILY_DROPPED, kColumnFamilyDropped);
+static_assert(PINROCKS_CODE_OUT_OF_MEMORY >= static_cast<int>(rocksdb::Status::Code::kMaxCode),
+              "pinrocks' own codes must not collide with RocksDB's");
+#undef PINROCKS_SAME_CODE
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
 

@@ -24,6 +24,24 @@ extern "C" {
 #define PINROCKS_NOEXCEPT
 #endif
 
+/* rocksdb::Status::Code's values, by name (static_asserts in rocksdb-c/pinrocks.cc tie
+ * each to RocksDB's enum, so a RocksDB that renumbers them does not build). */
+#define PINROCKS_CODE_OK 0
+#define PINROCKS_CODE_NOT_FOUND 1
+#define PINROCKS_CODE_CORRUPTION 2
+#define PINROCKS_CODE_NOT_SUPPORTED 3
+#define PINROCKS_CODE_INVALID_ARGUMENT 4
+#define PINROCKS_CODE_IO_ERROR 5
+#define PINROCKS_CODE_MERGE_IN_PROGRESS 6
+#define PINROCKS_CODE_INCOMPLETE 7
+#define PINROCKS_CODE_SHUTDOWN_IN_PROGRESS 8
+#define PINROCKS_CODE_TIMED_OUT 9
+#define PINROCKS_CODE_ABORTED 10
+#define PINROCKS_CODE_BUSY 11
+#define PINROCKS_CODE_EXPIRED 12
+#define PINROCKS_CODE_TRY_AGAIN 13
+#define PINROCKS_CODE_COMPACTION_TOO_LARGE 14
+#define PINROCKS_CODE_COLUMN_FAMILY_DROPPED 15
 /* std::bad_alloc was thrown (and caught) inside the call. */
 #define PINROCKS_CODE_OUT_OF_MEMORY 100
 /* Any other C++ exception was thrown (and caught) inside the call. */

@@ -63,26 +63,33 @@ impl ErrorKind {
     /// The kind for a `rocksdb::Status::Code` value.
     pub(crate) fn from_code(code: i32) -> Self {
         use ErrorKind::*;
-        match code {
-            1 => NotFound,
-            2 => Corruption,
-            3 => NotSupported,
-            4 => InvalidArgument,
-            5 => IoError,
-            6 => MergeInProgress,
-            7 => Incomplete,
-            8 => ShutdownInProgress,
-            9 => TimedOut,
-            10 => Aborted,
-            11 => Busy,
-            12 => Expired,
-            13 => TryAgain,
-            14 => CompactionTooLarge,
-            15 => ColumnFamilyDropped,
-            c if c == ffi::PINROCKS_CODE_OUT_OF_MEMORY as i32 => MemoryLimit,
-            c if c == ffi::PINROCKS_CODE_EXCEPTION as i32 => NativeException,
-            _ => Unknown,
-        }
+        // Named in rocksdb-c/pinrocks.h, each checked against `rocksdb::Status::Code` there.
+        const CODES: [(u32, ErrorKind); 17] = [
+            (ffi::PINROCKS_CODE_NOT_FOUND, NotFound),
+            (ffi::PINROCKS_CODE_CORRUPTION, Corruption),
+            (ffi::PINROCKS_CODE_NOT_SUPPORTED, NotSupported),
+            (ffi::PINROCKS_CODE_INVALID_ARGUMENT, InvalidArgument),
+            (ffi::PINROCKS_CODE_IO_ERROR, IoError),
+            (ffi::PINROCKS_CODE_MERGE_IN_PROGRESS, MergeInProgress),
+            (ffi::PINROCKS_CODE_INCOMPLETE, Incomplete),
+            (ffi::PINROCKS_CODE_SHUTDOWN_IN_PROGRESS, ShutdownInProgress),
+            (ffi::PINROCKS_CODE_TIMED_OUT, TimedOut),
+            (ffi::PINROCKS_CODE_ABORTED, Aborted),
+            (ffi::PINROCKS_CODE_BUSY, Busy),
+            (ffi::PINROCKS_CODE_EXPIRED, Expired),
+            (ffi::PINROCKS_CODE_TRY_AGAIN, TryAgain),
+            (ffi::PINROCKS_CODE_COMPACTION_TOO_LARGE, CompactionTooLarge),
+            (
+                ffi::PINROCKS_CODE_COLUMN_FAMILY_DROPPED,
+                ColumnFamilyDropped,
+            ),
+            (ffi::PINROCKS_CODE_OUT_OF_MEMORY, MemoryLimit),
+            (ffi::PINROCKS_CODE_EXCEPTION, NativeException),
+        ];
+        CODES
+            .iter()
+            .find(|(c, _)| i64::from(*c) == i64::from(code))
+            .map_or(Unknown, |&(_, kind)| kind)
     }
 
     /// The C API gives only `Status::ToString()`; its prefix names the code.
@@ -368,10 +375,11 @@ impl Error {
         )
     }
 
-    /// The RocksDB status kind, if this error came from RocksDB.
+    /// The RocksDB status kind, if this error came from RocksDB (a RocksDB status, or the
+    /// refusal of options RocksDB did not take).
     pub fn kind(&self) -> Option<ErrorKind> {
         match self {
-            Error::RocksDb { kind, .. } => Some(*kind),
+            Error::RocksDb { kind, .. } | Error::OptionRejected { kind, .. } => Some(*kind),
             _ => None,
         }
     }

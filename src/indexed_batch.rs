@@ -22,14 +22,14 @@ use crate::source::FromBatch;
 
 impl Db {
     /// An empty [`IndexedBatch`] for this database, ordered like its column families.
-    /// `Err(InvalidInput)` on a database opened with a TTL: RocksDB's batch reads go
-    /// around its TTL layer and would show the database's values with their timestamps.
+    /// `Err(WrongKind)` on a database opened with a TTL: RocksDB's batch reads go around
+    /// its TTL layer and would show the database's values with their timestamps.
     pub fn indexed_batch(&self) -> Result<IndexedBatch<'_>> {
         if self.inner().kind == DbKind::Ttl {
-            return Err(Error::invalid(
-                "database",
-                "indexed batches cannot read a TTL database (RocksDB's batch reads bypass its timestamps)",
-            ));
+            return Err(Error::WrongKind {
+                operation: "indexed_batch",
+                needs: "non-TTL",
+            });
         }
         let mut err = ErrPtr::new();
         let mut code = 0;

@@ -255,7 +255,7 @@ impl Db {
     }
 
     /// Begins a transaction with default options, pessimistic or optimistic as the database
-    /// is. `Err(InvalidInput)` on a database that is neither.
+    /// is. `Err(WrongKind)` on a database that is neither.
     ///
     /// ```
     /// # fn main() -> pinrocks::Result<()> {
@@ -373,10 +373,11 @@ impl Db {
 }
 
 fn not_transactional() -> Error {
-    Error::invalid(
-        "database",
-        "not a transaction database (open it with open_transaction_db or open_optimistic_transaction_db)",
-    )
+    // Open it with open_transaction_db or open_optimistic_transaction_db.
+    Error::WrongKind {
+        operation: "a transaction",
+        needs: "transaction",
+    }
 }
 
 /// A transaction: writes buffered until [`commit`](Self::commit), reads that see them

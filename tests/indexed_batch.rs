@@ -342,9 +342,9 @@ fn a_ttl_database_refuses_indexed_batches() {
     assert!(
         matches!(
             err,
-            Error::InvalidInput {
-                what: "database",
-                ..
+            Error::WrongKind {
+                operation: "indexed_batch",
+                needs: "non-TTL"
             }
         ),
         "{err}"

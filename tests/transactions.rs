@@ -237,7 +237,13 @@ fn merges_in_a_transaction_read_merged() {
 #[test]
 fn a_plain_database_has_no_transactions() {
     let (_dir, db) = common::open_db(&[]);
-    assert!(matches!(db.begin(), Err(Error::InvalidInput { .. })));
+    assert!(matches!(
+        db.begin(),
+        Err(Error::WrongKind {
+            needs: "transaction",
+            ..
+        })
+    ));
 }
 
 /// The child: prepares a named transaction, says so, and waits to be killed.
