@@ -304,15 +304,7 @@ fn a_damaged_backup_fails_verify_and_old_backups_can_be_purged() {
         backups.create_backup(&db, true).unwrap();
     }
     backups.purge_old_backups(1).unwrap();
-    assert_eq!(
-        backups
-            .backups()
-            .unwrap()
-            .iter()
-            .map(|b| b.id)
-            .collect::<Vec<_>>(),
-        [3]
-    );
+    assert_eq!(backup_ids(&backups), [3]);
     assert!(
         backups.verify(1).is_err(),
         "a purged backup cannot be verified"
@@ -592,15 +584,7 @@ fn a_long_backup_reports_progress_and_can_be_stopped() {
         })
         .unwrap();
     assert!(calls >= 2, "{calls} progress calls for 12 MB");
-    assert_eq!(
-        backups
-            .backups()
-            .unwrap()
-            .iter()
-            .map(|b| b.id)
-            .collect::<Vec<_>>(),
-        [id]
-    );
+    assert_eq!(backup_ids(&backups), [id]);
     backups.verify(id).unwrap();
 }
 
@@ -631,4 +615,9 @@ fn an_ingest_behind_existing_keys_keeps_their_values() {
     assert_eq!(err.kind(), Some(ErrorKind::InvalidArgument), "{err}");
     assert_eq!(other.get(b"a").unwrap(), None);
     drop(other_dir);
+}
+
+/// The ids of the engine's backups, oldest first.
+fn backup_ids(backups: &BackupEngine) -> Vec<u32> {
+    backups.backups().unwrap().iter().map(|b| b.id).collect()
 }
