@@ -634,12 +634,10 @@ pub(crate) fn adopt_recovered(inner: &DbInner) -> Result<()> {
     let by_id: Vec<(u32, Arc<CfHandle>)> = inner
         .column_families()
         .values()
-        // SAFETY: live handles; `GetID` only reads them.
         .map(|h| {
-            (
-                unsafe { ffi::rocksdb_column_family_handle_get_id(h.raw()) },
-                Arc::clone(h),
-            )
+            // SAFETY: live handle; `GetID` only reads it.
+            let id = unsafe { ffi::rocksdb_column_family_handle_get_id(h.raw()) };
+            (id, Arc::clone(h))
         })
         .collect();
     let mut recovered = Vec::with_capacity(wrappers.len());

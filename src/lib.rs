@@ -27,6 +27,7 @@
 //! ```
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 // The static RocksDB library comes from librocksdb-sys; we only use its build.
 use librocksdb_sys as _;
