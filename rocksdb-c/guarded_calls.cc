@@ -400,6 +400,12 @@ rocksdb_column_family_handle_t* pinrocks_create_column_family(
                            : rocksdb_create_column_family(db, column_family_options,
                                                           column_family_name, errptr);
   });
+  // The C API returns its new wrapper even on failure (with a handle in it if RocksDB
+  // failed after creating the family): freed here, so a failure is NULL and nothing leaks.
+  if ((*errptr != nullptr || *status_code != 0) && handle != nullptr) {
+    rocksdb_column_family_handle_destroy(handle);
+    handle = nullptr;
+  }
   return handle;
 }
 

@@ -263,9 +263,7 @@ extern "C" fn destroy_factory(state: *mut c_void) {
     // SAFETY: the box made by `install`, freed once by the C++ factory's destructor.
     let factory = unsafe { Box::from_raw(state.cast::<Arc<Factory>>()) };
     // A panic in a destructor of the user's must not unwind into C++.
-    let _ = panic::catch_unwind(AssertUnwindSafe(move || {
-        reentry::inside("compaction filter factory", || drop(factory))
-    }));
+    let _ = panic::catch_unwind(AssertUnwindSafe(move || drop(factory)));
 }
 
 extern "C" fn destroy_filter(filter: *mut c_void) {

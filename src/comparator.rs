@@ -197,9 +197,7 @@ extern "C" fn destroy_order(state: *mut c_void) {
     // SAFETY: the box made in `Comparator::new`, freed once by `rocksdb_comparator_destroy`.
     let order = unsafe { Box::from_raw(state.cast::<Order>()) };
     // A panic in the closure's destructor must not unwind into C++.
-    let _ = panic::catch_unwind(AssertUnwindSafe(move || {
-        reentry::inside(reentry::COMPARATOR, || drop(order))
-    }));
+    let _ = panic::catch_unwind(AssertUnwindSafe(move || drop(order)));
 }
 
 extern "C" fn order_name(state: *mut c_void) -> *const c_char {

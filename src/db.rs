@@ -503,6 +503,9 @@ impl Db {
     /// # Ok(()) }
     /// ```
     pub fn close(self) -> Result<()> {
+        // From inside a callback RocksDB runs, `DB::Close` would wait for the work running
+        // it: refused, and the `Db` dropped, so it closes on a thread of its own.
+        crate::reentry::refuse_inside("close")?;
         match Arc::try_unwrap(self.inner) {
             Ok(inner) => inner.close(),
             Err(shared) => {

@@ -95,10 +95,18 @@ impl Drop for Closer {
         // SAFETY: taken once, here, and never touched again.
         let native = unsafe { std::mem::ManuallyDrop::take(&mut self.0) };
         if crate::reentry::is_inside() {
-            // If no thread can be had, the closure (and the close) runs here after all.
-            let _ = std::thread::Builder::new()
+            let (sender, receiver) = std::sync::mpsc::channel::<Native>();
+            let spawned = std::thread::Builder::new()
                 .name("pinrocks-close".to_owned())
-                .spawn(move || drop(native));
+                .spawn(move || drop(receiver.recv()));
+            match spawned {
+                Ok(_) => {
+                    let _ = sender.send(native);
+                }
+                // No thread to be had: leaving the database open (its memory and files
+                // held until the process ends) is better than a close that never returns.
+                Err(_) => std::mem::forget(native),
+            }
         } else {
             drop(native);
         }

@@ -437,9 +437,7 @@ extern "C" fn destroy_fns(state: *mut c_void) {
     // SAFETY: `state` is the box made by `install`, freed exactly once by the C++ owner.
     let fns = unsafe { Box::from_raw(state.cast::<Arc<MergeFns>>()) };
     // A panic in the closure's destructor must not unwind into C++.
-    let _ = panic::catch_unwind(AssertUnwindSafe(move || {
-        reentry::inside(reentry::MERGE_OPERATOR, || drop(fns))
-    }));
+    let _ = panic::catch_unwind(AssertUnwindSafe(move || drop(fns)));
 }
 
 /// # Safety

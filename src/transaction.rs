@@ -521,13 +521,12 @@ impl<'db> Transaction<'db> {
                 )
             }
         })?;
-        err.check_with_code(Some(code))?;
-        // Noted once written (a refused write names nothing), so a prepare counts exactly
-        // the families its commit will need.
+        // Noted once the write reached RocksDB, whatever it answered (one that threw may be
+        // in the batch already); one refused before it names nothing.
         if !handle.is_default() && !self.families.iter().any(|f| Arc::ptr_eq(f, handle)) {
             self.families.push(Arc::clone(handle));
         }
-        Ok(())
+        err.check_with_code(Some(code))
     }
 
     /// Prepare, commit, rollback or rollback to savepoint (`op`: a `PINROCKS_TXN_*`).

@@ -161,8 +161,10 @@ impl Drop for Updates<'_> {
 }
 
 impl Db {
-    /// The write batches logged from sequence number `sequence` on (1 is the first write),
-    /// oldest first.
+    /// The write batches logged from sequence number `sequence` on (1 is the first write;
+    /// 0 means the same), oldest first. A `sequence` whose WAL file is already gone (its
+    /// memtable flushed) ends the iteration at once with [`Error::LogGap`](crate::Error::LogGap):
+    /// it never starts later than asked without saying so.
     ///
     /// ```
     /// use pinrocks::BatchRecord;
@@ -196,7 +198,8 @@ impl Db {
                 .expect("rocksdb_get_updates_since returned NULL without an error"),
             started: false,
             done: false,
-            expected: Expected::AtMost(sequence),
+            // RocksDB takes 0 for "from the first", which is 1.
+            expected: Expected::AtMost(sequence.max(1)),
             _db: PhantomData,
         })
     }

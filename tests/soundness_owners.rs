@@ -270,6 +270,13 @@ fn updates_since_refuses_two_phase_commit_batches() {
         .map(|b| b.unwrap().sequence())
         .collect();
     assert_eq!(sequences, [1, 2]);
+    // 0 means "from the first", as RocksDB takes it.
+    let from_zero: Vec<u64> = plain
+        .updates_since(0)
+        .unwrap()
+        .map(|b| b.unwrap().sequence())
+        .collect();
+    assert_eq!(from_zero, [1, 2]);
 }
 
 /// 7. The child: a value that fits in memory once but not twice, put through the database
