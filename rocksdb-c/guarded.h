@@ -41,6 +41,24 @@ void guarded(int* status_code, char** errptr, Body&& body) noexcept {
   }
 }
 
+// Put, Delete or Merge (`op`: a PINROCKS_RECORD_*) on `target`, anything with RocksDB's
+// `Put(cf, key, value)`, `Delete(cf, key)` and `Merge(cf, key, value)`: a Transaction, a
+// WriteBatchWithIndex. `value` is unused for a delete.
+template <typename Target, typename Family>
+rocksdb::Status record_op(Target& target, int op, Family* cf, const rocksdb::Slice& key,
+                          const rocksdb::Slice& value) {
+  switch (op) {
+    case PINROCKS_RECORD_PUT:
+      return target.Put(cf, key, value);
+    case PINROCKS_RECORD_DELETE:
+      return target.Delete(cf, key);
+    case PINROCKS_RECORD_MERGE:
+      return target.Merge(cf, key, value);
+    default:
+      return rocksdb::Status::InvalidArgument("pinrocks: unknown write operation");
+  }
+}
+
 // Reports `s` unless it is OK.
 inline void report(char** errptr, int* status_code, const rocksdb::Status& s) {
   if (!s.ok()) {

@@ -92,25 +92,10 @@ void pinrocks_wbwi_write(rocksdb_writebatch_wi_t* batch,
                          size_t keylen, const char* value, size_t valuelen, int* status_code,
                          char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] {
-    rocksdb::WriteBatchWithIndex* b = rep_of(batch);
-    rocksdb::ColumnFamilyHandle* cf = pinrocks::handle_of(column_family);
-    rocksdb::Slice k(key, keylen);
-    rocksdb::Slice v(value, valuelen);
-    rocksdb::Status s;
-    switch (op) {
-      case PINROCKS_RECORD_PUT:
-        s = b->Put(cf, k, v);
-        break;
-      case PINROCKS_RECORD_DELETE:
-        s = b->Delete(cf, k);
-        break;
-      case PINROCKS_RECORD_MERGE:
-        s = b->Merge(cf, k, v);
-        break;
-      default:
-        s = rocksdb::Status::NotSupported("pinrocks: unknown indexed batch operation");
-    }
-    pinrocks::report(errptr, status_code, s);
+    pinrocks::report(errptr, status_code,
+                     pinrocks::record_op(*rep_of(batch), op, pinrocks::handle_of(column_family),
+                                         rocksdb::Slice(key, keylen),
+                                         rocksdb::Slice(value, valuelen)));
   });
 }
 

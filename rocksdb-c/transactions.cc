@@ -54,24 +54,10 @@ void pinrocks_transaction_write_op(rocksdb_transaction_t* txn,
                                    size_t valuelen, int* status_code,
                                    char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] {
-    rocksdb::Transaction* t = txn_of(txn);
-    rocksdb::ColumnFamilyHandle* cf = pinrocks::handle_of(column_family);
-    rocksdb::Slice k(key, keylen), v(value, valuelen);
-    rocksdb::Status s;
-    switch (op) {
-      case PINROCKS_RECORD_PUT:
-        s = t->Put(cf, k, v);
-        break;
-      case PINROCKS_RECORD_DELETE:
-        s = t->Delete(cf, k);
-        break;
-      case PINROCKS_RECORD_MERGE:
-        s = t->Merge(cf, k, v);
-        break;
-      default:
-        s = rocksdb::Status::InvalidArgument("pinrocks_transaction_write_op: unknown op");
-    }
-    pinrocks::report(errptr, status_code, s);
+    pinrocks::report(errptr, status_code,
+                     pinrocks::record_op(*txn_of(txn), op, pinrocks::handle_of(column_family),
+                                         rocksdb::Slice(key, keylen),
+                                         rocksdb::Slice(value, valuelen)));
   });
 }
 

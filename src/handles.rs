@@ -278,7 +278,6 @@ impl Drop for RawDb {
                 }
             }
         }
-        drop(err);
     }
 }
 
@@ -587,7 +586,7 @@ pub(crate) struct Writing<'h>(&'h CfHandle);
 
 impl Drop for Writing<'_> {
     fn drop(&mut self) {
-        self.0.leave();
+        self.0.leave_counted(false);
     }
 }
 
@@ -709,10 +708,6 @@ impl CfHandle {
         gate.writers += 1;
         gate.preparing += usize::from(preparing);
         Ok(())
-    }
-
-    fn leave(&self) {
-        self.leave_counted(false);
     }
 
     fn leave_counted(&self, preparing: bool) {

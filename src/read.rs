@@ -335,7 +335,6 @@ impl<'a, S: Copy> Reader<'a, S> {
     /// # Safety
     /// `buf` must be valid for writes of `capacity` bytes.
     unsafe fn get_into_raw(&self, key: &[u8], buf: *mut u8, capacity: usize) -> Result<CopyResult> {
-        reentry::refuse_read_inside("read")?;
         if !matches!(self.source, Source::Db) {
             // One copy out of the pinned value, as the C API's buffer read does.
             let copied = self.pinned(key, |value| {
@@ -352,6 +351,8 @@ impl<'a, S: Copy> Reader<'a, S> {
             })?;
             return Ok(copied.unwrap_or(CopyResult::NotFound));
         }
+        // (The pinned read above checks for itself.)
+        reentry::refuse_read_inside("read")?;
         let mut len = 0usize;
         let mut found = 0u8;
         let mut code = 0;

@@ -41,7 +41,7 @@ pub(crate) fn inside<R>(callback: &'static str, f: impl FnOnce() -> R) -> R {
 /// thread's RocksDB state. One thread-local load on the read path.
 #[inline]
 pub(crate) fn refuse_read_inside(operation: &'static str) -> Result<()> {
-    match INSIDE.try_with(Cell::get).ok().flatten() {
+    match current() {
         Some(callback @ (MERGE_OPERATOR | COMPARATOR)) => Err(Error::InsideCallback {
             operation,
             callback,
@@ -50,18 +50,24 @@ pub(crate) fn refuse_read_inside(operation: &'static str) -> Result<()> {
     }
 }
 
+/// The callback this thread is inside, if any (none on a thread being torn down).
+#[inline]
+fn current() -> Option<&'static str> {
+    INSIDE.try_with(Cell::get).ok().flatten()
+}
+
 /// The callbacks RocksDB runs inside reads.
 pub(crate) const MERGE_OPERATOR: &str = "merge operator";
 pub(crate) const COMPARATOR: &str = "comparator";
 
 /// Whether this thread is inside one of pinrocks' callbacks.
 pub(crate) fn is_inside() -> bool {
-    INSIDE.try_with(Cell::get).ok().flatten().is_some()
+    current().is_some()
 }
 
 /// `Err(InsideCallback)` if this thread is inside one of pinrocks' callbacks.
 pub(crate) fn refuse_inside(operation: &'static str) -> Result<()> {
-    match INSIDE.try_with(Cell::get).ok().flatten() {
+    match current() {
         Some(callback) => Err(Error::InsideCallback {
             operation,
             callback,

@@ -149,8 +149,9 @@ impl TransactionOptions {
     /// whole milliseconds). 100 years or more (`Duration::MAX` included) waits 100 years:
     /// here RocksDB reads a negative value as "the database's timeout", not "for ever".
     pub fn lock_timeout(&mut self, timeout: Duration) -> &mut Self {
-        let ms = millis(timeout)
-            .unwrap_or_else(|| millis(FOREVER - Duration::from_millis(1)).expect("below FOREVER"));
+        // Just under FOREVER: the longest wait RocksDB takes here.
+        const LONGEST_MS: i64 = FOREVER.as_millis() as i64 - 1;
+        let ms = millis(timeout).unwrap_or(LONGEST_MS);
         // SAFETY: live options.
         unsafe { ffi::rocksdb_transaction_options_set_lock_timeout(self.raw.as_ptr(), ms) };
         self

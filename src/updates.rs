@@ -80,6 +80,24 @@ enum Expected {
     Exactly(u64),
 }
 
+impl Expected {
+    /// `Err(LogGap)` unless a batch may start at `sequence`.
+    fn check(self, sequence: u64) -> Result<()> {
+        let (in_place, expected) = match self {
+            Expected::AtMost(start) => (sequence <= start, start),
+            Expected::Exactly(next) => (sequence == next, next),
+        };
+        if in_place {
+            Ok(())
+        } else {
+            Err(Error::LogGap {
+                expected,
+                found: sequence,
+            })
+        }
+    }
+}
+
 impl Iterator for Updates<'_> {
     type Item = Result<LoggedBatch>;
 
@@ -87,68 +105,62 @@ impl Iterator for Updates<'_> {
         if self.done {
             return None;
         }
+        let item = self.step();
+        // Anything but a batch ends the iteration: the end, or an error as its last item.
+        self.done = !matches!(item, Some(Ok(_)));
+        item
+    }
+}
+
+impl Updates<'_> {
+    /// The next batch, the end, or what stopped the iteration.
+    fn step(&mut self) -> Option<Result<LoggedBatch>> {
+        let mut err = ErrPtr::new();
+        let mut code = 0;
         // SAFETY: live iterator; the database it reads is borrowed for 'db. Each position's
         // batch is taken once (`rocksdb_wal_iter_get_batch` moves it out of the iterator).
         // Moving and taking go through guarded calls (each reads a logged batch whole: an
         // exception is reported, and the iteration ends there).
         unsafe {
-            let mut err = ErrPtr::new();
-            let mut code = 0;
             if self.started {
                 ffi::pinrocks_wal_iter_next(self.raw.as_ptr(), &mut code, err.as_out());
-                if let Err(e) = err.check_with_code(Some(code)) {
-                    self.done = true;
+                if let Err(e) =
+                    std::mem::replace(&mut err, ErrPtr::new()).check_with_code(Some(code))
+                {
                     return Some(Err(e));
                 }
             }
             self.started = true;
-            if ffi::rocksdb_wal_iter_valid(self.raw.as_ptr()) != 0 {
-                let mut sequence = 0u64;
-                let mut err = ErrPtr::new();
-                let mut code = 0;
-                let raw = ffi::pinrocks_wal_iter_get_batch(
-                    self.raw.as_ptr(),
-                    &mut sequence,
-                    &mut code,
-                    err.as_out(),
-                );
-                if let Err(e) = err.check_with_code(Some(code)) {
-                    self.done = true;
-                    return Some(Err(e));
-                }
-                let batch = LoggedBatch {
-                    sequence,
-                    raw: NonNull::new(raw).expect("rocksdb_wal_iter_get_batch returned NULL"),
-                };
-                // A prepared transaction's batch uses no sequence numbers and its commit's
-                // uses them with no records: RocksDB's log iterator then reports prepared
-                // (maybe rolled back) writes as done and skips later batches, ending short
-                // or with "Gap in sequence numbers". Refused rather than followed wrongly.
-                if ffi::pinrocks_writebatch_has_2pc_markers(batch.raw.as_ptr()) != 0 {
-                    self.done = true;
-                    return Some(Err(Error::TwoPhaseCommitInLog { sequence }));
-                }
-                let in_place = match self.expected {
-                    Expected::AtMost(start) => sequence <= start,
-                    Expected::Exactly(next) => sequence == next,
-                };
-                if !in_place {
-                    self.done = true;
-                    let expected = match self.expected {
-                        Expected::AtMost(s) | Expected::Exactly(s) => s,
-                    };
-                    return Some(Err(Error::LogGap {
-                        expected,
-                        found: sequence,
-                    }));
-                }
-                self.expected = Expected::Exactly(sequence + batch.len() as u64);
-                return Some(Ok(batch));
+            if ffi::rocksdb_wal_iter_valid(self.raw.as_ptr()) == 0 {
+                ffi::rocksdb_wal_iter_status(self.raw.as_ptr(), err.as_out());
+                return err.check().err().map(Err);
             }
-            self.done = true;
-            let mut err = ErrPtr::new();
-            ffi::rocksdb_wal_iter_status(self.raw.as_ptr(), err.as_out());
-            err.check().err().map(Err)
+            let mut sequence = 0u64;
+            let raw = ffi::pinrocks_wal_iter_get_batch(
+                self.raw.as_ptr(),
+                &mut sequence,
+                &mut code,
+                err.as_out(),
+            );
+            if let Err(e) = err.check_with_code(Some(code)) {
+                return Some(Err(e));
+            }
+            let batch = LoggedBatch {
+                sequence,
+                raw: NonNull::new(raw).expect("rocksdb_wal_iter_get_batch returned NULL"),
+            };
+            // A prepared transaction's batch uses no sequence numbers and its commit's uses
+            // them with no records: RocksDB's log iterator then reports prepared (maybe
+            // rolled back) writes as done and skips later batches, ending short or with "Gap
+            // in sequence numbers". Refused rather than followed wrongly.
+            if ffi::pinrocks_writebatch_has_2pc_markers(batch.raw.as_ptr()) != 0 {
+                return Some(Err(Error::TwoPhaseCommitInLog { sequence }));
+            }
+            if let Err(e) = self.expected.check(sequence) {
+                return Some(Err(e));
+            }
+            self.expected = Expected::Exactly(sequence + batch.len() as u64);
+            Some(Ok(batch))
         }
     }
 }

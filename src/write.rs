@@ -86,62 +86,49 @@ impl<'a> Writer<'a> {
         Writer { options, ..self }
     }
 
-    /// Runs `write` (one C API call with a trailing `errptr`) with this writer's column
-    /// family alive: not dropped, and not droppable until `write` returns.
-    fn in_live_family(
-        &self,
-        operation: &'static str,
-        write: impl FnOnce(&mut ErrPtr, &mut i32),
-    ) -> Result<()> {
+    /// One write (`op`: a `PINROCKS_RECORD_*`; for a range, `value` is its end) with this
+    /// writer's column family alive (not dropped, and not droppable until it returns),
+    /// through our guarded shim: the C API's `rocksdb_put_cf` & co. let `std::bad_alloc`
+    /// escape (a value too big to copy).
+    fn apply(&self, operation: &'static str, op: u32, key: &[u8], value: &[u8]) -> Result<()> {
         let mut err = ErrPtr::new();
         let mut code = 0;
-        self.db
-            .with_live_family(operation, self.cf, || write(&mut err, &mut code))?;
+        self.db.with_live_family(operation, self.cf, || {
+            // SAFETY: live database, handle and options (borrowed for 'a); the bytes are
+            // borrowed for the call and copied by RocksDB.
+            unsafe {
+                ffi::pinrocks_db_write_op(
+                    self.db.raw(),
+                    self.options.raw(),
+                    self.cf.raw(),
+                    op as i32,
+                    key.as_ptr().cast(),
+                    key.len(),
+                    value.as_ptr().cast(),
+                    value.len(),
+                    &mut code,
+                    err.as_out(),
+                )
+            }
+        })?;
         err.check_with_code(Some(code))
-    }
-
-    /// One write (`op`: a `PINROCKS_RECORD_*`) through our guarded shim: the C API's
-    /// `rocksdb_put_cf` & co. let `std::bad_alloc` escape (a value too big to copy).
-    fn write_op(&self, op: u32, key: &[u8], value: &[u8], err: &mut ErrPtr, code: &mut i32) {
-        // SAFETY: live database, handle and options (borrowed for 'a); the bytes are
-        // borrowed for the call and copied by RocksDB.
-        unsafe {
-            ffi::pinrocks_db_write_op(
-                self.db.raw(),
-                self.options.raw(),
-                self.cf.raw(),
-                op as i32,
-                key.as_ptr().cast(),
-                key.len(),
-                value.as_ptr().cast(),
-                value.len(),
-                code,
-                err.as_out(),
-            )
-        }
     }
 
     /// Sets `key` to `value`.
     pub fn put(&self, key: &[u8], value: &[u8]) -> Result<()> {
-        self.in_live_family("put", |err, code| {
-            self.write_op(ffi::PINROCKS_RECORD_PUT, key, value, err, code)
-        })
+        self.apply("put", ffi::PINROCKS_RECORD_PUT, key, value)
     }
 
     /// Removes `key`. Removing an absent key is not an error.
     pub fn delete(&self, key: &[u8]) -> Result<()> {
-        self.in_live_family("delete", |err, code| {
-            self.write_op(ffi::PINROCKS_RECORD_DELETE, key, &[], err, code)
-        })
+        self.apply("delete", ffi::PINROCKS_RECORD_DELETE, key, &[])
     }
 
     /// Adds `operand` to `key`'s pending merge operands, combined with its value by the
     /// column family's [`MergeOperator`](crate::MergeOperator) when read or compacted.
     /// Without a merge operator RocksDB refuses it (`NotSupported`).
     pub fn merge(&self, key: &[u8], operand: &[u8]) -> Result<()> {
-        self.in_live_family("merge", |err, code| {
-            self.write_op(ffi::PINROCKS_RECORD_MERGE, key, operand, err, code)
-        })
+        self.apply("merge", ffi::PINROCKS_RECORD_MERGE, key, operand)
     }
 
     /// Removes every key in `[from, to)` with one range tombstone.
@@ -151,9 +138,7 @@ impl<'a> Writer<'a> {
     /// database until it is reopened.
     pub fn delete_range(&self, from: &[u8], to: &[u8]) -> Result<()> {
         check_range(self.cf.order.as_ref(), from, to)?;
-        self.in_live_family("delete_range", |err, code| {
-            self.write_op(ffi::PINROCKS_RECORD_DELETE_RANGE, from, to, err, code)
-        })
+        self.apply("delete_range", ffi::PINROCKS_RECORD_DELETE_RANGE, from, to)
     }
 
     /// Applies every operation of `batch` atomically, each to the column family it names.
