@@ -38,10 +38,10 @@ fn main() -> pinrocks::Result<()> {
     assert_eq!(len, Some(6));
     // db.put(k, v) / db.put_cf(&cf, k, v)          ->  db.put(k, v) / cf.writer().put(k, v)
     users.writer().put(b"grace", b"Hopper")?;
-    // WriteBatch::put_cf(&cf, k, v); db.write(b)   ->  batch.put(Some(&cf), k, v)?; db.write(&batch)
+    // WriteBatch::put_cf(&cf, k, v); db.write(b)   ->  batch.writer().cf(&cf).put(k, v)?; db.write(&batch)
     let mut batch = WriteBatch::new();
-    batch.put(None, b"counter", &2u64.to_be_bytes())?;
-    batch.delete(Some(&users), b"alan")?;
+    batch.writer().put(b"counter", &2u64.to_be_bytes())?;
+    batch.writer().cf(&users).delete(b"alan")?;
     db.write(&batch)?;
     // db.snapshot(); ReadOptions::set_snapshot     ->  the same, owned by the ReadOptions
     let snapshot = db.snapshot();

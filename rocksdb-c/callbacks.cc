@@ -9,8 +9,8 @@
 // what they could throw (std::bad_alloc) and report a failed merge or keep the entry.
 #include <algorithm>
 #include <cstddef>
-#include <deque>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <utility>
@@ -129,8 +129,8 @@ class RustCompactionFilter : public rocksdb::CompactionFilter {
 
   bool Filter(int level, const rocksdb::Slice& key, const rocksdb::Slice& value,
               std::string* new_value, bool* value_changed) const override {
-    switch (fn_(filter_.get(), level, key.data(), key.size(), value.data(), value.size(),
-                new_value)) {
+    switch (
+        fn_(filter_.get(), level, key.data(), key.size(), value.data(), value.size(), new_value)) {
       case PINROCKS_FILTER_REMOVE:
         return true;
       case PINROCKS_FILTER_CHANGE:
@@ -221,16 +221,15 @@ const char* pinrocks_value_data(void* value, size_t* len) PINROCKS_NOEXCEPT {
   return as_string(value).data();
 }
 
-void pinrocks_options_set_merge_operator(rocksdb_options_t* options, const char* name,
-                                         void* state, pinrocks_full_merge_fn full,
+void pinrocks_options_set_merge_operator(rocksdb_options_t* options, const char* name, void* state,
+                                         pinrocks_full_merge_fn full,
                                          pinrocks_partial_merge_fn partial,
                                          pinrocks_destroy_fn destroy, int* status_code,
                                          char** errptr) PINROCKS_NOEXCEPT {
   bool owned = false;  // once the operator owns `state`, its destructor frees it
   pinrocks::guarded(status_code, errptr, [&] {
     std::string copied(name);
-    auto op = std::make_shared<RustMergeOperator>(std::move(copied), state, full, partial,
-                                                  destroy);
+    auto op = std::make_shared<RustMergeOperator>(std::move(copied), state, full, partial, destroy);
     owned = true;
     pinrocks::options_of(options).merge_operator = std::move(op);
   });

@@ -1,16 +1,45 @@
 // How every pinrocks entry point reports failure: a rocksdb::Status code (or a
-// PINROCKS_CODE_*) and a malloc'd message, and never a C++ exception (see pinrocks.h).
+// PINROCKS_CODE_*) and a malloc'd message, and never a C++ exception (see pinrocks.h); the
+// static_asserts tying pinrocks.h's status codes to rocksdb::Status::Code; and the helpers the
+// entry points share (`guarded`, `report`, `deliver`, `record_op`).
 #ifndef PINROCKS_GUARDED_H
 #define PINROCKS_GUARDED_H
 
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <new>
 
+#include "layout.h"
 #include "pinrocks.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
+
+// The codes save_status reports are rocksdb::Status::Code's values, which pinrocks.h names:
+// each name is tied to RocksDB's enum here, so a RocksDB that renumbers them does not build.
+#define PINROCKS_SAME_CODE(ours, theirs)                                 \
+  static_assert(ours == static_cast<int>(rocksdb::Status::Code::theirs), \
+                #ours " is not rocksdb::Status::" #theirs)
+PINROCKS_SAME_CODE(PINROCKS_CODE_OK, kOk);
+PINROCKS_SAME_CODE(PINROCKS_CODE_NOT_FOUND, kNotFound);
+PINROCKS_SAME_CODE(PINROCKS_CODE_CORRUPTION, kCorruption);
+PINROCKS_SAME_CODE(PINROCKS_CODE_NOT_SUPPORTED, kNotSupported);
+PINROCKS_SAME_CODE(PINROCKS_CODE_INVALID_ARGUMENT, kInvalidArgument);
+PINROCKS_SAME_CODE(PINROCKS_CODE_IO_ERROR, kIOError);
+PINROCKS_SAME_CODE(PINROCKS_CODE_MERGE_IN_PROGRESS, kMergeInProgress);
+PINROCKS_SAME_CODE(PINROCKS_CODE_INCOMPLETE, kIncomplete);
+PINROCKS_SAME_CODE(PINROCKS_CODE_SHUTDOWN_IN_PROGRESS, kShutdownInProgress);
+PINROCKS_SAME_CODE(PINROCKS_CODE_TIMED_OUT, kTimedOut);
+PINROCKS_SAME_CODE(PINROCKS_CODE_ABORTED, kAborted);
+PINROCKS_SAME_CODE(PINROCKS_CODE_BUSY, kBusy);
+PINROCKS_SAME_CODE(PINROCKS_CODE_EXPIRED, kExpired);
+PINROCKS_SAME_CODE(PINROCKS_CODE_TRY_AGAIN, kTryAgain);
+PINROCKS_SAME_CODE(PINROCKS_CODE_COMPACTION_TOO_LARGE, kCompactionTooLarge);
+PINROCKS_SAME_CODE(PINROCKS_CODE_COLUMN_FAMILY_DROPPED, kColumnFamilyDropped);
+static_assert(PINROCKS_CODE_OUT_OF_MEMORY >= static_cast<int>(rocksdb::Status::Code::kMaxCode),
+              "pinrocks' own codes must not collide with RocksDB's");
+#undef PINROCKS_SAME_CODE
 
 namespace pinrocks {
 
@@ -44,6 +73,39 @@ void guarded(int* status_code, char** errptr, Body&& body) noexcept {
 // Put, Delete or Merge (`op`: a PINROCKS_RECORD_*) on `target`, anything with RocksDB's
 // `Put(cf, key, value)`, `Delete(cf, key)` and `Merge(cf, key, value)`: a Transaction, a
 // WriteBatchWithIndex. `value` is unused for a delete.
+// The message part of the status an iterator reports when RocksDB threw while it was made
+// or moved; src/read/cursor.rs recognizes it (keep the two in step).
+inline constexpr const char* kIteratorException = "pinrocks: C++ exception in an iterator";
+
+// An iterator creation that threw gives, instead of NULL, an iterator that reads as empty
+// and reports the exception from its status (as one whose seek threw does): a cursor has one
+// place for its errors. NULL, with the error, only if even that could not be allocated.
+template <typename Create>
+rocksdb_iterator_t* guarded_iterator(int* status_code, char** errptr, Create&& create) noexcept {
+  rocksdb_iterator_t* result = nullptr;
+  guarded(status_code, errptr, [&] { result = create(); });
+  if (*status_code == 0) {
+    return result;
+  }
+  const int caught = *status_code;
+  int second = 0;
+  guarded(&second, errptr, [&] {
+    const char* what = *errptr != nullptr ? *errptr : "";
+    rocksdb::Status s = caught == PINROCKS_CODE_OUT_OF_MEMORY
+                            ? rocksdb::Status::MemoryLimit(kIteratorException, what)
+                            : rocksdb::Status::Aborted(kIteratorException, what);
+    auto wrapper = std::make_unique<rocksdb_iterator_t>();
+    pinrocks::iterator_of(wrapper.get()) = rocksdb::NewErrorIterator(s);
+    result = wrapper.release();  // freed by rocksdb_iter_destroy
+  });
+  *status_code = second;
+  if (second == 0) {
+    std::free(*errptr);
+    *errptr = nullptr;
+  }
+  return result;
+}
+
 template <typename Target, typename Family>
 rocksdb::Status record_op(Target& target, int op, Family* cf, const rocksdb::Slice& key,
                           const rocksdb::Slice& value) {

@@ -3,11 +3,15 @@
 // db/c.cc, run inside `pinrocks::guarded` (or, for the iterator seeks, which report
 // through the iterator's status, a plain try/catch), with its SaveError replaced by
 // pinrocks::report / save_status so that the Rust side also gets the status code.
+//
+// Long because: one guarded copy per C API call that lacks a try/catch (docs/c-api-calls.md
+// lists them), each a few lines.
 #include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <memory>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 
@@ -40,10 +44,6 @@ std::unordered_map<std::string, std::string> options_map_of(int count, const cha
   return options_map;
 }
 
-// The message part of the status a seek that threw leaves in its iterator; src/iter.rs
-// recognizes it (keep the two in step).
-constexpr const char* kSeekException = "pinrocks: C++ exception in seek";
-
 // After RocksDB threw in the middle of a seek, the iterator's state is unknown (a stale
 // `valid_`, a half-set saved key, a released block): reading its key or value could read
 // freed memory. Destroy it, as rocksdb_iter_destroy would have later, and leave in its place
@@ -51,21 +51,22 @@ constexpr const char* kSeekException = "pinrocks: C++ exception in seek";
 // function: should this too throw (the process is out of memory even for a few bytes), C++
 // calls std::terminate, an abort and not an unwind into Rust.
 void replace_with_error(rocksdb_iterator_t* iter, const rocksdb::Status& s) {
-  rocksdb::Iterator* failed = iter->rep;
-  iter->rep = rocksdb::NewErrorIterator(s);
+  rocksdb::Iterator* failed = pinrocks::iterator_of(iter);
+  pinrocks::iterator_of(iter) = rocksdb::NewErrorIterator(s);
   delete failed;
 }
 
 template <typename Seek>
 void guarded_seek(rocksdb_iterator_t* iter, Seek&& seek) noexcept {
   try {
-    seek(iter->rep);
+    seek(pinrocks::iterator_of(iter));
   } catch (const std::bad_alloc& e) {
-    replace_with_error(iter, rocksdb::Status::MemoryLimit(kSeekException, e.what()));
+    replace_with_error(iter, rocksdb::Status::MemoryLimit(pinrocks::kIteratorException, e.what()));
   } catch (const std::exception& e) {
-    replace_with_error(iter, rocksdb::Status::Aborted(kSeekException, e.what()));
+    replace_with_error(iter, rocksdb::Status::Aborted(pinrocks::kIteratorException, e.what()));
   } catch (...) {
-    replace_with_error(iter, rocksdb::Status::Aborted(kSeekException, "unknown C++ exception"));
+    replace_with_error(
+        iter, rocksdb::Status::Aborted(pinrocks::kIteratorException, "unknown C++ exception"));
   }
 }
 
@@ -79,9 +80,8 @@ extern "C" {
 unsigned char pinrocks_get_into_buffer_cf(rocksdb_t* db, const rocksdb_readoptions_t* options,
                                           rocksdb_column_family_handle_t* column_family,
                                           const char* key, size_t keylen, char* buffer,
-                                          size_t buffer_size, size_t* vallen,
-                                          unsigned char* found, int* status_code,
-                                          char** errptr) PINROCKS_NOEXCEPT {
+                                          size_t buffer_size, size_t* vallen, unsigned char* found,
+                                          int* status_code, char** errptr) PINROCKS_NOEXCEPT {
   unsigned char copied = 0;
   // What the C API leaves on failure, set first so that a caught exception leaves it too.
   *found = 0;
@@ -116,9 +116,9 @@ rocksdb_pinnable_handle_t* pinrocks_get_pinned_cf_v2(rocksdb_t* db,
   rocksdb_pinnable_handle_t* result = nullptr;
   guarded(status_code, errptr, [&] {
     auto handle = std::make_unique<rocksdb_pinnable_handle_t>();
-    rocksdb::Status s = pinrocks::db_of(db)->Get(pinrocks::read_options_of(options),
-                                                 pinrocks::handle_of(column_family),
-                                                 rocksdb::Slice(key, keylen), &handle->rep);
+    rocksdb::Status s = pinrocks::db_of(db)->Get(
+        pinrocks::read_options_of(options), pinrocks::handle_of(column_family),
+        rocksdb::Slice(key, keylen), &pinrocks::pinnable_handle_of(handle.get()));
     if (s.ok()) {
       result = handle.release();  // freed by rocksdb_pinnable_handle_destroy
     } else if (!s.IsNotFound()) {
@@ -132,21 +132,21 @@ rocksdb_pinnable_handle_t* pinrocks_get_pinned_cf_v2(rocksdb_t* db,
 // rocksdb_transaction_get_pinned_for_update_cf.
 rocksdb_pinnableslice_t* pinrocks_transaction_get_pinned_handle(
     rocksdb_transaction_t* txn, const rocksdb_readoptions_t* options,
-    rocksdb_column_family_handle_t* column_family, const char* key, size_t keylen,
-    int for_update, int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+    rocksdb_column_family_handle_t* column_family, const char* key, size_t keylen, int for_update,
+    int* status_code, char** errptr) PINROCKS_NOEXCEPT {
   rocksdb_pinnableslice_t* result = nullptr;
   guarded(status_code, errptr, [&] {
     auto v = std::make_unique<rocksdb_pinnableslice_t>();
-    rocksdb::Transaction* t = txn->rep;
+    rocksdb::Transaction* t = pinrocks::transaction_of(txn);
     const rocksdb::ReadOptions& ro = pinrocks::read_options_of(options);
     rocksdb::ColumnFamilyHandle* cf = pinrocks::handle_of(column_family);
     rocksdb::Slice k(key, keylen);
     rocksdb::Status s;
     if (for_update != PINROCKS_READ_PLAIN) {
-      s = t->GetForUpdate(ro, cf, k, &v->rep,
+      s = t->GetForUpdate(ro, cf, k, &pinrocks::pinnable_slice_of(v.get()),
                           /*exclusive=*/for_update == PINROCKS_READ_FOR_UPDATE);
     } else {
-      s = t->Get(ro, cf, k, &v->rep);
+      s = t->Get(ro, cf, k, &pinrocks::pinnable_slice_of(v.get()));
     }
     if (s.ok()) {
       result = v.release();  // freed by rocksdb_pinnableslice_destroy
@@ -167,10 +167,9 @@ unsigned char pinrocks_key_may_exist_cf(rocksdb_t* db, const rocksdb_readoptions
     std::string tmp;
     std::string* no_timestamp = nullptr;
     bool* no_value_found = nullptr;
-    result = pinrocks::db_of(db)->KeyMayExist(pinrocks::read_options_of(options),
-                                              pinrocks::handle_of(column_family),
-                                              rocksdb::Slice(key, keylen), &tmp, no_timestamp,
-                                              no_value_found)
+    result = pinrocks::db_of(db)->KeyMayExist(
+                 pinrocks::read_options_of(options), pinrocks::handle_of(column_family),
+                 rocksdb::Slice(key, keylen), &tmp, no_timestamp, no_value_found)
                  ? 1
                  : 0;
   });
@@ -188,8 +187,7 @@ void pinrocks_iter_seek(rocksdb_iterator_t* iter, const char* key,
 // c.cc:3395 rocksdb_iter_seek_for_prev.
 void pinrocks_iter_seek_for_prev(rocksdb_iterator_t* iter, const char* key,
                                  size_t keylen) PINROCKS_NOEXCEPT {
-  guarded_seek(iter,
-               [&](rocksdb::Iterator* it) { it->SeekForPrev(rocksdb::Slice(key, keylen)); });
+  guarded_seek(iter, [&](rocksdb::Iterator* it) { it->SeekForPrev(rocksdb::Slice(key, keylen)); });
 }
 
 // ---- SST file writer ----
@@ -214,7 +212,7 @@ void pinrocks_sstfilewriter_write(rocksdb_sstfilewriter_t* writer, int op, const
         s = w->Merge(k, v);
         break;
       default:
-        s = rocksdb::Status::NotSupported("pinrocks: unknown SST file writer operation");
+        s = rocksdb::Status::InvalidArgument("pinrocks: unknown SST file writer operation");
     }
     report(errptr, status_code, s);
   });
@@ -267,11 +265,10 @@ int pinrocks_property_int_cf(rocksdb_t* db, rocksdb_column_family_handle_t* colu
 
 // c.cc:5783 rocksdb_set_options_cf.
 void pinrocks_set_options_cf(rocksdb_t* db, rocksdb_column_family_handle_t* handle, int count,
-                             const char* const* keys, const char* const* values,
-                             int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+                             const char* const* keys, const char* const* values, int* status_code,
+                             char** errptr) PINROCKS_NOEXCEPT {
   guarded(status_code, errptr, [&] {
-    std::unordered_map<std::string, std::string> options_map =
-        options_map_of(count, keys, values);
+    std::unordered_map<std::string, std::string> options_map = options_map_of(count, keys, values);
     report(errptr, status_code,
            pinrocks::db_of(db)->SetOptions(pinrocks::handle_of(handle), options_map));
   });
@@ -282,8 +279,7 @@ void pinrocks_set_db_options(rocksdb_t* db, int count, const char* const* keys,
                              const char* const* values, int* status_code,
                              char** errptr) PINROCKS_NOEXCEPT {
   guarded(status_code, errptr, [&] {
-    std::unordered_map<std::string, std::string> options_map =
-        options_map_of(count, keys, values);
+    std::unordered_map<std::string, std::string> options_map = options_map_of(count, keys, values);
     report(errptr, status_code, pinrocks::db_of(db)->SetDBOptions(options_map));
   });
 }
@@ -294,8 +290,8 @@ void pinrocks_set_db_options(rocksdb_t* db, int count, const char* const* keys,
 void pinrocks_approximate_sizes_cf_with_flags(
     rocksdb_t* db, rocksdb_column_family_handle_t* column_family, int num_ranges,
     const char* const* range_start_key, const size_t* range_start_key_len,
-    const char* const* range_limit_key, const size_t* range_limit_key_len,
-    uint8_t include_flags, uint64_t* sizes, int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+    const char* const* range_limit_key, const size_t* range_limit_key_len, uint8_t include_flags,
+    uint64_t* sizes, int* status_code, char** errptr) PINROCKS_NOEXCEPT {
   guarded(status_code, errptr, [&] {
     std::unique_ptr<rocksdb::Range[]> ranges(new rocksdb::Range[num_ranges]);
     for (int i = 0; i < num_ranges; ++i) {
@@ -310,11 +306,10 @@ void pinrocks_approximate_sizes_cf_with_flags(
 }
 
 // c.cc:8608 rocksdb_delete_file_in_range_cf.
-void pinrocks_delete_file_in_range_cf(rocksdb_t* db,
-                                      rocksdb_column_family_handle_t* column_family,
+void pinrocks_delete_file_in_range_cf(rocksdb_t* db, rocksdb_column_family_handle_t* column_family,
                                       const char* start_key, size_t start_key_len,
-                                      const char* limit_key, size_t limit_key_len,
-                                      int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+                                      const char* limit_key, size_t limit_key_len, int* status_code,
+                                      char** errptr) PINROCKS_NOEXCEPT {
   guarded(status_code, errptr, [&] {
     rocksdb::Slice a;
     rocksdb::Slice b;
@@ -345,8 +340,12 @@ void pinrocks_iter_move(rocksdb_iterator_t* iter, int op) PINROCKS_NOEXCEPT {
       case PINROCKS_ITER_NEXT:
         it->Next();
         break;
-      default:
+      case PINROCKS_ITER_PREV:
         it->Prev();
+        break;
+      default:
+        // Reported from the iterator's status, as an exception thrown in a move is.
+        throw std::invalid_argument("pinrocks_iter_move: unknown op");
     }
   });
 }
@@ -365,8 +364,8 @@ void pinrocks_wal_iter_next(rocksdb_wal_iterator_t* iter, int* status_code,
   pinrocks::guarded(status_code, errptr, [&] { rocksdb_wal_iter_next(iter); });
 }
 
-rocksdb_writebatch_t* pinrocks_wal_iter_get_batch(const rocksdb_wal_iterator_t* iter,
-                                                  uint64_t* seq, int* status_code,
+rocksdb_writebatch_t* pinrocks_wal_iter_get_batch(const rocksdb_wal_iterator_t* iter, uint64_t* seq,
+                                                  int* status_code,
                                                   char** errptr) PINROCKS_NOEXCEPT {
   rocksdb_writebatch_t* batch = nullptr;
   pinrocks::guarded(status_code, errptr, [&] { batch = rocksdb_wal_iter_get_batch(iter, seq); });
@@ -390,13 +389,12 @@ rocksdb_column_family_metadata_t* pinrocks_get_column_family_metadata_cf(
 }
 
 rocksdb_column_family_handle_t* pinrocks_create_column_family(
-    rocksdb_t* db, const rocksdb_options_t* column_family_options,
-    const char* column_family_name, int ttl, unsigned char with_ttl, int* status_code,
-    char** errptr) PINROCKS_NOEXCEPT {
+    rocksdb_t* db, const rocksdb_options_t* column_family_options, const char* column_family_name,
+    int ttl, unsigned char with_ttl, int* status_code, char** errptr) PINROCKS_NOEXCEPT {
   rocksdb_column_family_handle_t* handle = nullptr;
   pinrocks::guarded(status_code, errptr, [&] {
-    handle = with_ttl != 0 ? rocksdb_create_column_family_with_ttl(
-                                 db, column_family_options, column_family_name, ttl, errptr)
+    handle = with_ttl != 0 ? rocksdb_create_column_family_with_ttl(db, column_family_options,
+                                                                   column_family_name, ttl, errptr)
                            : rocksdb_create_column_family(db, column_family_options,
                                                           column_family_name, errptr);
   });
@@ -416,144 +414,245 @@ rocksdb_column_family_handle_t* pinrocks_create_column_family(
 // errptr last where the call had none). Generated from rocksdb/c.h's declarations.
 
 // rocksdb_checkpoint_object_create, guarded.
-rocksdb_checkpoint_t* pinrocks_guarded_checkpoint_object_create(int* status_code, rocksdb_t* db, char** errptr) PINROCKS_NOEXCEPT {
+rocksdb_checkpoint_t* pinrocks_guarded_checkpoint_object_create(int* status_code, rocksdb_t* db,
+                                                                char** errptr) PINROCKS_NOEXCEPT {
   rocksdb_checkpoint_t* result{};
-  pinrocks::guarded(status_code, errptr, [&] { result = rocksdb_checkpoint_object_create(db, errptr); });
+  pinrocks::guarded(status_code, errptr,
+                    [&] { result = rocksdb_checkpoint_object_create(db, errptr); });
   return result;
 }
 
 // rocksdb_checkpoint_create, guarded.
-void pinrocks_guarded_checkpoint_create(int* status_code, rocksdb_checkpoint_t* checkpoint, const char* checkpoint_dir, uint64_t log_size_for_flush, char** errptr) PINROCKS_NOEXCEPT {
-  pinrocks::guarded(status_code, errptr, [&] { rocksdb_checkpoint_create(checkpoint, checkpoint_dir, log_size_for_flush, errptr); });
+void pinrocks_guarded_checkpoint_create(int* status_code, rocksdb_checkpoint_t* checkpoint,
+                                        const char* checkpoint_dir, uint64_t log_size_for_flush,
+                                        char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb_checkpoint_create(checkpoint, checkpoint_dir, log_size_for_flush, errptr);
+  });
 }
 
 // rocksdb_backup_engine_open, guarded.
-rocksdb_backup_engine_t* pinrocks_guarded_backup_engine_open(int* status_code, const rocksdb_options_t* options, const char* path, char** errptr) PINROCKS_NOEXCEPT {
+rocksdb_backup_engine_t* pinrocks_guarded_backup_engine_open(int* status_code,
+                                                             const rocksdb_options_t* options,
+                                                             const char* path,
+                                                             char** errptr) PINROCKS_NOEXCEPT {
   rocksdb_backup_engine_t* result{};
-  pinrocks::guarded(status_code, errptr, [&] { result = rocksdb_backup_engine_open(options, path, errptr); });
+  pinrocks::guarded(status_code, errptr,
+                    [&] { result = rocksdb_backup_engine_open(options, path, errptr); });
   return result;
 }
 
 // rocksdb_backup_engine_purge_old_backups, guarded.
-void pinrocks_guarded_backup_engine_purge_old_backups(int* status_code, rocksdb_backup_engine_t* be, uint32_t num_backups_to_keep, char** errptr) PINROCKS_NOEXCEPT {
-  pinrocks::guarded(status_code, errptr, [&] { rocksdb_backup_engine_purge_old_backups(be, num_backups_to_keep, errptr); });
+void pinrocks_guarded_backup_engine_purge_old_backups(int* status_code, rocksdb_backup_engine_t* be,
+                                                      uint32_t num_backups_to_keep,
+                                                      char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb_backup_engine_purge_old_backups(be, num_backups_to_keep, errptr);
+  });
 }
 
 // rocksdb_flush_cf, guarded.
-void pinrocks_guarded_flush_cf(int* status_code, rocksdb_t* db, const rocksdb_flushoptions_t* options, rocksdb_column_family_handle_t* column_family, char** errptr) PINROCKS_NOEXCEPT {
-  pinrocks::guarded(status_code, errptr, [&] { rocksdb_flush_cf(db, options, column_family, errptr); });
+void pinrocks_guarded_flush_cf(int* status_code, rocksdb_t* db,
+                               const rocksdb_flushoptions_t* options,
+                               rocksdb_column_family_handle_t* column_family,
+                               char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr,
+                    [&] { rocksdb_flush_cf(db, options, column_family, errptr); });
 }
 
 // rocksdb_transactiondb_open_column_families, guarded.
-rocksdb_transactiondb_t* pinrocks_guarded_transactiondb_open_column_families(int* status_code, const rocksdb_options_t* options, const rocksdb_transactiondb_options_t* txn_db_options, const char* name, int num_column_families, const char* const* column_family_names, const rocksdb_options_t* const* column_family_options, rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT {
+rocksdb_transactiondb_t* pinrocks_guarded_transactiondb_open_column_families(
+    int* status_code, const rocksdb_options_t* options,
+    const rocksdb_transactiondb_options_t* txn_db_options, const char* name,
+    int num_column_families, const char* const* column_family_names,
+    const rocksdb_options_t* const* column_family_options,
+    rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT {
   rocksdb_transactiondb_t* result{};
-  pinrocks::guarded(status_code, errptr, [&] { result = rocksdb_transactiondb_open_column_families(options, txn_db_options, name, num_column_families, column_family_names, column_family_options, column_family_handles, errptr); });
+  pinrocks::guarded(status_code, errptr, [&] {
+    result = rocksdb_transactiondb_open_column_families(
+        options, txn_db_options, name, num_column_families, column_family_names,
+        column_family_options, column_family_handles, errptr);
+  });
   return result;
 }
 
 // rocksdb_optimistictransactiondb_open_column_families, guarded.
-rocksdb_optimistictransactiondb_t* pinrocks_guarded_optimistictransactiondb_open_column_families(int* status_code, const rocksdb_options_t* options, const char* name, int num_column_families, const char* const* column_family_names, const rocksdb_options_t* const* column_family_options, rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT {
+rocksdb_optimistictransactiondb_t* pinrocks_guarded_optimistictransactiondb_open_column_families(
+    int* status_code, const rocksdb_options_t* options, const char* name, int num_column_families,
+    const char* const* column_family_names, const rocksdb_options_t* const* column_family_options,
+    rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT {
   rocksdb_optimistictransactiondb_t* result{};
-  pinrocks::guarded(status_code, errptr, [&] { result = rocksdb_optimistictransactiondb_open_column_families(options, name, num_column_families, column_family_names, column_family_options, column_family_handles, errptr); });
+  pinrocks::guarded(status_code, errptr, [&] {
+    result = rocksdb_optimistictransactiondb_open_column_families(
+        options, name, num_column_families, column_family_names, column_family_options,
+        column_family_handles, errptr);
+  });
   return result;
 }
 
 // rocksdb_open_for_read_only_column_families, guarded.
-rocksdb_t* pinrocks_guarded_open_for_read_only_column_families(int* status_code, const rocksdb_options_t* options, const char* name, int num_column_families, const char* const* column_family_names, const rocksdb_options_t* const* column_family_options, rocksdb_column_family_handle_t** column_family_handles, unsigned char error_if_wal_file_exists, char** errptr) PINROCKS_NOEXCEPT {
+rocksdb_t* pinrocks_guarded_open_for_read_only_column_families(
+    int* status_code, const rocksdb_options_t* options, const char* name, int num_column_families,
+    const char* const* column_family_names, const rocksdb_options_t* const* column_family_options,
+    rocksdb_column_family_handle_t** column_family_handles, unsigned char error_if_wal_file_exists,
+    char** errptr) PINROCKS_NOEXCEPT {
   rocksdb_t* result{};
-  pinrocks::guarded(status_code, errptr, [&] { result = rocksdb_open_for_read_only_column_families(options, name, num_column_families, column_family_names, column_family_options, column_family_handles, error_if_wal_file_exists, errptr); });
+  pinrocks::guarded(status_code, errptr, [&] {
+    result = rocksdb_open_for_read_only_column_families(
+        options, name, num_column_families, column_family_names, column_family_options,
+        column_family_handles, error_if_wal_file_exists, errptr);
+  });
   return result;
 }
 
 // rocksdb_open_column_families, guarded.
-rocksdb_t* pinrocks_guarded_open_column_families(int* status_code, const rocksdb_options_t* options, const char* name, int num_column_families, const char* const* column_family_names, const rocksdb_options_t* const* column_family_options, rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT {
+rocksdb_t* pinrocks_guarded_open_column_families(
+    int* status_code, const rocksdb_options_t* options, const char* name, int num_column_families,
+    const char* const* column_family_names, const rocksdb_options_t* const* column_family_options,
+    rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT {
   rocksdb_t* result{};
-  pinrocks::guarded(status_code, errptr, [&] { result = rocksdb_open_column_families(options, name, num_column_families, column_family_names, column_family_options, column_family_handles, errptr); });
+  pinrocks::guarded(status_code, errptr, [&] {
+    result = rocksdb_open_column_families(options, name, num_column_families, column_family_names,
+                                          column_family_options, column_family_handles, errptr);
+  });
   return result;
 }
 
 // rocksdb_open_as_secondary_column_families, guarded.
-rocksdb_t* pinrocks_guarded_open_as_secondary_column_families(int* status_code, const rocksdb_options_t* options, const char* name, const char* secondary_path, int num_column_families, const char* const* column_family_names, const rocksdb_options_t* const* column_family_options, rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT {
+rocksdb_t* pinrocks_guarded_open_as_secondary_column_families(
+    int* status_code, const rocksdb_options_t* options, const char* name,
+    const char* secondary_path, int num_column_families, const char* const* column_family_names,
+    const rocksdb_options_t* const* column_family_options,
+    rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT {
   rocksdb_t* result{};
-  pinrocks::guarded(status_code, errptr, [&] { result = rocksdb_open_as_secondary_column_families(options, name, secondary_path, num_column_families, column_family_names, column_family_options, column_family_handles, errptr); });
+  pinrocks::guarded(status_code, errptr, [&] {
+    result = rocksdb_open_as_secondary_column_families(
+        options, name, secondary_path, num_column_families, column_family_names,
+        column_family_options, column_family_handles, errptr);
+  });
   return result;
 }
 
 // rocksdb_open_column_families_with_ttl, guarded.
-rocksdb_t* pinrocks_guarded_open_column_families_with_ttl(int* status_code, const rocksdb_options_t* options, const char* name, int num_column_families, const char* const* column_family_names, const rocksdb_options_t* const* column_family_options, rocksdb_column_family_handle_t** column_family_handles, const int* ttls, char** errptr) PINROCKS_NOEXCEPT {
+rocksdb_t* pinrocks_guarded_open_column_families_with_ttl(
+    int* status_code, const rocksdb_options_t* options, const char* name, int num_column_families,
+    const char* const* column_family_names, const rocksdb_options_t* const* column_family_options,
+    rocksdb_column_family_handle_t** column_family_handles, const int* ttls,
+    char** errptr) PINROCKS_NOEXCEPT {
   rocksdb_t* result{};
-  pinrocks::guarded(status_code, errptr, [&] { result = rocksdb_open_column_families_with_ttl(options, name, num_column_families, column_family_names, column_family_options, column_family_handles, ttls, errptr); });
+  pinrocks::guarded(status_code, errptr, [&] {
+    result = rocksdb_open_column_families_with_ttl(options, name, num_column_families,
+                                                   column_family_names, column_family_options,
+                                                   column_family_handles, ttls, errptr);
+  });
   return result;
 }
 
 // rocksdb_list_column_families, guarded.
-char** pinrocks_guarded_list_column_families(int* status_code, const rocksdb_options_t* options, const char* name, size_t* lencf, char** errptr) PINROCKS_NOEXCEPT {
+char** pinrocks_guarded_list_column_families(int* status_code, const rocksdb_options_t* options,
+                                             const char* name, size_t* lencf,
+                                             char** errptr) PINROCKS_NOEXCEPT {
   char** result{};
-  pinrocks::guarded(status_code, errptr, [&] { result = rocksdb_list_column_families(options, name, lencf, errptr); });
+  pinrocks::guarded(status_code, errptr,
+                    [&] { result = rocksdb_list_column_families(options, name, lencf, errptr); });
   return result;
 }
 
 // rocksdb_drop_column_family, guarded.
-void pinrocks_guarded_drop_column_family(int* status_code, rocksdb_t* db, rocksdb_column_family_handle_t* handle, char** errptr) PINROCKS_NOEXCEPT {
+void pinrocks_guarded_drop_column_family(int* status_code, rocksdb_t* db,
+                                         rocksdb_column_family_handle_t* handle,
+                                         char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] { rocksdb_drop_column_family(db, handle, errptr); });
 }
 
 // rocksdb_wait_for_compact, guarded.
-void pinrocks_guarded_wait_for_compact(int* status_code, rocksdb_t* db, rocksdb_wait_for_compact_options_t* options, char** errptr) PINROCKS_NOEXCEPT {
+void pinrocks_guarded_wait_for_compact(int* status_code, rocksdb_t* db,
+                                       rocksdb_wait_for_compact_options_t* options,
+                                       char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] { rocksdb_wait_for_compact(db, options, errptr); });
 }
 
 // rocksdb_flush_wal, guarded.
-void pinrocks_guarded_flush_wal(int* status_code, rocksdb_t* db, unsigned char sync, char** errptr) PINROCKS_NOEXCEPT {
+void pinrocks_guarded_flush_wal(int* status_code, rocksdb_t* db, unsigned char sync,
+                                char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] { rocksdb_flush_wal(db, sync, errptr); });
 }
 
 // rocksdb_try_catch_up_with_primary, guarded.
-void pinrocks_guarded_try_catch_up_with_primary(int* status_code, rocksdb_t* db, char** errptr) PINROCKS_NOEXCEPT {
+void pinrocks_guarded_try_catch_up_with_primary(int* status_code, rocksdb_t* db,
+                                                char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] { rocksdb_try_catch_up_with_primary(db, errptr); });
 }
 
 // rocksdb_ingest_external_file_cf, guarded.
-void pinrocks_guarded_ingest_external_file_cf(int* status_code, rocksdb_t* db, rocksdb_column_family_handle_t* handle, const char* const* file_list, const size_t list_len, const rocksdb_ingestexternalfileoptions_t* opt, char** errptr) PINROCKS_NOEXCEPT {
-  pinrocks::guarded(status_code, errptr, [&] { rocksdb_ingest_external_file_cf(db, handle, file_list, list_len, opt, errptr); });
+void pinrocks_guarded_ingest_external_file_cf(int* status_code, rocksdb_t* db,
+                                              rocksdb_column_family_handle_t* handle,
+                                              const char* const* file_list, const size_t list_len,
+                                              const rocksdb_ingestexternalfileoptions_t* opt,
+                                              char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb_ingest_external_file_cf(db, handle, file_list, list_len, opt, errptr);
+  });
 }
 
 // rocksdb_load_latest_options, guarded.
-void pinrocks_guarded_load_latest_options(int* status_code, const char* db_path, rocksdb_env_t* env, bool ignore_unknown_options, rocksdb_cache_t* cache, rocksdb_options_t** db_options, size_t* num_column_families, char*** column_family_names, rocksdb_options_t*** column_family_options, char** errptr) PINROCKS_NOEXCEPT {
-  pinrocks::guarded(status_code, errptr, [&] { rocksdb_load_latest_options(db_path, env, ignore_unknown_options, cache, db_options, num_column_families, column_family_names, column_family_options, errptr); });
+void pinrocks_guarded_load_latest_options(int* status_code, const char* db_path, rocksdb_env_t* env,
+                                          bool ignore_unknown_options, rocksdb_cache_t* cache,
+                                          rocksdb_options_t** db_options,
+                                          size_t* num_column_families, char*** column_family_names,
+                                          rocksdb_options_t*** column_family_options,
+                                          char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb_load_latest_options(db_path, env, ignore_unknown_options, cache, db_options,
+                                num_column_families, column_family_names, column_family_options,
+                                errptr);
+  });
 }
 
 // rocksdb_backup_engine_get_backup_info, guarded.
-const rocksdb_backup_engine_info_t* pinrocks_guarded_backup_engine_get_backup_info(int* status_code, rocksdb_backup_engine_t* be, char** errptr) PINROCKS_NOEXCEPT {
+const rocksdb_backup_engine_info_t* pinrocks_guarded_backup_engine_get_backup_info(
+    int* status_code, rocksdb_backup_engine_t* be, char** errptr) PINROCKS_NOEXCEPT {
   const rocksdb_backup_engine_info_t* result{};
-  pinrocks::guarded(status_code, errptr, [&] { result = rocksdb_backup_engine_get_backup_info(be); });
+  pinrocks::guarded(status_code, errptr,
+                    [&] { result = rocksdb_backup_engine_get_backup_info(be); });
   return result;
 }
 
 // rocksdb_cache_create_hyper_clock, guarded.
-rocksdb_cache_t* pinrocks_guarded_cache_create_hyper_clock(int* status_code, size_t capacity, size_t estimated_entry_charge, char** errptr) PINROCKS_NOEXCEPT {
+rocksdb_cache_t* pinrocks_guarded_cache_create_hyper_clock(int* status_code, size_t capacity,
+                                                           size_t estimated_entry_charge,
+                                                           char** errptr) PINROCKS_NOEXCEPT {
   rocksdb_cache_t* result{};
-  pinrocks::guarded(status_code, errptr, [&] { result = rocksdb_cache_create_hyper_clock(capacity, estimated_entry_charge); });
+  pinrocks::guarded(status_code, errptr, [&] {
+    result = rocksdb_cache_create_hyper_clock(capacity, estimated_entry_charge);
+  });
   return result;
 }
 
 // rocksdb_options_set_compression_per_level, guarded.
-void pinrocks_guarded_options_set_compression_per_level(int* status_code, rocksdb_options_t* opt, const int* level_values, size_t num_levels, char** errptr) PINROCKS_NOEXCEPT {
-  pinrocks::guarded(status_code, errptr, [&] { rocksdb_options_set_compression_per_level(opt, level_values, num_levels); });
+void pinrocks_guarded_options_set_compression_per_level(int* status_code, rocksdb_options_t* opt,
+                                                        const int* level_values, size_t num_levels,
+                                                        char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb_options_set_compression_per_level(opt, level_values, num_levels);
+  });
 }
 
 // rocksdb_create_iterator_cf, guarded.
-rocksdb_iterator_t* pinrocks_guarded_create_iterator_cf(int* status_code, rocksdb_t* db, const rocksdb_readoptions_t* options, rocksdb_column_family_handle_t* column_family, char** errptr) PINROCKS_NOEXCEPT {
-  rocksdb_iterator_t* result{};
-  pinrocks::guarded(status_code, errptr, [&] { result = rocksdb_create_iterator_cf(db, options, column_family); });
-  return result;
+rocksdb_iterator_t* pinrocks_guarded_create_iterator_cf(
+    int* status_code, rocksdb_t* db, const rocksdb_readoptions_t* options,
+    rocksdb_column_family_handle_t* column_family, char** errptr) PINROCKS_NOEXCEPT {
+  return pinrocks::guarded_iterator(
+      status_code, errptr, [&] { return rocksdb_create_iterator_cf(db, options, column_family); });
 }
 
 // rocksdb_transaction_create_iterator_cf, guarded.
-rocksdb_iterator_t* pinrocks_guarded_transaction_create_iterator_cf(int* status_code, rocksdb_transaction_t* txn, const rocksdb_readoptions_t* options, rocksdb_column_family_handle_t* column_family, char** errptr) PINROCKS_NOEXCEPT {
-  rocksdb_iterator_t* result{};
-  pinrocks::guarded(status_code, errptr, [&] { result = rocksdb_transaction_create_iterator_cf(txn, options, column_family); });
-  return result;
+rocksdb_iterator_t* pinrocks_guarded_transaction_create_iterator_cf(
+    int* status_code, rocksdb_transaction_t* txn, const rocksdb_readoptions_t* options,
+    rocksdb_column_family_handle_t* column_family, char** errptr) PINROCKS_NOEXCEPT {
+  return pinrocks::guarded_iterator(status_code, errptr, [&] {
+    return rocksdb_transaction_create_iterator_cf(txn, options, column_family);
+  });
 }
 
 // rocksdb_close, guarded.
@@ -562,23 +661,29 @@ void pinrocks_guarded_close(int* status_code, rocksdb_t* db, char** errptr) PINR
 }
 
 // rocksdb_transactiondb_close, guarded.
-void pinrocks_guarded_transactiondb_close(int* status_code, rocksdb_transactiondb_t* txn_db, char** errptr) PINROCKS_NOEXCEPT {
+void pinrocks_guarded_transactiondb_close(int* status_code, rocksdb_transactiondb_t* txn_db,
+                                          char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] { rocksdb_transactiondb_close(txn_db); });
 }
 
 // rocksdb_transactiondb_close_base_db, guarded.
-void pinrocks_guarded_transactiondb_close_base_db(int* status_code, rocksdb_t* base_db, char** errptr) PINROCKS_NOEXCEPT {
+void pinrocks_guarded_transactiondb_close_base_db(int* status_code, rocksdb_t* base_db,
+                                                  char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] { rocksdb_transactiondb_close_base_db(base_db); });
 }
 
 // rocksdb_optimistictransactiondb_close, guarded.
-void pinrocks_guarded_optimistictransactiondb_close(int* status_code, rocksdb_optimistictransactiondb_t* otxn_db, char** errptr) PINROCKS_NOEXCEPT {
+void pinrocks_guarded_optimistictransactiondb_close(int* status_code,
+                                                    rocksdb_optimistictransactiondb_t* otxn_db,
+                                                    char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] { rocksdb_optimistictransactiondb_close(otxn_db); });
 }
 
 // rocksdb_optimistictransactiondb_close_base_db, guarded.
-void pinrocks_guarded_optimistictransactiondb_close_base_db(int* status_code, rocksdb_t* base_db, char** errptr) PINROCKS_NOEXCEPT {
-  pinrocks::guarded(status_code, errptr, [&] { rocksdb_optimistictransactiondb_close_base_db(base_db); });
+void pinrocks_guarded_optimistictransactiondb_close_base_db(int* status_code, rocksdb_t* base_db,
+                                                            char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr,
+                    [&] { rocksdb_optimistictransactiondb_close_base_db(base_db); });
 }
 
 }  // extern "C"

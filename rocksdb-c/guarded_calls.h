@@ -20,9 +20,8 @@
 unsigned char pinrocks_get_into_buffer_cf(rocksdb_t* db, const rocksdb_readoptions_t* options,
                                           rocksdb_column_family_handle_t* column_family,
                                           const char* key, size_t keylen, char* buffer,
-                                          size_t buffer_size, size_t* vallen,
-                                          unsigned char* found, int* status_code,
-                                          char** errptr) PINROCKS_NOEXCEPT;
+                                          size_t buffer_size, size_t* vallen, unsigned char* found,
+                                          int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
 /* Replaces rocksdb_get_pinned_cf_v2 (no try/catch; Get copies memtable values into the
  * handle's PinnableSlice). Same results: a new handle (free with
@@ -42,8 +41,8 @@ rocksdb_pinnable_handle_t* pinrocks_get_pinned_cf_v2(rocksdb_t* db,
  * absent or on error. */
 rocksdb_pinnableslice_t* pinrocks_transaction_get_pinned_handle(
     rocksdb_transaction_t* txn, const rocksdb_readoptions_t* options,
-    rocksdb_column_family_handle_t* column_family, const char* key, size_t keylen,
-    int for_update, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+    rocksdb_column_family_handle_t* column_family, const char* key, size_t keylen, int for_update,
+    int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
 /* Replaces rocksdb_key_may_exist_cf with no value, timestamp or value_found asked for (no
  * try/catch; KeyMayExist still reads a memtable value into a std::string). Returns 0 only if
@@ -61,9 +60,8 @@ unsigned char pinrocks_key_may_exist_cf(rocksdb_t* db, const rocksdb_readoptions
  * RocksDB throws, the iterator (whose state is then unknown) is destroyed and replaced by
  * one that is not valid and whose status (rocksdb_iter_get_error) is the failure:
  * Status::MemoryLimit (std::bad_alloc) or Status::Aborted, with the message part
- * "pinrocks: C++ exception in seek: " and the exception's what(). */
-void pinrocks_iter_seek(rocksdb_iterator_t* iter, const char* key,
-                        size_t keylen) PINROCKS_NOEXCEPT;
+ * "pinrocks: C++ exception in an iterator: " and the exception's what(). */
+void pinrocks_iter_seek(rocksdb_iterator_t* iter, const char* key, size_t keylen) PINROCKS_NOEXCEPT;
 void pinrocks_iter_seek_for_prev(rocksdb_iterator_t* iter, const char* key,
                                  size_t keylen) PINROCKS_NOEXCEPT;
 
@@ -104,8 +102,8 @@ int pinrocks_property_int_cf(rocksdb_t* db, rocksdb_column_family_handle_t* colu
 /* Replaces rocksdb_set_options_cf (no try/catch; the caller's names and values are copied
  * into a std::unordered_map, then parsed and copied again by SetOptions). */
 void pinrocks_set_options_cf(rocksdb_t* db, rocksdb_column_family_handle_t* handle, int count,
-                             const char* const* keys, const char* const* values,
-                             int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+                             const char* const* keys, const char* const* values, int* status_code,
+                             char** errptr) PINROCKS_NOEXCEPT;
 
 /* Replaces rocksdb_set_db_options (no try/catch; copies the caller's names and values into a
  * std::unordered_map). */
@@ -121,16 +119,15 @@ void pinrocks_set_db_options(rocksdb_t* db, int count, const char* const* keys,
 void pinrocks_approximate_sizes_cf_with_flags(
     rocksdb_t* db, rocksdb_column_family_handle_t* column_family, int num_ranges,
     const char* const* range_start_key, const size_t* range_start_key_len,
-    const char* const* range_limit_key, const size_t* range_limit_key_len,
-    uint8_t include_flags, uint64_t* sizes, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+    const char* const* range_limit_key, const size_t* range_limit_key_len, uint8_t include_flags,
+    uint64_t* sizes, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
 /* Replaces rocksdb_delete_file_in_range_cf (no try/catch; DeleteFilesInRange copies both
  * keys into std::strings and InternalKeys). A NULL start_key or limit_key is unbounded. */
-void pinrocks_delete_file_in_range_cf(rocksdb_t* db,
-                                      rocksdb_column_family_handle_t* column_family,
+void pinrocks_delete_file_in_range_cf(rocksdb_t* db, rocksdb_column_family_handle_t* column_family,
                                       const char* start_key, size_t start_key_len,
-                                      const char* limit_key, size_t limit_key_len,
-                                      int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+                                      const char* limit_key, size_t limit_key_len, int* status_code,
+                                      char** errptr) PINROCKS_NOEXCEPT;
 
 /* ---- Calls through the C API itself, inside a try/catch (they copy data the caller or
  * the stored data sizes). Same results as the C API function named; a caught exception is
@@ -151,8 +148,8 @@ rocksdb_wal_iterator_t* pinrocks_get_updates_since(rocksdb_t* db, uint64_t seq_n
 void pinrocks_wal_iter_next(rocksdb_wal_iterator_t* iter, int* status_code,
                             char** errptr) PINROCKS_NOEXCEPT;
 /* rocksdb_wal_iter_get_batch; NULL on failure. */
-rocksdb_writebatch_t* pinrocks_wal_iter_get_batch(const rocksdb_wal_iterator_t* iter,
-                                                  uint64_t* seq, int* status_code,
+rocksdb_writebatch_t* pinrocks_wal_iter_get_batch(const rocksdb_wal_iterator_t* iter, uint64_t* seq,
+                                                  int* status_code,
                                                   char** errptr) PINROCKS_NOEXCEPT;
 /* rocksdb_livefiles; NULL on failure. */
 const rocksdb_livefiles_t* pinrocks_livefiles(rocksdb_t* db, int* status_code,
@@ -164,41 +161,105 @@ rocksdb_column_family_metadata_t* pinrocks_get_column_family_metadata_cf(
 /* rocksdb_create_column_family, or (with_ttl) rocksdb_create_column_family_with_ttl, which
  * casts the database to DBWithTTL: only on a TTL database. NULL on failure. */
 rocksdb_column_family_handle_t* pinrocks_create_column_family(
-    rocksdb_t* db, const rocksdb_options_t* column_family_options,
-    const char* column_family_name, int ttl, unsigned char with_ttl, int* status_code,
-    char** errptr) PINROCKS_NOEXCEPT;
+    rocksdb_t* db, const rocksdb_options_t* column_family_options, const char* column_family_name,
+    int ttl, unsigned char with_ttl, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
 /* ---- The other C API calls that allocate what the stored data or the caller sizes:
  * pinrocks_guarded_NAME is rocksdb_NAME inside a try/catch, with `status_code` first (and
  * `errptr` last where rocksdb_NAME has none); same results otherwise (NULL or nothing on a
  * caught exception). ---- */
-rocksdb_checkpoint_t* pinrocks_guarded_checkpoint_object_create(int* status_code, rocksdb_t* db, char** errptr) PINROCKS_NOEXCEPT;
-void pinrocks_guarded_checkpoint_create(int* status_code, rocksdb_checkpoint_t* checkpoint, const char* checkpoint_dir, uint64_t log_size_for_flush, char** errptr) PINROCKS_NOEXCEPT;
-rocksdb_backup_engine_t* pinrocks_guarded_backup_engine_open(int* status_code, const rocksdb_options_t* options, const char* path, char** errptr) PINROCKS_NOEXCEPT;
-void pinrocks_guarded_backup_engine_purge_old_backups(int* status_code, rocksdb_backup_engine_t* be, uint32_t num_backups_to_keep, char** errptr) PINROCKS_NOEXCEPT;
-void pinrocks_guarded_flush_cf(int* status_code, rocksdb_t* db, const rocksdb_flushoptions_t* options, rocksdb_column_family_handle_t* column_family, char** errptr) PINROCKS_NOEXCEPT;
-rocksdb_transactiondb_t* pinrocks_guarded_transactiondb_open_column_families(int* status_code, const rocksdb_options_t* options, const rocksdb_transactiondb_options_t* txn_db_options, const char* name, int num_column_families, const char* const* column_family_names, const rocksdb_options_t* const* column_family_options, rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT;
-rocksdb_optimistictransactiondb_t* pinrocks_guarded_optimistictransactiondb_open_column_families(int* status_code, const rocksdb_options_t* options, const char* name, int num_column_families, const char* const* column_family_names, const rocksdb_options_t* const* column_family_options, rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT;
-rocksdb_t* pinrocks_guarded_open_for_read_only_column_families(int* status_code, const rocksdb_options_t* options, const char* name, int num_column_families, const char* const* column_family_names, const rocksdb_options_t* const* column_family_options, rocksdb_column_family_handle_t** column_family_handles, unsigned char error_if_wal_file_exists, char** errptr) PINROCKS_NOEXCEPT;
-rocksdb_t* pinrocks_guarded_open_column_families(int* status_code, const rocksdb_options_t* options, const char* name, int num_column_families, const char* const* column_family_names, const rocksdb_options_t* const* column_family_options, rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT;
-rocksdb_t* pinrocks_guarded_open_as_secondary_column_families(int* status_code, const rocksdb_options_t* options, const char* name, const char* secondary_path, int num_column_families, const char* const* column_family_names, const rocksdb_options_t* const* column_family_options, rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT;
-rocksdb_t* pinrocks_guarded_open_column_families_with_ttl(int* status_code, const rocksdb_options_t* options, const char* name, int num_column_families, const char* const* column_family_names, const rocksdb_options_t* const* column_family_options, rocksdb_column_family_handle_t** column_family_handles, const int* ttls, char** errptr) PINROCKS_NOEXCEPT;
-char** pinrocks_guarded_list_column_families(int* status_code, const rocksdb_options_t* options, const char* name, size_t* lencf, char** errptr) PINROCKS_NOEXCEPT;
-void pinrocks_guarded_drop_column_family(int* status_code, rocksdb_t* db, rocksdb_column_family_handle_t* handle, char** errptr) PINROCKS_NOEXCEPT;
-void pinrocks_guarded_wait_for_compact(int* status_code, rocksdb_t* db, rocksdb_wait_for_compact_options_t* options, char** errptr) PINROCKS_NOEXCEPT;
-void pinrocks_guarded_flush_wal(int* status_code, rocksdb_t* db, unsigned char sync, char** errptr) PINROCKS_NOEXCEPT;
-void pinrocks_guarded_try_catch_up_with_primary(int* status_code, rocksdb_t* db, char** errptr) PINROCKS_NOEXCEPT;
-void pinrocks_guarded_ingest_external_file_cf(int* status_code, rocksdb_t* db, rocksdb_column_family_handle_t* handle, const char* const* file_list, const size_t list_len, const rocksdb_ingestexternalfileoptions_t* opt, char** errptr) PINROCKS_NOEXCEPT;
-void pinrocks_guarded_load_latest_options(int* status_code, const char* db_path, rocksdb_env_t* env, bool ignore_unknown_options, rocksdb_cache_t* cache, rocksdb_options_t** db_options, size_t* num_column_families, char*** column_family_names, rocksdb_options_t*** column_family_options, char** errptr) PINROCKS_NOEXCEPT;
-const rocksdb_backup_engine_info_t* pinrocks_guarded_backup_engine_get_backup_info(int* status_code, rocksdb_backup_engine_t* be, char** errptr) PINROCKS_NOEXCEPT;
-rocksdb_cache_t* pinrocks_guarded_cache_create_hyper_clock(int* status_code, size_t capacity, size_t estimated_entry_charge, char** errptr) PINROCKS_NOEXCEPT;
-void pinrocks_guarded_options_set_compression_per_level(int* status_code, rocksdb_options_t* opt, const int* level_values, size_t num_levels, char** errptr) PINROCKS_NOEXCEPT;
-rocksdb_iterator_t* pinrocks_guarded_create_iterator_cf(int* status_code, rocksdb_t* db, const rocksdb_readoptions_t* options, rocksdb_column_family_handle_t* column_family, char** errptr) PINROCKS_NOEXCEPT;
-rocksdb_iterator_t* pinrocks_guarded_transaction_create_iterator_cf(int* status_code, rocksdb_transaction_t* txn, const rocksdb_readoptions_t* options, rocksdb_column_family_handle_t* column_family, char** errptr) PINROCKS_NOEXCEPT;
+rocksdb_checkpoint_t* pinrocks_guarded_checkpoint_object_create(int* status_code, rocksdb_t* db,
+                                                                char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_checkpoint_create(int* status_code, rocksdb_checkpoint_t* checkpoint,
+                                        const char* checkpoint_dir, uint64_t log_size_for_flush,
+                                        char** errptr) PINROCKS_NOEXCEPT;
+rocksdb_backup_engine_t* pinrocks_guarded_backup_engine_open(int* status_code,
+                                                             const rocksdb_options_t* options,
+                                                             const char* path,
+                                                             char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_backup_engine_purge_old_backups(int* status_code, rocksdb_backup_engine_t* be,
+                                                      uint32_t num_backups_to_keep,
+                                                      char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_flush_cf(int* status_code, rocksdb_t* db,
+                               const rocksdb_flushoptions_t* options,
+                               rocksdb_column_family_handle_t* column_family,
+                               char** errptr) PINROCKS_NOEXCEPT;
+rocksdb_transactiondb_t* pinrocks_guarded_transactiondb_open_column_families(
+    int* status_code, const rocksdb_options_t* options,
+    const rocksdb_transactiondb_options_t* txn_db_options, const char* name,
+    int num_column_families, const char* const* column_family_names,
+    const rocksdb_options_t* const* column_family_options,
+    rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT;
+rocksdb_optimistictransactiondb_t* pinrocks_guarded_optimistictransactiondb_open_column_families(
+    int* status_code, const rocksdb_options_t* options, const char* name, int num_column_families,
+    const char* const* column_family_names, const rocksdb_options_t* const* column_family_options,
+    rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT;
+rocksdb_t* pinrocks_guarded_open_for_read_only_column_families(
+    int* status_code, const rocksdb_options_t* options, const char* name, int num_column_families,
+    const char* const* column_family_names, const rocksdb_options_t* const* column_family_options,
+    rocksdb_column_family_handle_t** column_family_handles, unsigned char error_if_wal_file_exists,
+    char** errptr) PINROCKS_NOEXCEPT;
+rocksdb_t* pinrocks_guarded_open_column_families(
+    int* status_code, const rocksdb_options_t* options, const char* name, int num_column_families,
+    const char* const* column_family_names, const rocksdb_options_t* const* column_family_options,
+    rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT;
+rocksdb_t* pinrocks_guarded_open_as_secondary_column_families(
+    int* status_code, const rocksdb_options_t* options, const char* name,
+    const char* secondary_path, int num_column_families, const char* const* column_family_names,
+    const rocksdb_options_t* const* column_family_options,
+    rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT;
+rocksdb_t* pinrocks_guarded_open_column_families_with_ttl(
+    int* status_code, const rocksdb_options_t* options, const char* name, int num_column_families,
+    const char* const* column_family_names, const rocksdb_options_t* const* column_family_options,
+    rocksdb_column_family_handle_t** column_family_handles, const int* ttls,
+    char** errptr) PINROCKS_NOEXCEPT;
+char** pinrocks_guarded_list_column_families(int* status_code, const rocksdb_options_t* options,
+                                             const char* name, size_t* lencf,
+                                             char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_drop_column_family(int* status_code, rocksdb_t* db,
+                                         rocksdb_column_family_handle_t* handle,
+                                         char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_wait_for_compact(int* status_code, rocksdb_t* db,
+                                       rocksdb_wait_for_compact_options_t* options,
+                                       char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_flush_wal(int* status_code, rocksdb_t* db, unsigned char sync,
+                                char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_try_catch_up_with_primary(int* status_code, rocksdb_t* db,
+                                                char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_ingest_external_file_cf(int* status_code, rocksdb_t* db,
+                                              rocksdb_column_family_handle_t* handle,
+                                              const char* const* file_list, const size_t list_len,
+                                              const rocksdb_ingestexternalfileoptions_t* opt,
+                                              char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_load_latest_options(int* status_code, const char* db_path, rocksdb_env_t* env,
+                                          bool ignore_unknown_options, rocksdb_cache_t* cache,
+                                          rocksdb_options_t** db_options,
+                                          size_t* num_column_families, char*** column_family_names,
+                                          rocksdb_options_t*** column_family_options,
+                                          char** errptr) PINROCKS_NOEXCEPT;
+const rocksdb_backup_engine_info_t* pinrocks_guarded_backup_engine_get_backup_info(
+    int* status_code, rocksdb_backup_engine_t* be, char** errptr) PINROCKS_NOEXCEPT;
+rocksdb_cache_t* pinrocks_guarded_cache_create_hyper_clock(int* status_code, size_t capacity,
+                                                           size_t estimated_entry_charge,
+                                                           char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_options_set_compression_per_level(int* status_code, rocksdb_options_t* opt,
+                                                        const int* level_values, size_t num_levels,
+                                                        char** errptr) PINROCKS_NOEXCEPT;
+rocksdb_iterator_t* pinrocks_guarded_create_iterator_cf(
+    int* status_code, rocksdb_t* db, const rocksdb_readoptions_t* options,
+    rocksdb_column_family_handle_t* column_family, char** errptr) PINROCKS_NOEXCEPT;
+rocksdb_iterator_t* pinrocks_guarded_transaction_create_iterator_cf(
+    int* status_code, rocksdb_transaction_t* txn, const rocksdb_readoptions_t* options,
+    rocksdb_column_family_handle_t* column_family, char** errptr) PINROCKS_NOEXCEPT;
 void pinrocks_guarded_close(int* status_code, rocksdb_t* db, char** errptr) PINROCKS_NOEXCEPT;
-void pinrocks_guarded_transactiondb_close(int* status_code, rocksdb_transactiondb_t* txn_db, char** errptr) PINROCKS_NOEXCEPT;
-void pinrocks_guarded_transactiondb_close_base_db(int* status_code, rocksdb_t* base_db, char** errptr) PINROCKS_NOEXCEPT;
-void pinrocks_guarded_optimistictransactiondb_close(int* status_code, rocksdb_optimistictransactiondb_t* otxn_db, char** errptr) PINROCKS_NOEXCEPT;
-void pinrocks_guarded_optimistictransactiondb_close_base_db(int* status_code, rocksdb_t* base_db, char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_transactiondb_close(int* status_code, rocksdb_transactiondb_t* txn_db,
+                                          char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_transactiondb_close_base_db(int* status_code, rocksdb_t* base_db,
+                                                  char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_optimistictransactiondb_close(int* status_code,
+                                                    rocksdb_optimistictransactiondb_t* otxn_db,
+                                                    char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_optimistictransactiondb_close_base_db(int* status_code, rocksdb_t* base_db,
+                                                            char** errptr) PINROCKS_NOEXCEPT;
 
 #endif

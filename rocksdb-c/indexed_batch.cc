@@ -24,8 +24,6 @@
 
 namespace {
 
-rocksdb::WriteBatchWithIndex* rep_of(rocksdb_writebatch_wi_t* batch) { return batch->rep; }
-
 // GetFromBatch takes DBOptions and ignores them (WriteBatchWithIndex::GetFromBatch passes
 // only the column family on); one value for every call, built once.
 const rocksdb::DBOptions& unused_db_options() {
@@ -81,7 +79,7 @@ rocksdb_writebatch_wi_t* pinrocks_wbwi_create(rocksdb_t* db, int* status_code,
     auto batch = std::make_unique<rocksdb::WriteBatchWithIndex>(order, /*reserved_bytes=*/0,
                                                                 /*overwrite_key=*/true);
     auto wrapper = std::make_unique<rocksdb_writebatch_wi_t>();
-    wrapper->rep = batch.release();
+    pinrocks::indexed_batch_of(wrapper.get()) = batch.release();
     result = wrapper.release();  // freed (with `rep`) by rocksdb_writebatch_wi_destroy
   });
   return result;
@@ -93,9 +91,9 @@ void pinrocks_wbwi_write(rocksdb_writebatch_wi_t* batch,
                          char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] {
     pinrocks::report(errptr, status_code,
-                     pinrocks::record_op(*rep_of(batch), op, pinrocks::handle_of(column_family),
-                                         rocksdb::Slice(key, keylen),
-                                         rocksdb::Slice(value, valuelen)));
+                     pinrocks::record_op(
+                         *pinrocks::indexed_batch_of(batch), op, pinrocks::handle_of(column_family),
+                         rocksdb::Slice(key, keylen), rocksdb::Slice(value, valuelen)));
   });
 }
 
@@ -108,10 +106,9 @@ unsigned char pinrocks_wbwi_get_pinned(rocksdb_t* db, rocksdb_writebatch_wi_t* b
   unsigned char found = 0;
   pinrocks::guarded(status_code, errptr, [&] {
     rocksdb::PinnableSlice value;
-    rocksdb::Status s =
-        read_one(db, rep_of(batch), pinrocks::read_options_of(options),
-                 pinrocks::handle_of(column_family), rocksdb::Slice(key, keylen),
-                 batch_only != 0, &value);
+    rocksdb::Status s = read_one(
+        db, pinrocks::indexed_batch_of(batch), pinrocks::read_options_of(options),
+        pinrocks::handle_of(column_family), rocksdb::Slice(key, keylen), batch_only != 0, &value);
     found = pinrocks::deliver(s, value, fn, ctx, status_code, errptr);
   });
   return found;
@@ -127,9 +124,9 @@ rocksdb_pinnableslice_t* pinrocks_wbwi_get_handle(rocksdb_t* db, rocksdb_writeba
   pinrocks::guarded(status_code, errptr, [&] {
     auto handle = std::make_unique<rocksdb_pinnableslice_t>();
     rocksdb::Status s =
-        read_one(db, rep_of(batch), pinrocks::read_options_of(options),
-                 pinrocks::handle_of(column_family), rocksdb::Slice(key, keylen),
-                 batch_only != 0, &handle->rep);
+        read_one(db, pinrocks::indexed_batch_of(batch), pinrocks::read_options_of(options),
+                 pinrocks::handle_of(column_family), rocksdb::Slice(key, keylen), batch_only != 0,
+                 &pinrocks::pinnable_slice_of(handle.get()));
     if (s.ok()) {
       result = handle.release();  // freed by rocksdb_pinnableslice_destroy
     } else if (!s.IsNotFound()) {
@@ -141,14 +138,13 @@ rocksdb_pinnableslice_t* pinrocks_wbwi_get_handle(rocksdb_t* db, rocksdb_writeba
 
 void pinrocks_wbwi_multi_get_pinned(rocksdb_t* db, rocksdb_writebatch_wi_t* batch,
                                     const rocksdb_readoptions_t* options,
-                                    rocksdb_column_family_handle_t* column_family,
-                                    unsigned char batch_only, size_t num_keys,
-                                    const pinrocks_slice* keys, pinrocks_multi_value_fn fn,
-                                    void* ctx, int* status_code,
+                                    rocksdb_column_family_handle_t* column_family, size_t num_keys,
+                                    const pinrocks_slice* keys, unsigned char batch_only,
+                                    pinrocks_multi_value_fn fn, void* ctx, int* status_code,
                                     char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] {
     pinrocks::PinnedBatch pinned(num_keys, keys);
-    rocksdb::WriteBatchWithIndex* b = rep_of(batch);
+    rocksdb::WriteBatchWithIndex* b = pinrocks::indexed_batch_of(batch);
     const rocksdb::ReadOptions& ro = pinrocks::read_options_of(options);
     rocksdb::ColumnFamilyHandle* cf = pinrocks::handle_of(column_family);
     if (batch_only) {
@@ -169,8 +165,7 @@ rocksdb_iterator_t* pinrocks_wbwi_iterator(rocksdb_t* db, rocksdb_writebatch_wi_
                                            rocksdb_column_family_handle_t* column_family,
                                            unsigned char batch_only, int* status_code,
                                            char** errptr) PINROCKS_NOEXCEPT {
-  rocksdb_iterator_t* result = nullptr;
-  pinrocks::guarded(status_code, errptr, [&] {
+  return pinrocks::guarded_iterator(status_code, errptr, [&] {
     const rocksdb::ReadOptions& ro = pinrocks::read_options_of(options);
     rocksdb::ColumnFamilyHandle* cf = pinrocks::handle_of(column_family);
     std::unique_ptr<rocksdb::Iterator> base(batch_only ? rocksdb::NewEmptyIterator()
@@ -178,17 +173,17 @@ rocksdb_iterator_t* pinrocks_wbwi_iterator(rocksdb_t* db, rocksdb_writebatch_wi_
     auto wrapper = std::make_unique<rocksdb_iterator_t>();
     // The merged iterator owns the base from here (BaseDeltaIterator's unique_ptr); it keeps
     // `ro`'s bound pointers and `cf`, which the Rust side keeps alive as long as it.
-    wrapper->rep = rep_of(batch)->NewIteratorWithBase(cf, base.get(), &ro);
+    pinrocks::iterator_of(wrapper.get()) =
+        pinrocks::indexed_batch_of(batch)->NewIteratorWithBase(cf, base.get(), &ro);
     base.release();
-    result = wrapper.release();  // freed by rocksdb_iter_destroy
+    return wrapper.release();  // freed by rocksdb_iter_destroy
   });
-  return result;
 }
 
 void pinrocks_wbwi_savepoint(rocksdb_writebatch_wi_t* batch, int op, int* status_code,
                              char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] {
-    rocksdb::WriteBatchWithIndex* b = rep_of(batch);
+    rocksdb::WriteBatchWithIndex* b = pinrocks::indexed_batch_of(batch);
     switch (op) {
       case PINROCKS_SAVEPOINT_SET:
         b->SetSavePoint();
@@ -196,15 +191,18 @@ void pinrocks_wbwi_savepoint(rocksdb_writebatch_wi_t* batch, int op, int* status
       case PINROCKS_SAVEPOINT_ROLLBACK:
         pinrocks::report(errptr, status_code, b->RollbackToSavePoint());
         break;
-      default:
+      case PINROCKS_SAVEPOINT_POP:
         pinrocks::report(errptr, status_code, b->PopSavePoint());
+        break;
+      default:
+        pinrocks::report(errptr, status_code,
+                         rocksdb::Status::InvalidArgument("pinrocks: unknown savepoint operation"));
     }
   });
 }
 
 rocksdb_writebatch_t* pinrocks_wbwi_batch(rocksdb_writebatch_wi_t* batch) PINROCKS_NOEXCEPT {
-  // `struct rocksdb_writebatch_t { WriteBatch rep; }`: the batch itself, at offset 0.
-  return reinterpret_cast<rocksdb_writebatch_t*>(rep_of(batch)->GetWriteBatch());
+  return pinrocks::c_batch_of(pinrocks::indexed_batch_of(batch)->GetWriteBatch());
 }
 
 }  // extern "C"

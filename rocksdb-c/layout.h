@@ -1,24 +1,117 @@
-// The one place that knows how RocksDB 11.8.1's C API wraps its C++ objects.
+// The one place that knows how RocksDB 11.8.1's C API wraps its C++ objects. rocksdb/c.h only
+// declares its handle types; db/c.cc defines them as private structs around a `rep`. Nothing
+// else in rocksdb-c/ casts onto a C API wrapper or names a `rep`: every other file goes through
+// the accessors below (`db_of`, `options_of`, ...).
 //
-// db/c.cc defines, for this exact version:
-//   struct rocksdb_t                      { DB* rep; };
-//   struct rocksdb_options_t              { Options rep; };
-//   struct rocksdb_cache_t                { std::shared_ptr<Cache> rep; };
-//   struct rocksdb_readoptions_t          { ReadOptions rep; ...more fields... };
-//   struct rocksdb_writeoptions_t         { WriteOptions rep; };
-//   struct rocksdb_column_family_handle_t { ColumnFamilyHandle* rep; bool immortal; };
-//   struct rocksdb_writebatch_t           { WriteBatch rep; };
-//   struct rocksdb_backup_engine_t        { BackupEngine* rep; };
-//   struct rocksdb_writebatch_wi_t        { WriteBatchWithIndex* rep; };
-//   struct rocksdb_iterator_t             { Iterator* rep; };
-//   struct rocksdb_pinnableslice_t        { PinnableSlice rep; };
-//   struct rocksdb_transaction_t          { Transaction* rep; };
-//   struct rocksdb_pinnable_handle_t      { PinnableSlice rep; };
-//   struct rocksdb_sstfilewriter_t        { SstFileWriter* rep; };
-// The C header only declares them, so we reach `rep`, always the first member, at offset 0.
-// librocksdb-sys is pinned with `=` in Cargo.toml; src/layout_tests.rs fails loudly if a new
-// RocksDB moves these fields (options set through the C API must be seen here, a column
-// family handle must name the right column family).
+// Every struct pinrocks mirrors or reaches into, copied from this version's db/c.cc, each with
+// its line there:
+//   c.cc:252    struct rocksdb_t {
+//                 DB* rep;
+//               };
+//   c.cc:258    struct rocksdb_backup_engine_t {
+//                 BackupEngine* rep;
+//               };
+//   c.cc:275    struct rocksdb_iterator_t {
+//                 Iterator* rep;
+//               };
+//   c.cc:278    struct rocksdb_writebatch_t {
+//                 WriteBatch rep;
+//               };
+//   c.cc:281    struct rocksdb_writebatch_wi_t {
+//                 WriteBatchWithIndex* rep;
+//               };
+//   c.cc:404    struct rocksdb_readoptions_t {
+//                 ReadOptions rep;
+//                 // stack variables to set pointers to in ReadOptions
+//                 Slice upper_bound;
+//                 Slice lower_bound;
+//                 Slice timestamp;
+//                 Slice iter_start_ts;
+//                 std::unique_ptr<std::string> request_id;
+//                 void* table_filter_state = nullptr;
+//                 void (*table_filter_destructor)(void*) = nullptr;
+//                 rocksdb_readoptions_table_filter_cb table_filter_callback = nullptr;
+//                 std::shared_ptr<UserDefinedIndexFactory> table_index_factory;
+//
+//                 ~rocksdb_readoptions_t() { ClearTableFilter(); }
+//
+//                 void ClearTableFilter() {
+//                   rep.table_filter = {};
+//                   if (table_filter_destructor != nullptr) {
+//                     (*table_filter_destructor)(table_filter_state);
+//                   }
+//                   table_filter_state = nullptr;
+//                   table_filter_destructor = nullptr;
+//                   table_filter_callback = nullptr;
+//                 }
+//
+//                 void SetTableFilter(void* state, void (*destructor)(void*),
+//                                     rocksdb_readoptions_table_filter_cb callback) {
+//                   ClearTableFilter();
+//                   table_filter_state = state;
+//                   table_filter_destructor = destructor;
+//                   table_filter_callback = callback;
+//                   if (callback != nullptr) {
+//                     auto cb = table_filter_callback;
+//                     auto filter_state = table_filter_state;
+//                     rep.table_filter = [cb, filter_state](const TableProperties& props) {
+//                       return cb(filter_state,
+//                                 reinterpret_cast<const rocksdb_table_properties_t*>(
+//                                     &props)) != 0;
+//                     };
+//                   }
+//                 }
+//               };
+//               (more than we use: pinrocks reads and writes `rep` alone, at offset 0)
+//   c.cc:447    struct rocksdb_writeoptions_t {
+//                 WriteOptions rep;
+//               };
+//   c.cc:450    struct rocksdb_options_t {
+//                 Options rep;
+//               };
+//   c.cc:516    struct rocksdb_cache_t {
+//                 std::shared_ptr<Cache> rep;
+//               };
+//   c.cc:531    struct rocksdb_column_family_handle_t {
+//                 ColumnFamilyHandle* rep;
+//                 bool immortal; /* only true for default cf */
+//               };
+//               (more than we use: `immortal` is only for rocksdb_column_family_handle_destroy)
+//   c.cc:585    struct rocksdb_sstfilewriter_t {
+//                 SstFileWriter* rep;
+//               };
+//   c.cc:594    struct rocksdb_pinnableslice_t {
+//                 PinnableSlice rep;
+//               };
+//   c.cc:600    struct rocksdb_transactiondb_t {
+//                 TransactionDB* rep;
+//               };
+//   c.cc:606    struct rocksdb_transaction_t {
+//                 Transaction* rep;
+//               };
+//   c.cc:615    struct rocksdb_optimistictransactiondb_t {
+//                 OptimisticTransactionDB* rep;
+//               };
+//   c.cc:13567  struct rocksdb_pinnable_handle_t {
+//                 PinnableSlice rep;
+//               };
+//
+// All but rocksdb_readoptions_t are defined below as complete types, token for token as c.cc
+// defines them, behind the same using-declarations c.cc has at file scope: the one definition
+// rule asks exactly that of a class defined in two translation units, and pinrocks allocates
+// and frees some of these wrappers that RocksDB frees or allocates (rocksdb_iter_destroy deletes
+// the iterator wrapper pinrocks_wbwi_iterator makes, ...). rocksdb_readoptions_t stays
+// incomplete (c.cc's has member functions and fields we never touch); its `rep` is its first
+// member and is reached at the wrapper's address.
+//
+// pinrocks also treats a WriteBatch that RocksDB owns (a transaction's, an indexed batch's) as a
+// rocksdb_writebatch_t*: c.cc's struct is `{ WriteBatch rep; }`, so the wrapper is the batch at
+// the same address (`c_batch_of`).
+//
+// librocksdb-sys is pinned with `=` in Cargo.toml, and the static_assert below stops the build
+// on any other RocksDB. src/raw/layout_tests.rs, through the probes in layout_probes.h, checks
+// every accessor at run time: what is set through the C API must be what it reads, and each
+// handle must reach its own object.
 #ifndef PINROCKS_LAYOUT_H
 #define PINROCKS_LAYOUT_H
 
@@ -29,84 +122,197 @@
 #include "rocksdb/db.h"
 #include "rocksdb/iterator.h"
 #include "rocksdb/options.h"
+#include "rocksdb/slice.h"
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/utilities/backup_engine.h"
+#include "rocksdb/utilities/optimistic_transaction_db.h"
 #include "rocksdb/utilities/transaction.h"
+#include "rocksdb/utilities/transaction_db.h"
 #include "rocksdb/utilities/write_batch_with_index.h"
+#include "rocksdb/version.h"
 #include "rocksdb/write_batch.h"
 
-// The wrappers pinrocks allocates itself and hands to the C API, whose destroy functions
-// (rocksdb_iter_destroy, rocksdb_pinnableslice_destroy, rocksdb_writebatch_wi_destroy)
-// `delete` them: complete types with db/c.cc's exact definitions.
-struct rocksdb_writebatch_wi_t {
-  rocksdb::WriteBatchWithIndex* rep;
+// What pinrocks mirrors of db/c.cc (this file) and the status codes it names (pinrocks.h) are
+// RocksDB 11.8.1's: another version must not build against them.
+static_assert(ROCKSDB_MAJOR == 11 && ROCKSDB_MINOR == 8 && ROCKSDB_PATCH == 1,
+              "pinrocks mirrors RocksDB 11.8.1's C API (rocksdb-c/layout.h): this RocksDB is "
+              "another version; pin librocksdb-sys to =0.19.0+11.8.1 or update the mirrors");
+
+// db/c.cc's own using-declarations (c.cc:64-198) for the names its structs use, so that the
+// definitions below are c.cc's token for token and their names mean the same classes.
+using ROCKSDB_NAMESPACE::BackupEngine;
+using ROCKSDB_NAMESPACE::Cache;
+using ROCKSDB_NAMESPACE::ColumnFamilyHandle;
+using ROCKSDB_NAMESPACE::DB;
+using ROCKSDB_NAMESPACE::Iterator;
+using ROCKSDB_NAMESPACE::OptimisticTransactionDB;
+using ROCKSDB_NAMESPACE::Options;
+using ROCKSDB_NAMESPACE::PinnableSlice;
+using ROCKSDB_NAMESPACE::SstFileWriter;
+using ROCKSDB_NAMESPACE::Transaction;
+using ROCKSDB_NAMESPACE::TransactionDB;
+using ROCKSDB_NAMESPACE::WriteBatch;
+using ROCKSDB_NAMESPACE::WriteBatchWithIndex;
+using ROCKSDB_NAMESPACE::WriteOptions;
+
+// c.cc:252
+struct rocksdb_t {
+  DB* rep;
 };
+// c.cc:258
+struct rocksdb_backup_engine_t {
+  BackupEngine* rep;
+};
+// c.cc:275: made by pinrocks_wbwi_iterator, deleted by rocksdb_iter_destroy.
 struct rocksdb_iterator_t {
-  rocksdb::Iterator* rep;
+  Iterator* rep;
 };
+// c.cc:278
+struct rocksdb_writebatch_t {
+  WriteBatch rep;
+};
+// c.cc:281: made by pinrocks_wbwi_create, deleted by rocksdb_writebatch_wi_destroy.
+struct rocksdb_writebatch_wi_t {
+  WriteBatchWithIndex* rep;
+};
+// c.cc:447
+struct rocksdb_writeoptions_t {
+  WriteOptions rep;
+};
+// c.cc:450
+struct rocksdb_options_t {
+  Options rep;
+};
+// c.cc:516
+struct rocksdb_cache_t {
+  std::shared_ptr<Cache> rep;
+};
+// c.cc:531
+struct rocksdb_column_family_handle_t {
+  ColumnFamilyHandle* rep;
+  bool immortal; /* only true for default cf */
+};
+// c.cc:585
+struct rocksdb_sstfilewriter_t {
+  SstFileWriter* rep;
+};
+// c.cc:594: made by pinrocks_wbwi_get_handle and pinrocks_transaction_get_pinned_handle,
+// deleted by rocksdb_pinnableslice_destroy.
 struct rocksdb_pinnableslice_t {
-  rocksdb::PinnableSlice rep;
+  PinnableSlice rep;
 };
-// Freed (wrapper alone) for the recovered transactions pinrocks never hands out.
+// c.cc:600
+struct rocksdb_transactiondb_t {
+  TransactionDB* rep;
+};
+// c.cc:606: the wrapper alone is deleted by pinrocks_transaction_forget, for the recovered
+// transactions pinrocks never hands out.
 struct rocksdb_transaction_t {
-  rocksdb::Transaction* rep;
+  Transaction* rep;
 };
-// Made by our guarded v2 read (guarded_calls.cc), deleted by rocksdb_pinnable_handle_destroy.
+// c.cc:615
+struct rocksdb_optimistictransactiondb_t {
+  OptimisticTransactionDB* rep;
+};
+// c.cc:13567: made by pinrocks_get_pinned_cf_v2, deleted by rocksdb_pinnable_handle_destroy.
 struct rocksdb_pinnable_handle_t {
-  rocksdb::PinnableSlice rep;
+  PinnableSlice rep;
 };
 
+// The accessors: each returns its wrapper's `rep` by reference (so that pinrocks can also set
+// it: a wrapper it made, or a database handle it points at a transaction database).
 namespace pinrocks {
 
-inline rocksdb::DB* db_of(rocksdb_t* db) {
-  return *reinterpret_cast<rocksdb::DB**>(db);
+inline rocksdb::DB*& db_of(rocksdb_t* db) { return db->rep; }
+
+inline rocksdb::TransactionDB*& transaction_db_of(rocksdb_transactiondb_t* txn_db) {
+  return txn_db->rep;
 }
 
-inline std::shared_ptr<rocksdb::Cache>& cache_of(rocksdb_cache_t* cache) {
-  return *reinterpret_cast<std::shared_ptr<rocksdb::Cache>*>(cache);
+inline rocksdb::OptimisticTransactionDB*& optimistic_transaction_db_of(
+    rocksdb_optimistictransactiondb_t* txn_db) {
+  return txn_db->rep;
 }
 
-inline rocksdb::Options& options_of(rocksdb_options_t* options) {
-  return *reinterpret_cast<rocksdb::Options*>(options);
+inline rocksdb::Options& options_of(rocksdb_options_t* options) { return options->rep; }
+
+inline const rocksdb::Options& options_of(const rocksdb_options_t* options) { return options->rep; }
+
+inline std::shared_ptr<rocksdb::Cache>& cache_of(rocksdb_cache_t* cache) { return cache->rep; }
+
+inline const std::shared_ptr<rocksdb::Cache>& cache_of(const rocksdb_cache_t* cache) {
+  return cache->rep;
 }
 
-inline const rocksdb::WriteOptions& write_options_of(const rocksdb_writeoptions_t* options) {
-  return *reinterpret_cast<const rocksdb::WriteOptions*>(options);
-}
-
+// The one cast onto an incomplete wrapper: `rep` is rocksdb_readoptions_t's first member.
 inline const rocksdb::ReadOptions& read_options_of(const rocksdb_readoptions_t* options) {
   return *reinterpret_cast<const rocksdb::ReadOptions*>(options);
 }
 
-inline rocksdb::ReadOptions& read_options_of_mut(rocksdb_readoptions_t* options) {
+inline rocksdb::ReadOptions& read_options_of(rocksdb_readoptions_t* options) {
   return *reinterpret_cast<rocksdb::ReadOptions*>(options);
 }
 
-inline rocksdb::ColumnFamilyHandle* handle_of(rocksdb_column_family_handle_t* cf) {
-  return *reinterpret_cast<rocksdb::ColumnFamilyHandle**>(cf);
+inline const rocksdb::WriteOptions& write_options_of(const rocksdb_writeoptions_t* options) {
+  return options->rep;
 }
 
-inline rocksdb::WriteBatch& batch_of(rocksdb_writebatch_t* batch) {
-  return *reinterpret_cast<rocksdb::WriteBatch*>(batch);
-}
-
-inline const rocksdb::WriteBatch& batch_of(const rocksdb_writebatch_t* batch) {
-  return *reinterpret_cast<const rocksdb::WriteBatch*>(batch);
-}
-
-// db/c.cc: `struct rocksdb_sstfilewriter_t { SstFileWriter* rep; };`.
-inline rocksdb::SstFileWriter* sst_writer_of(rocksdb_sstfilewriter_t* writer) {
-  return *reinterpret_cast<rocksdb::SstFileWriter**>(writer);
-}
-
-inline rocksdb::BackupEngine* backup_engine_of(rocksdb_backup_engine_t* be) {
-  return *reinterpret_cast<rocksdb::BackupEngine**>(be);
+inline rocksdb::ColumnFamilyHandle*& handle_of(rocksdb_column_family_handle_t* cf) {
+  return cf->rep;
 }
 
 // NULL means the default column family.
 inline rocksdb::ColumnFamilyHandle* column_family_of(rocksdb_t* db,
-                                                    rocksdb_column_family_handle_t* cf) {
+                                                     rocksdb_column_family_handle_t* cf) {
   return cf == nullptr ? db_of(db)->DefaultColumnFamily() : handle_of(cf);
+}
+
+inline rocksdb::WriteBatch& batch_of(rocksdb_writebatch_t* batch) { return batch->rep; }
+
+inline const rocksdb::WriteBatch& batch_of(const rocksdb_writebatch_t* batch) { return batch->rep; }
+
+// The other way: a WriteBatch that RocksDB owns, as the C API's handle (the wrapper is the batch
+// at the same address), borrowed for the C API's and pinrocks' batch functions.
+inline rocksdb_writebatch_t* c_batch_of(rocksdb::WriteBatch* batch) {
+  return reinterpret_cast<rocksdb_writebatch_t*>(batch);
+}
+
+inline const rocksdb_writebatch_t* c_batch_of(const rocksdb::WriteBatch* batch) {
+  return reinterpret_cast<const rocksdb_writebatch_t*>(batch);
+}
+
+inline rocksdb::WriteBatchWithIndex*& indexed_batch_of(rocksdb_writebatch_wi_t* batch) {
+  return batch->rep;
+}
+
+inline rocksdb::Iterator*& iterator_of(rocksdb_iterator_t* iter) { return iter->rep; }
+
+inline rocksdb::Iterator* const& iterator_of(const rocksdb_iterator_t* iter) { return iter->rep; }
+
+inline rocksdb::PinnableSlice& pinnable_slice_of(rocksdb_pinnableslice_t* value) {
+  return value->rep;
+}
+
+inline const rocksdb::PinnableSlice& pinnable_slice_of(const rocksdb_pinnableslice_t* value) {
+  return value->rep;
+}
+
+inline rocksdb::PinnableSlice& pinnable_handle_of(rocksdb_pinnable_handle_t* handle) {
+  return handle->rep;
+}
+
+inline const rocksdb::PinnableSlice& pinnable_handle_of(const rocksdb_pinnable_handle_t* handle) {
+  return handle->rep;
+}
+
+inline rocksdb::Transaction*& transaction_of(rocksdb_transaction_t* txn) { return txn->rep; }
+
+inline rocksdb::SstFileWriter*& sst_writer_of(rocksdb_sstfilewriter_t* writer) {
+  return writer->rep;
+}
+
+inline rocksdb::BackupEngine*& backup_engine_of(rocksdb_backup_engine_t* backup_engine) {
+  return backup_engine->rep;
 }
 
 }  // namespace pinrocks

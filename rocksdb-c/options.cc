@@ -15,8 +15,9 @@
 #include "util/crc32c.h"
 
 // The handle a pinrocks_statistics_t* is: a shared reference to the database's Statistics.
+// pinrocks' own struct (no C API wrapper): only this file knows it.
 struct pinrocks_statistics_t {
-  std::shared_ptr<rocksdb::Statistics> rep;
+  std::shared_ptr<rocksdb::Statistics> shared;
 };
 
 extern "C" {
@@ -47,9 +48,9 @@ rocksdb_readoptions_t* pinrocks_readoptions_copy(const rocksdb_readoptions_t* so
   try {
     rocksdb_readoptions_t* copy = rocksdb_readoptions_create();
     // Only `rep`: the bounds in `source` point into `source`; the caller sets its own.
-    pinrocks::read_options_of_mut(copy) = pinrocks::read_options_of(source);
-    pinrocks::read_options_of_mut(copy).iterate_lower_bound = nullptr;
-    pinrocks::read_options_of_mut(copy).iterate_upper_bound = nullptr;
+    pinrocks::read_options_of(copy) = pinrocks::read_options_of(source);
+    pinrocks::read_options_of(copy).iterate_lower_bound = nullptr;
+    pinrocks::read_options_of(copy).iterate_upper_bound = nullptr;
     return copy;
   } catch (...) {
     return nullptr;
@@ -58,8 +59,7 @@ rocksdb_readoptions_t* pinrocks_readoptions_copy(const rocksdb_readoptions_t* so
 
 size_t pinrocks_options_comparator_name(const rocksdb_options_t* options, char* buf,
                                         size_t buflen) PINROCKS_NOEXCEPT {
-  const rocksdb::Comparator* comparator =
-      reinterpret_cast<const rocksdb::Options*>(options)->comparator;
+  const rocksdb::Comparator* comparator = pinrocks::options_of(options).comparator;
   const char* name = comparator == nullptr ? "" : comparator->Name();
   size_t len = std::strlen(name);
   std::memcpy(buf, name, len < buflen ? len : buflen);
@@ -68,8 +68,7 @@ size_t pinrocks_options_comparator_name(const rocksdb_options_t* options, char* 
 
 pinrocks_statistics_t* pinrocks_statistics_of_options(const rocksdb_options_t* options)
     PINROCKS_NOEXCEPT {
-  const auto& statistics =
-      reinterpret_cast<const rocksdb::Options*>(options)->statistics;
+  const auto& statistics = pinrocks::options_of(options).statistics;
   if (!statistics) {
     return nullptr;
   }
@@ -88,7 +87,7 @@ unsigned char pinrocks_statistics_ticker(pinrocks_statistics_t* statistics, cons
                                          uint64_t* value) PINROCKS_NOEXCEPT {
   for (const auto& [ticker, ticker_name] : rocksdb::TickersNameMap) {
     if (ticker_name == name) {
-      *value = statistics->rep->getTickerCount(ticker);
+      *value = statistics->shared->getTickerCount(ticker);
       return 1;
     }
   }
@@ -100,7 +99,7 @@ unsigned char pinrocks_statistics_histogram(pinrocks_statistics_t* statistics, c
   for (const auto& [histogram, histogram_name] : rocksdb::HistogramsNameMap) {
     if (histogram_name == name) {
       rocksdb::HistogramData data;
-      statistics->rep->histogramData(histogram, &data);
+      statistics->shared->histogramData(histogram, &data);
       out->count = data.count;
       out->sum = data.sum;
       out->min = data.min;
@@ -119,12 +118,12 @@ unsigned char pinrocks_statistics_histogram(pinrocks_statistics_t* statistics, c
 void pinrocks_statistics_reset(pinrocks_statistics_t* statistics, int* status_code,
                                char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr,
-                    [&] { pinrocks::report(errptr, status_code, statistics->rep->Reset()); });
+                    [&] { pinrocks::report(errptr, status_code, statistics->shared->Reset()); });
 }
 
 rocksdb_cache_t* pinrocks_cache_create_lru(size_t capacity, int shard_bits,
-                                           unsigned char strict_capacity_limit,
-                                           double high_pri_pool_ratio, int* status_code,
+                                           double high_pri_pool_ratio,
+                                           unsigned char strict_capacity_limit, int* status_code,
                                            char** errptr) PINROCKS_NOEXCEPT {
   rocksdb_cache_t* cache = nullptr;
   pinrocks::guarded(status_code, errptr, [&] {

@@ -77,8 +77,7 @@ class PinnedBatch {
     }
     for (size_t i = 0; i < n_; i++) {
       bool found = statuses_[i].ok();
-      if (fn(ctx, i, found, found ? values_[i].data() : nullptr,
-             found ? values_[i].size() : 0)) {
+      if (fn(ctx, i, found, found ? values_[i].data() : nullptr, found ? values_[i].size() : 0)) {
         return;
       }
     }

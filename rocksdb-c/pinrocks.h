@@ -1,12 +1,56 @@
-/* pinrocks: RocksDB's C API plus the few native functions pinrocks adds where the C API
- * stops. bindgen reads this header; rocksdb-c/pinrocks.cc implements the additions.
+/* pinrocks: RocksDB's C API plus the native functions pinrocks adds where the C API stops.
+ * bindgen reads this header, and the guarded_calls.h it includes, and no other file of
+ * rocksdb-c/: plain C. Each section below names the rocksdb-c/ file that implements it.
  *
- * Errors: every function that can fail takes `int* status_code` and `char** errptr`. The
- * caller sets *status_code to 0 (rocksdb::Status::kOk) and *errptr to NULL; on failure
- * *status_code is a rocksdb::Status::Code, or one of the PINROCKS_CODE_* below for a C++
- * exception caught at this boundary, and *errptr a malloc'd message (free it with
- * rocksdb_free), which may stay NULL if even that allocation failed. No C++ exception
- * leaves these functions. */
+ * ---- The shape of every entry point ----
+ * 1. Arguments, in this order:
+ *    a. the handle(s) the call acts on; a transaction or an indexed batch read together with its
+ *       database comes after that database (db, txn; db, batch);
+ *    b. the options handle (read, write or database options);
+ *    c. the column family handle;
+ *    d. the op code, for a call that has one (rule 3);
+ *    e. the inputs: the key (pointer, length), then the value or the range's end (pointer,
+ *       length), then any other input; an array as its count, then its pointer(s);
+ *    f. the flags and read modes, which qualify the inputs (batch_only, for_update, ...);
+ *    g. a callback, then the context passed to it (`fn, ctx`); for a Rust object that RocksDB
+ *       keeps: its state, then the functions given it, its destroy function last;
+ *    h. the outputs: an output buffer (pointer, size), then the pointers the call writes;
+ *    i. `int* status_code, char** errptr`, always the last two.
+ *    Callbacks (the pinrocks_*_fn types) take their context or state first.
+ * 2. Types: a boolean is an `unsigned char`, 0 or 1 (the C API's own type for booleans), as an
+ *    argument and as a result; a choice among more than two values is an `int` taking PINROCKS_*
+ *    constants; lengths and counts of bytes are size_t.
+ * 3. Op codes, not one function per operation: operations that take the same arguments on the
+ *    same handle (Put, Delete, Merge, DeleteRange; Prepare, Commit, Rollback; savepoints;
+ *    iterator moves) share one entry point taking `int op`, a PINROCKS_* constant. Why this and
+ *    not per-operation functions: one guarded body and one switch on the C++ side, one enum on
+ *    the Rust side, one set of codes for one meaning (the write ops are the PINROCKS_RECORD_*
+ *    kinds that pinrocks_writebatch_iterate reports), fewer symbols to keep in step across the
+ *    boundary, and the C API already has the per-operation functions these exist to replace.
+ *    An op the entry point does not know is reported as InvalidArgument.
+ * 4. Errors: every function that can fail takes `int* status_code` and `char** errptr`. The
+ *    caller sets *status_code to 0 (rocksdb::Status::kOk) and *errptr to NULL; on failure
+ *    *status_code is a rocksdb::Status::Code, or one of the PINROCKS_CODE_* below for a C++
+ *    exception caught at this boundary, and *errptr a malloc'd message (free it with
+ *    rocksdb_free), which may stay NULL if even that allocation failed. A function that cannot
+ *    fail (a copy, a count) has neither; one that reports otherwise says how (an iterator's
+ *    seek: in the iterator's status).
+ * 5. No C++ exception leaves an entry point: each is noexcept (PINROCKS_NOEXCEPT) and runs its
+ *    body inside `pinrocks::guarded` (rocksdb-c/guarded.h) or its own try/catch.
+ * 6. Column families: NULL means the default column family only where the declaration says
+ *    so; elsewhere the handle is required.
+ * 7. Every handle returned says how to free it; borrowed ones say for how long.
+ * 8. A replacement for a C API function rocksdb_NAME is pinrocks_NAME when pinrocks runs
+ *    rocksdb_NAME's body itself, pinrocks_guarded_NAME when it calls rocksdb_NAME inside a
+ *    try/catch (guarded_calls.h). Both keep rocksdb_NAME's arguments in rocksdb_NAME's order
+ *    and types, so that each reads as the call it replaces, and add the error pair (rule 4).
+ *
+ * The one family of entry points that departs from these rules, and why:
+ *  - pinrocks_guarded_*: status_code first (rule 1i): kept, because these are the C API's
+ *    own calls wrapped (rule 8), and the pair reads apart from the arguments they replace.
+ *    Their other arguments keep rocksdb_NAME's types, `bool` included
+ *    (pinrocks_guarded_load_latest_options). Moving status_code to just before errptr would
+ *    change every guarded call site on both sides for no change in meaning. */
 #ifndef PINROCKS_H
 #define PINROCKS_H
 
@@ -24,7 +68,9 @@ extern "C" {
 #define PINROCKS_NOEXCEPT
 #endif
 
-/* rocksdb::Status::Code's values, by name (static_asserts in rocksdb-c/pinrocks.cc tie
+/* ---- What the sections share ---- */
+
+/* rocksdb::Status::Code's values, by name (static_asserts in rocksdb-c/guarded.h tie
  * each to RocksDB's enum, so a RocksDB that renumbers them does not build). */
 #define PINROCKS_CODE_OK 0
 #define PINROCKS_CODE_NOT_FOUND 1
@@ -57,19 +103,37 @@ typedef struct pinrocks_slice {
  * Must not unwind: the Rust side catches panics before returning here. */
 typedef void (*pinrocks_value_fn)(void* ctx, const char* data, size_t len);
 
+/* Receives the i-th result of a multi-get while every value of the batch is pinned:
+ * found = 0 for an absent key (data NULL, len 0). Returns 0 to go on, 1 to stop early. */
+typedef unsigned char (*pinrocks_multi_value_fn)(void* ctx, size_t index, unsigned char found,
+                                                 const char* data, size_t len);
+
+/* The kinds of record pinrocks_writebatch_iterate reports, and the op codes of the entry points
+ * that write one record (pinrocks_db_write_op, pinrocks_transaction_write_op,
+ * pinrocks_wbwi_write, pinrocks_sstfilewriter_write). */
+#define PINROCKS_RECORD_PUT 0
+#define PINROCKS_RECORD_DELETE 1
+#define PINROCKS_RECORD_SINGLE_DELETE 2
+#define PINROCKS_RECORD_DELETE_RANGE 3 /* key: start, value: end */
+#define PINROCKS_RECORD_MERGE 4
+#define PINROCKS_RECORD_LOG_DATA 5   /* key: the blob, no column family */
+#define PINROCKS_RECORD_PUT_ENTITY 6 /* value: the serialized wide-column entity */
+
+/* The read modes of the reads through a transaction. */
+#define PINROCKS_READ_PLAIN 0
+#define PINROCKS_READ_FOR_UPDATE 1        /* exclusive lock (pessimistic) / tracked (optimistic) */
+#define PINROCKS_READ_FOR_UPDATE_SHARED 2 /* shared lock */
+
+/* ---- Reads of a database (rocksdb-c/reads.cc) ---- */
+
 /* One native call, no heap allocation of its own: reads `key` into a PinnableSlice on this
  * function's stack and calls `fn(ctx, data, len)` while the pin is held.
  * `column_family` may be NULL for the default column family.
  * Returns 1 if the key was found (fn was called once), 0 if not found or on error. */
 unsigned char pinrocks_get_pinned(rocksdb_t* db, const rocksdb_readoptions_t* options,
-                                  rocksdb_column_family_handle_t* column_family,
-                                  const char* key, size_t keylen, pinrocks_value_fn fn,
-                                  void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
-
-/* Receives the i-th result of a multi-get while every value of the batch is pinned:
- * found = 0 for an absent key (data NULL, len 0). Returns 0 to go on, 1 to stop early. */
-typedef unsigned char (*pinrocks_multi_value_fn)(void* ctx, size_t index, unsigned char found,
-                                                 const char* data, size_t len);
+                                  rocksdb_column_family_handle_t* column_family, const char* key,
+                                  size_t keylen, pinrocks_value_fn fn, void* ctx, int* status_code,
+                                  char** errptr) PINROCKS_NOEXCEPT;
 
 /* DB::MultiGet of `num_keys` keys of one column family (NULL: default) into PinnableSlices
  * held in one array for the batch (on this function's stack for up to 32 keys), then fn for
@@ -77,8 +141,10 @@ typedef unsigned char (*pinrocks_multi_value_fn)(void* ctx, size_t index, unsign
  * allocation), nothing is called back. */
 void pinrocks_multi_get_pinned(rocksdb_t* db, const rocksdb_readoptions_t* options,
                                rocksdb_column_family_handle_t* column_family, size_t num_keys,
-                               const pinrocks_slice* keys, pinrocks_multi_value_fn fn,
-                               void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+                               const pinrocks_slice* keys, pinrocks_multi_value_fn fn, void* ctx,
+                               int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
+/* ---- A database's administration (rocksdb-c/db.cc) ---- */
 
 /* DB::Close: closes the database (flushing what must be flushed, closing the WAL and the
  * MANIFEST) and reports its status, which rocksdb_close drops; free the handle with
@@ -88,44 +154,10 @@ void pinrocks_db_close(rocksdb_t* db, int* status_code, char** errptr) PINROCKS_
 /* CompactRange over [start, limit) of a column family (NULL: default), reporting its Status,
  * which the C API's rocksdb_compact_range drops. A NULL start or limit means unbounded. */
 void pinrocks_compact_range(rocksdb_t* db, rocksdb_column_family_handle_t* column_family,
-                            const char* start, size_t startlen, const char* limit,
-                            size_t limitlen, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+                            const char* start, size_t startlen, const char* limit, size_t limitlen,
+                            int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
-/* WriteBatch::Put / Delete / DeleteRange into a batch, for a column family (NULL: the
- * default one), reporting the Status that the C API's rocksdb_writebatch_* drop (RocksDB
- * refuses a key or value over 4 GiB, and then leaves the entry out of the batch). */
-void pinrocks_writebatch_put(rocksdb_writebatch_t* batch,
-                             rocksdb_column_family_handle_t* column_family, const char* key,
-                             size_t keylen, const char* value, size_t valuelen,
-                             int* status_code, char** errptr) PINROCKS_NOEXCEPT;
-void pinrocks_writebatch_delete(rocksdb_writebatch_t* batch,
-                                rocksdb_column_family_handle_t* column_family,
-                                const char* key, size_t keylen, int* status_code,
-                                char** errptr) PINROCKS_NOEXCEPT;
-void pinrocks_writebatch_delete_range(rocksdb_writebatch_t* batch,
-                                      rocksdb_column_family_handle_t* column_family,
-                                      const char* start, size_t startlen, const char* end,
-                                      size_t endlen, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
-
-/* The kinds of record pinrocks_writebatch_iterate reports. */
-#define PINROCKS_RECORD_PUT 0
-#define PINROCKS_RECORD_DELETE 1
-#define PINROCKS_RECORD_SINGLE_DELETE 2
-#define PINROCKS_RECORD_DELETE_RANGE 3 /* key: start, value: end */
-#define PINROCKS_RECORD_MERGE 4
-#define PINROCKS_RECORD_LOG_DATA 5     /* key: the blob, no column family */
-#define PINROCKS_RECORD_PUT_ENTITY 6   /* value: the serialized wide-column entity */
-
-/* Receives one record of a batch, its bytes borrowed for the call. Returns 0 to go on, 1 to
- * stop. Must not unwind. */
-typedef unsigned char (*pinrocks_record_fn)(void* ctx, int kind, unsigned int column_family,
-                                            const char* key, size_t keylen, const char* value,
-                                            size_t valuelen);
-
-/* WriteBatch::Iterate over every record of the batch, in order, with its column family id.
- * Transaction markers (prepare, commit, rollback, noop) are passed over. */
-void pinrocks_writebatch_iterate(const rocksdb_writebatch_t* batch, pinrocks_record_fn fn,
-                                 void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+/* ---- Writes to a database (rocksdb-c/writes.cc) ---- */
 
 /* Put, Delete, Merge or DeleteRange (op: PINROCKS_RECORD_PUT, _DELETE, _MERGE,
  * _DELETE_RANGE with `value` the range's end) on the database: rocksdb_put_cf & co.
@@ -139,6 +171,37 @@ void pinrocks_db_write_op(rocksdb_t* db, const rocksdb_writeoptions_t* options,
 void pinrocks_db_write(rocksdb_t* db, const rocksdb_writeoptions_t* options,
                        rocksdb_writebatch_t* batch, int* status_code,
                        char** errptr) PINROCKS_NOEXCEPT;
+
+/* ---- Write batches (rocksdb-c/write_batch.cc) ---- */
+
+/* One write into a batch, `op` a PINROCKS_RECORD_* (PUT, DELETE, MERGE, DELETE_RANGE; for a
+ * range, `value` is its end; any other op is InvalidArgument), for a column family (NULL: the
+ * default one), reporting the Status that the C API's rocksdb_writebatch_* drop (RocksDB
+ * refuses a key or value over 4 GiB, and then leaves the entry out of the batch). */
+void pinrocks_writebatch_write(rocksdb_writebatch_t* batch,
+                               rocksdb_column_family_handle_t* column_family, int op,
+                               const char* key, size_t keylen, const char* value, size_t valuelen,
+                               int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
+/* Receives one record of a batch, its bytes borrowed for the call. Returns 0 to go on, 1 to
+ * stop. Must not unwind. */
+typedef unsigned char (*pinrocks_record_fn)(void* ctx, int kind, unsigned int column_family,
+                                            const char* key, size_t keylen, const char* value,
+                                            size_t valuelen);
+
+/* WriteBatch::Iterate over every record of the batch, in order, with its column family id.
+ * Transaction markers (prepare, commit, rollback, noop) are passed over. */
+void pinrocks_writebatch_iterate(const rocksdb_writebatch_t* batch, pinrocks_record_fn fn,
+                                 void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+/* The number of entries in the batch, as the C++ WriteBatch reports it. */
+unsigned int pinrocks_writebatch_count(rocksdb_writebatch_t* batch) PINROCKS_NOEXCEPT;
+/* Whether the batch holds a two-phase commit marker (begin/end prepare, commit, rollback):
+ * the WAL's records then no longer use the sequence numbers their counts say, and
+ * GetUpdatesSince's iterator goes wrong from there. */
+unsigned char pinrocks_writebatch_has_2pc_markers(const rocksdb_writebatch_t* batch)
+    PINROCKS_NOEXCEPT;
+
+/* ---- Backups (rocksdb-c/backup.cc) ---- */
 
 /* Called as a backup copies its files (about every 4 MiB); returns 0 to go on, 1 to stop
  * the backup. Must not unwind. */
@@ -156,8 +219,8 @@ void pinrocks_backup_engine_create(rocksdb_backup_engine_t* backup_engine, rocks
  * holding the directory's LOCK file as DB::Open does. Returns 1 (and the lock's error) if
  * the lock is held, by a database open there in this process or another: nothing restored. */
 unsigned char pinrocks_backup_engine_restore(rocksdb_backup_engine_t* backup_engine,
-                                             const char* db_dir, unsigned char latest,
-                                             unsigned int backup_id, int* status_code,
+                                             const char* db_dir, unsigned int backup_id,
+                                             unsigned char latest, int* status_code,
                                              char** errptr) PINROCKS_NOEXCEPT;
 
 /* BackupEngine::VerifyBackup with the choice the C API leaves out: with `verify_checksums`
@@ -165,12 +228,6 @@ unsigned char pinrocks_backup_engine_restore(rocksdb_backup_engine_t* backup_eng
 void pinrocks_backup_engine_verify(rocksdb_backup_engine_t* backup_engine, unsigned int backup_id,
                                    unsigned char verify_checksums, int* status_code,
                                    char** errptr) PINROCKS_NOEXCEPT;
-
-/* WriteBatch::Merge, as pinrocks_writebatch_put. */
-void pinrocks_writebatch_merge(rocksdb_writebatch_t* batch,
-                               rocksdb_column_family_handle_t* column_family, const char* key,
-                               size_t keylen, const char* value, size_t valuelen,
-                               int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
 /* ---- User code that RocksDB calls (rocksdb-c/callbacks.cc) ----
  * RocksDB calls these from any thread: readers' threads and its background flush and
@@ -194,17 +251,16 @@ const char* pinrocks_value_data(void* value, size_t* len) PINROCKS_NOEXCEPT;
  * compactions keep the operands as they are (OpFailureScope::kMustMerge). */
 typedef unsigned char (*pinrocks_full_merge_fn)(void* state, const char* key, size_t keylen,
                                                 const pinrocks_slice* existing,
-                                                const pinrocks_slice* operands,
-                                                size_t num_operands, void* new_value,
-                                                size_t* reuse);
+                                                const pinrocks_slice* operands, size_t num_operands,
+                                                void* new_value, size_t* reuse);
 /* Partial merge of at least two operands into one; 0 means "cannot", and RocksDB keeps them. */
 typedef unsigned char (*pinrocks_partial_merge_fn)(void* state, const char* key, size_t keylen,
                                                    const pinrocks_slice* operands,
                                                    size_t num_operands, void* new_value);
 
 /* Sets the options' merge operator (`partial` may be NULL). */
-void pinrocks_options_set_merge_operator(rocksdb_options_t* options, const char* name,
-                                         void* state, pinrocks_full_merge_fn full,
+void pinrocks_options_set_merge_operator(rocksdb_options_t* options, const char* name, void* state,
+                                         pinrocks_full_merge_fn full,
                                          pinrocks_partial_merge_fn partial,
                                          pinrocks_destroy_fn destroy, int* status_code,
                                          char** errptr) PINROCKS_NOEXCEPT;
@@ -258,8 +314,8 @@ size_t pinrocks_options_comparator_name(const rocksdb_options_t* options, char* 
 /* An LRU cache with RocksDB's LRUCacheOptions (the C API has no high-priority pool), or
  * NULL with an error if RocksDB refuses them. Free with rocksdb_cache_destroy. */
 rocksdb_cache_t* pinrocks_cache_create_lru(size_t capacity, int shard_bits,
-                                           unsigned char strict_capacity_limit,
-                                           double high_pri_pool_ratio, int* status_code,
+                                           double high_pri_pool_ratio,
+                                           unsigned char strict_capacity_limit, int* status_code,
                                            char** errptr) PINROCKS_NOEXCEPT;
 
 /* How this RocksDB build computes CRC32c (RocksDB's own words, as its LOG says at open:
@@ -310,10 +366,6 @@ rocksdb_t* pinrocks_transactiondb_as_db(rocksdb_transactiondb_t* txn_db) PINROCK
 rocksdb_t* pinrocks_optimistictransactiondb_as_db(rocksdb_optimistictransactiondb_t* txn_db)
     PINROCKS_NOEXCEPT;
 
-#define PINROCKS_READ_PLAIN 0
-#define PINROCKS_READ_FOR_UPDATE 1        /* exclusive lock (pessimistic) / tracked (optimistic) */
-#define PINROCKS_READ_FOR_UPDATE_SHARED 2 /* shared lock */
-
 /* pinrocks_get_pinned through a transaction: Transaction::Get (its own writes first, then
  * the database) or GetForUpdate, into a PinnableSlice on this function's stack. `db` is the
  * transaction's database (pinrocks_transactiondb_as_db's handle): a plain read of a
@@ -331,9 +383,8 @@ void pinrocks_transaction_multi_get_pinned(rocksdb_transaction_t* txn,
                                            const rocksdb_readoptions_t* options,
                                            rocksdb_column_family_handle_t* column_family,
                                            size_t num_keys, const pinrocks_slice* keys,
-                                           int for_update, pinrocks_multi_value_fn fn,
-                                           void* ctx, int* status_code,
-                                           char** errptr) PINROCKS_NOEXCEPT;
+                                           int for_update, pinrocks_multi_value_fn fn, void* ctx,
+                                           int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
 /* Put, Delete or Merge (op: PINROCKS_RECORD_PUT, _DELETE, _MERGE) through a transaction,
  * as rocksdb_transaction_put_cf & co. do but with no exception escaping (they copy the
@@ -346,9 +397,7 @@ void pinrocks_transaction_write_op(rocksdb_transaction_t* txn,
 #define PINROCKS_TXN_PREPARE 0
 #define PINROCKS_TXN_COMMIT 1
 #define PINROCKS_TXN_ROLLBACK 2
-#define PINROCKS_TXN_ROLLBACK_TO_SAVEPOINT 3
-/* Prepare, Commit, Rollback or RollbackToSavePoint, guarded (each may copy or re-index the
- * whole batch). */
+/* Prepare, Commit or Rollback, guarded (each may copy or re-index the whole batch). */
 void pinrocks_transaction_end(rocksdb_transaction_t* txn, int op, int* status_code,
                               char** errptr) PINROCKS_NOEXCEPT;
 /* Frees the C API wrapper of a transaction without the transaction in it (one that
@@ -367,9 +416,16 @@ void pinrocks_transaction_set_snapshot(rocksdb_transaction_t* txn, int* status_c
 void pinrocks_transaction_snapshot_into(rocksdb_transaction_t* txn,
                                         rocksdb_readoptions_t* options) PINROCKS_NOEXCEPT;
 
-/* Transaction::PopSavePoint: forgets the last savepoint without rolling back. */
-void pinrocks_transaction_pop_savepoint(rocksdb_transaction_t* txn, int* status_code,
-                                        char** errptr) PINROCKS_NOEXCEPT;
+/* Savepoints of a transaction and of an indexed batch (pinrocks_wbwi_savepoint): set one,
+ * roll back to the last (and forget it), or forget the last keeping the writes since. */
+#define PINROCKS_SAVEPOINT_SET 0
+#define PINROCKS_SAVEPOINT_ROLLBACK \
+  1 /* an indexed batch's rebuilds its index: no iterator may be live */
+#define PINROCKS_SAVEPOINT_POP 2
+/* Transaction::SetSavePoint, RollbackToSavePoint or PopSavePoint (`op` a PINROCKS_SAVEPOINT_*),
+ * guarded (setting one allocates). */
+void pinrocks_transaction_savepoint(rocksdb_transaction_t* txn, int op, int* status_code,
+                                    char** errptr) PINROCKS_NOEXCEPT;
 
 /* ---- Write batches with an index (rocksdb-c/indexed_batch.cc) ---- */
 
@@ -406,10 +462,10 @@ rocksdb_pinnableslice_t* pinrocks_wbwi_get_handle(rocksdb_t* db, rocksdb_writeba
  * key when batch_only). */
 void pinrocks_wbwi_multi_get_pinned(rocksdb_t* db, rocksdb_writebatch_wi_t* batch,
                                     const rocksdb_readoptions_t* options,
-                                    rocksdb_column_family_handle_t* column_family,
-                                    unsigned char batch_only, size_t num_keys,
-                                    const pinrocks_slice* keys, pinrocks_multi_value_fn fn,
-                                    void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+                                    rocksdb_column_family_handle_t* column_family, size_t num_keys,
+                                    const pinrocks_slice* keys, unsigned char batch_only,
+                                    pinrocks_multi_value_fn fn, void* ctx, int* status_code,
+                                    char** errptr) PINROCKS_NOEXCEPT;
 /* An iterator (free with rocksdb_iter_destroy) over the batch's entries of a column family
  * merged over the database's (or over nothing, batch_only). It reads the batch, `options`
  * (its bounds) and the handle until destroyed; the batch must not change meanwhile. */
@@ -419,30 +475,10 @@ rocksdb_iterator_t* pinrocks_wbwi_iterator(rocksdb_t* db, rocksdb_writebatch_wi_
                                            unsigned char batch_only, int* status_code,
                                            char** errptr) PINROCKS_NOEXCEPT;
 
-#define PINROCKS_SAVEPOINT_SET 0
-#define PINROCKS_SAVEPOINT_ROLLBACK 1 /* rebuilds the index: no iterator may be live */
-#define PINROCKS_SAVEPOINT_POP 2
 void pinrocks_wbwi_savepoint(rocksdb_writebatch_wi_t* batch, int op, int* status_code,
                              char** errptr) PINROCKS_NOEXCEPT;
 /* The batch's WriteBatch, borrowed (to write, count or iterate its records). */
 rocksdb_writebatch_t* pinrocks_wbwi_batch(rocksdb_writebatch_wi_t* batch) PINROCKS_NOEXCEPT;
-
-/* Layout checks: what the C++ side sees through the mirrored C API structs.
- * Tests compare these with what was set through the C API. None of them can throw. */
-unsigned char pinrocks_readoptions_fill_cache(const rocksdb_readoptions_t* options) PINROCKS_NOEXCEPT;
-unsigned char pinrocks_readoptions_verify_checksums(const rocksdb_readoptions_t* options) PINROCKS_NOEXCEPT;
-/* Copies the column family's name into buf (truncated to buflen); returns its full length. */
-size_t pinrocks_column_family_name(rocksdb_column_family_handle_t* column_family, char* buf,
-                                   size_t buflen) PINROCKS_NOEXCEPT;
-/* The path RocksDB was opened at, as the C++ DB object reports it; same contract as above. */
-size_t pinrocks_db_name(rocksdb_t* db, char* buf, size_t buflen) PINROCKS_NOEXCEPT;
-/* The number of entries in the batch, as the C++ WriteBatch reports it. */
-unsigned int pinrocks_writebatch_count(rocksdb_writebatch_t* batch) PINROCKS_NOEXCEPT;
-/* Whether the batch holds a two-phase commit marker (begin/end prepare, commit, rollback):
- * the WAL's records then no longer use the sequence numbers their counts say, and
- * GetUpdatesSince's iterator goes wrong from there. */
-unsigned char pinrocks_writebatch_has_2pc_markers(const rocksdb_writebatch_t* batch)
-    PINROCKS_NOEXCEPT;
 
 /* Guarded replacements for C API calls that copy user-sized data without a try/catch
  * (rocksdb-c/guarded_calls.cc). */

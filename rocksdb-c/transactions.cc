@@ -14,19 +14,13 @@
 #include "rocksdb/utilities/transaction_db.h"
 #include "rocksdb/utilities/write_batch_with_index.h"
 
-namespace {
-
-rocksdb::Transaction* txn_of(rocksdb_transaction_t* txn) { return txn->rep; }
-
-}  // namespace
-
 extern "C" {
 
 rocksdb_t* pinrocks_transactiondb_as_db(rocksdb_transactiondb_t* txn_db) PINROCKS_NOEXCEPT {
   try {
-    rocksdb::TransactionDB* rep = *reinterpret_cast<rocksdb::TransactionDB**>(txn_db);
+    rocksdb::TransactionDB* rep = pinrocks::transaction_db_of(txn_db);
     rocksdb_t* db = rocksdb_transactiondb_get_base_db(txn_db);  // a new wrapper
-    *reinterpret_cast<rocksdb::DB**>(db) = static_cast<rocksdb::DB*>(rep);
+    pinrocks::db_of(db) = static_cast<rocksdb::DB*>(rep);
     return db;
   } catch (...) {
     return nullptr;
@@ -36,16 +30,16 @@ rocksdb_t* pinrocks_transactiondb_as_db(rocksdb_transactiondb_t* txn_db) PINROCK
 rocksdb_t* pinrocks_optimistictransactiondb_as_db(rocksdb_optimistictransactiondb_t* txn_db)
     PINROCKS_NOEXCEPT {
   try {
-    rocksdb::OptimisticTransactionDB* rep =
-        *reinterpret_cast<rocksdb::OptimisticTransactionDB**>(txn_db);
+    rocksdb::OptimisticTransactionDB* rep = pinrocks::optimistic_transaction_db_of(txn_db);
     rocksdb_t* db = rocksdb_optimistictransactiondb_get_base_db(txn_db);
-    *reinterpret_cast<rocksdb::DB**>(db) = static_cast<rocksdb::DB*>(rep);
+    pinrocks::db_of(db) = static_cast<rocksdb::DB*>(rep);
     return db;
   } catch (...) {
     return nullptr;
   }
 }
 
+// The wrapper alone (layout.h's complete rocksdb_transaction_t, c.cc's own definition).
 void pinrocks_transaction_forget(rocksdb_transaction_t* txn) PINROCKS_NOEXCEPT { delete txn; }
 
 void pinrocks_transaction_write_op(rocksdb_transaction_t* txn,
@@ -54,17 +48,17 @@ void pinrocks_transaction_write_op(rocksdb_transaction_t* txn,
                                    size_t valuelen, int* status_code,
                                    char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] {
-    pinrocks::report(errptr, status_code,
-                     pinrocks::record_op(*txn_of(txn), op, pinrocks::handle_of(column_family),
-                                         rocksdb::Slice(key, keylen),
-                                         rocksdb::Slice(value, valuelen)));
+    pinrocks::report(
+        errptr, status_code,
+        pinrocks::record_op(*pinrocks::transaction_of(txn), op, pinrocks::handle_of(column_family),
+                            rocksdb::Slice(key, keylen), rocksdb::Slice(value, valuelen)));
   });
 }
 
 void pinrocks_transaction_end(rocksdb_transaction_t* txn, int op, int* status_code,
                               char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] {
-    rocksdb::Transaction* t = txn_of(txn);
+    rocksdb::Transaction* t = pinrocks::transaction_of(txn);
     rocksdb::Status s;
     switch (op) {
       case PINROCKS_TXN_PREPARE:
@@ -84,9 +78,6 @@ void pinrocks_transaction_end(rocksdb_transaction_t* txn, int op, int* status_co
       case PINROCKS_TXN_ROLLBACK:
         s = t->Rollback();
         break;
-      case PINROCKS_TXN_ROLLBACK_TO_SAVEPOINT:
-        s = t->RollbackToSavePoint();
-        break;
       default:
         s = rocksdb::Status::InvalidArgument("pinrocks_transaction_end: unknown op");
     }
@@ -96,8 +87,7 @@ void pinrocks_transaction_end(rocksdb_transaction_t* txn, int op, int* status_co
 
 const rocksdb_writebatch_t* pinrocks_transaction_write_batch(rocksdb_transaction_t* txn)
     PINROCKS_NOEXCEPT {
-  // rocksdb_writebatch_t is `{ WriteBatch rep; }`: the batch is at the wrapper's address.
-  return reinterpret_cast<const rocksdb_writebatch_t*>(txn_of(txn)->GetWriteBatch()->GetWriteBatch());
+  return pinrocks::c_batch_of(pinrocks::transaction_of(txn)->GetWriteBatch()->GetWriteBatch());
 }
 
 unsigned char pinrocks_transaction_get_pinned(rocksdb_t* db, rocksdb_transaction_t* txn,
@@ -108,7 +98,7 @@ unsigned char pinrocks_transaction_get_pinned(rocksdb_t* db, rocksdb_transaction
                                               char** errptr) PINROCKS_NOEXCEPT {
   unsigned char found = 0;
   pinrocks::guarded(status_code, errptr, [&] {
-    rocksdb::Transaction* t = txn_of(txn);
+    rocksdb::Transaction* t = pinrocks::transaction_of(txn);
     rocksdb::PinnableSlice value;
     rocksdb::Slice k(key, keylen);
     const rocksdb::ReadOptions& ro = pinrocks::read_options_of(options);
@@ -137,22 +127,20 @@ void pinrocks_transaction_multi_get_pinned(rocksdb_transaction_t* txn,
                                            const rocksdb_readoptions_t* options,
                                            rocksdb_column_family_handle_t* column_family,
                                            size_t num_keys, const pinrocks_slice* keys,
-                                           int for_update, pinrocks_multi_value_fn fn,
-                                           void* ctx, int* status_code,
-                                           char** errptr) PINROCKS_NOEXCEPT {
+                                           int for_update, pinrocks_multi_value_fn fn, void* ctx,
+                                           int* status_code, char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] {
     pinrocks::PinnedBatch batch(num_keys, keys);
-    rocksdb::Transaction* t = txn_of(txn);
+    rocksdb::Transaction* t = pinrocks::transaction_of(txn);
     const rocksdb::ReadOptions& ro = pinrocks::read_options_of(options);
     rocksdb::ColumnFamilyHandle* cf = pinrocks::handle_of(column_family);
     if (for_update != PINROCKS_READ_PLAIN) {
       // Transaction::MultiGet neither locks nor tracks: each key through GetForUpdate (lock
       // or track, validate against the snapshot, read), stopping at the first failure.
       for (size_t i = 0; i < num_keys; i++) {
-        batch.statuses()[i] =
-            t->GetForUpdate(ro, cf, batch.keys()[i], &batch.values()[i],
-                            /*exclusive=*/for_update == PINROCKS_READ_FOR_UPDATE,
-                            /*do_validate=*/true);
+        batch.statuses()[i] = t->GetForUpdate(ro, cf, batch.keys()[i], &batch.values()[i],
+                                              /*exclusive=*/for_update == PINROCKS_READ_FOR_UPDATE,
+                                              /*do_validate=*/true);
         if (!batch.statuses()[i].ok() && !batch.statuses()[i].IsNotFound()) {
           break;  // Deliver reports it; the keys after it keep their default OK status
         }
@@ -167,19 +155,34 @@ void pinrocks_transaction_multi_get_pinned(rocksdb_transaction_t* txn,
 
 void pinrocks_transaction_set_snapshot(rocksdb_transaction_t* txn, int* status_code,
                                        char** errptr) PINROCKS_NOEXCEPT {
-  pinrocks::guarded(status_code, errptr, [&] { txn_of(txn)->SetSnapshot(); });
+  pinrocks::guarded(status_code, errptr, [&] { pinrocks::transaction_of(txn)->SetSnapshot(); });
 }
 
 void pinrocks_transaction_snapshot_into(rocksdb_transaction_t* txn,
                                         rocksdb_readoptions_t* options) PINROCKS_NOEXCEPT {
   // GetSnapshot only reads the transaction's shared_ptr: nothing here can throw.
-  pinrocks::read_options_of_mut(options).snapshot = txn_of(txn)->GetSnapshot();
+  pinrocks::read_options_of(options).snapshot = pinrocks::transaction_of(txn)->GetSnapshot();
 }
 
-void pinrocks_transaction_pop_savepoint(rocksdb_transaction_t* txn, int* status_code,
-                                        char** errptr) PINROCKS_NOEXCEPT {
-  pinrocks::guarded(status_code, errptr,
-                    [&] { pinrocks::report(errptr, status_code, txn_of(txn)->PopSavePoint()); });
+void pinrocks_transaction_savepoint(rocksdb_transaction_t* txn, int op, int* status_code,
+                                    char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb::Transaction* t = pinrocks::transaction_of(txn);
+    switch (op) {
+      case PINROCKS_SAVEPOINT_SET:
+        t->SetSavePoint();
+        break;
+      case PINROCKS_SAVEPOINT_ROLLBACK:
+        pinrocks::report(errptr, status_code, t->RollbackToSavePoint());
+        break;
+      case PINROCKS_SAVEPOINT_POP:
+        pinrocks::report(errptr, status_code, t->PopSavePoint());
+        break;
+      default:
+        pinrocks::report(errptr, status_code,
+                         rocksdb::Status::InvalidArgument("pinrocks: unknown savepoint operation"));
+    }
+  });
 }
 
 }  // extern "C"

@@ -40,22 +40,22 @@ RULES = [
     (
         "shared-ptr-refcount",
         re.compile(r"^std::_Sp_counted|^std::__shared_count|^rocksdb::\w+Factory::~"),
-        re.compile(r"<- rocksdb_options_create <- pinrocks::options::Options::new"),
+        re.compile(r"<- rocksdb_options_create <- pinrocks::(\w+::)*Options::new"),
         "the options share their table factory and block cache with the databases opened "
         "from them through shared_ptr, whose atomic reference count orders the last "
         "release before the destructor",
     ),
     (
         "cf-write-gate",
-        re.compile(r"^pinrocks::handles::(CfHandle::(enter_counted|leave_counted|note_prepared|close_for_drop)|DbInner::drop_cf)"),
-        re.compile(r"pinrocks::handles::DbInner::(create_cf|new)"),
+        re.compile(r"^pinrocks::(\w+::)*(CfHandle::(enter_counted|leave_counted|note_prepared|close_for_drop)|DbInner::drop_cf)"),
+        re.compile(r"pinrocks::(\w+::)*DbInner::(create_cf|new)"),
         "a column family's write gate (writers in flight, prepared transactions, dropped), "
         "read and changed only under its std Mutex, a futex helgrind does not see",
     ),
     (
         "dirs-in-use",
-        re.compile(r"pinrocks::handles::(DirInUse|in_use)"),
-        re.compile(r"pinrocks::handles::DirInUse::claim"),
+        re.compile(r"pinrocks::(\w+::)*(DirInUse|in_use)\b"),
+        re.compile(r"pinrocks::(\w+::)*DirInUse::claim"),
         "the process's list of directories in use (IN_USE) and its paths, read and changed "
         "only under its std Mutex, a futex helgrind does not see",
     ),

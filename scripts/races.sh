@@ -37,7 +37,7 @@ helgrind "$logs/concurrency.log" "$concurrency"
 python3 scripts/races.py "$logs/concurrency.log" || failed=1
 echo "races: dropping a column family under concurrent writers" >&2
 helgrind "$logs/drop.log" "$soundness" --exact \
-    dropping_a_family_under_concurrent_writers_loses_no_acknowledged_write
+    soundness::dropping_a_family_under_concurrent_writers_loses_no_acknowledged_write
 python3 scripts/races.py "$logs/drop.log" || failed=1
 echo "races: the positive control" >&2
 helgrind "$logs/control.log" "$concurrency" --ignored --exact race_detector_positive_control

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The test command: formatting, lints, the docs, the sweep in quick mode (a smoke test of
+# The test command: formatting (Rust and our C++), lints, the docs, the sweep in quick mode (a smoke test of
 # the benchmark harness and its report; no timing is judged), the unsafe paths' tests
 # under valgrind memcheck, every test and doctest, then the user examples.
 # Everything runs in the release profile so RocksDB is compiled once, for tests and
@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 source scripts/setup.sh
 
 cargo fmt --check
+scripts/clang-format-check.sh
 cargo clippy --release --all-targets --all-features -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --release --no-deps --all-features
 scripts/sweep.sh --quick >/dev/null

@@ -32,88 +32,68 @@
 // The static RocksDB library comes from librocksdb-sys; we only use its build.
 use librocksdb_sys as _;
 
-mod backup;
-mod batch;
-mod cache;
+mod admin;
+mod callbacks;
 pub mod codec;
-mod column_family;
-mod compaction_filter;
-mod compaction_style;
-mod comparator;
-mod compression;
 mod db;
-mod error;
-pub mod ffi;
-mod handles;
-mod indexed_batch;
-mod iter;
-#[cfg(test)]
-mod layout_tests;
-mod live_options;
-mod merge;
-mod metadata;
-mod new_value;
-mod open;
 mod options;
-mod pinned;
-mod pinned_value;
-mod rate_limiter;
+mod raw;
 mod read;
-mod reentry;
-mod snapshot;
-mod source;
-mod sst;
-mod statistics;
-mod stored_options;
-mod table;
-mod table_batch;
-mod table_options;
-mod table_transaction;
-mod transaction;
-mod updates;
+mod typed;
 mod write;
 
-pub use backup::{BackupEngine, BackupInfo};
-pub use batch::{BatchRecord, WriteBatch};
-pub use cache::{Cache, LruCacheOptions};
-pub use column_family::ColumnFamily;
-pub use compaction_filter::{
+pub use admin::backup::{BackupEngine, BackupInfo};
+pub use admin::live_options::MemoryUsage;
+pub use admin::metadata::{ColumnFamilyMetadata, LevelMetadata, LiveFile, SstFileMetadata};
+pub use admin::sst::{IngestOptions, SstFileWriter};
+pub use admin::updates::{LoggedBatch, Updates};
+pub use callbacks::compaction_filter::{
     CompactionContext, CompactionFilter, CompactionFilterFactory, Decision, TypedDecision,
 };
-pub use compaction_style::{CompactionStyle, FifoOptions, UniversalOptions};
-pub use comparator::Comparator;
-pub use compression::{Compression, CompressionOptions};
-pub use db::Db;
-pub use error::{Error, ErrorKind, Result};
-pub use handles::DEFAULT_COLUMN_FAMILY;
-pub use indexed_batch::IndexedBatch;
-pub use iter::{DbIterator, Entries, KeyBounds, KeyRange};
-pub use live_options::MemoryUsage;
-pub use merge::{MergeError, MergeInput, MergeOperands, MergeOperator, MergeOutput};
-pub use metadata::{ColumnFamilyMetadata, LevelMetadata, LiveFile, SstFileMetadata};
-pub use new_value::{NewValue, OutOfMemory};
-pub use options::{Options, PrefixExtractor, ReadOptions, WalRecoveryMode, WriteOptions};
-pub use pinned_value::PinnedValue;
-pub use rate_limiter::RateLimiter;
-pub use read::{CopyResult, Reader};
-pub use snapshot::Snapshot;
-pub use source::{FromBatch, FromDb, FromTransaction};
-pub use sst::{IngestOptions, SstFileWriter};
-pub use statistics::{
+pub use callbacks::comparator::Comparator;
+pub use callbacks::merge::{MergeError, MergeInput, MergeOperands, MergeOperator, MergeOutput};
+pub use db::column_family::ColumnFamily;
+pub use db::database::Db;
+pub use db::family_handle::DEFAULT_COLUMN_FAMILY;
+pub use db::snapshot::Snapshot;
+pub use options::cache::{Cache, LruCacheOptions};
+pub use options::compaction_style::{CompactionStyle, FifoOptions, UniversalOptions};
+pub use options::compression::{Compression, CompressionOptions};
+pub use options::db_options::{Options, PrefixExtractor, WalRecoveryMode};
+pub use options::rate_limiter::RateLimiter;
+pub use options::statistics::{
     crc32c_mode, Histogram, HistogramData, PerfContext, PerfLevel, PerfMetric, Statistics, Ticker,
 };
-pub use stored_options::StoredOptions;
-pub use table::{Table, TypedIter};
-pub use table_batch::BatchTable;
-pub use table_options::{
+pub use options::stored_options::StoredOptions;
+pub use options::table_options::{
     BlockBasedOptions, ChecksumType, DataBlockIndexType, FilterPolicy, IndexType,
 };
-pub use table_transaction::TransactionTable;
-pub use transaction::{
-    OptimisticTransactionOptions, Transaction, TransactionDbOptions, TransactionOptions,
+pub use options::transaction_options::{
+    OptimisticTransactionOptions, TransactionDbOptions, TransactionOptions,
 };
-pub use updates::{LoggedBatch, Updates};
-pub use write::Writer;
+pub use raw::batch_records::BatchRecord;
+pub use raw::error::{Error, ErrorKind, Result};
+pub use raw::ffi;
+pub use raw::new_value::{NewValue, OutOfMemory};
+pub use read::cursor::{Cursor, Entries};
+pub use read::key_range::{KeyBounds, KeyRange};
+pub use read::pinned_value::PinnedValue;
+pub use read::read_options::ReadOptions;
+pub use read::reader::{CopyResult, Reader};
+pub use read::source::{BatchSource, DbSource, ReadSource, TransactionSource};
+pub use typed::iter::TypedIter;
+pub use typed::reader::TypedReader;
+pub use typed::table::Table;
+pub use typed::writer::TypedWriter;
+pub use write::batch::BatchTarget;
+pub use write::batch::WriteBatch;
+pub use write::indexed_batch::IndexedBatch;
+pub use write::indexed_batch::IndexedBatchTarget;
+pub use write::target::{DbTarget, WriteTarget};
+pub use write::transaction::Transaction;
+pub use write::transaction::{Lock, TransactionTarget};
+pub use write::write_options::WriteOptions;
+pub use write::writer::Writer;
 
 /// What outlives what: the drop orders safe code can write, each refused by the compiler
 /// (`compile_fail`) or safe at run time (docs/drop-order.md).

@@ -161,7 +161,7 @@ fn transaction_reads() {
     db.put(b"stored", &patterned(4096, 3)).unwrap();
     db.flush().unwrap();
     let mut txn = db.begin().unwrap();
-    txn.put(None, b"own", &patterned(4096, 4)).unwrap();
+    txn.writer().put(b"own", &patterned(4096, 4)).unwrap();
     let mut buf = vec![0u8; 4096];
     for key in [&b"stored"[..], b"own"] {
         let reader = txn.reader();
@@ -181,7 +181,7 @@ fn transaction_reads() {
             "transaction buffer read of {key:?}"
         );
     }
-    let for_update = txn.reader_for_update(true);
+    let for_update = txn.reader_for_update(pinrocks::Lock::Exclusive);
     for key in [&b"stored"[..], b"own"] {
         // The first read locks the key (RocksDB tracks it); the repeats allocate nothing.
         assert_eq!(
@@ -200,7 +200,7 @@ fn batch_reads() {
     db.put(b"stored", &patterned(4096, 3)).unwrap();
     db.flush().unwrap();
     let mut batch = db.indexed_batch().unwrap();
-    batch.put(None, b"own", &patterned(4096, 4)).unwrap();
+    batch.writer().put(b"own", &patterned(4096, 4)).unwrap();
     let mut buf = vec![0u8; 4096];
     for (reader, keys) in [
         (batch.reader(), &[&b"stored"[..], b"own"][..]),

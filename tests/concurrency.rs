@@ -207,7 +207,7 @@ fn send_and_sync_types_cross_threads() {
         db.put(&key_bytes(key), &make_value(key, 2)).unwrap();
     }
     let mut batch = pinrocks::WriteBatch::new();
-    batch.put(None, b"from another thread", b"yes").unwrap();
+    batch.writer().put(b"from another thread", b"yes").unwrap();
     let bytes = db.reader().get_bytes(&key_bytes(3)).unwrap().unwrap();
     std::thread::scope(|s| {
         for _ in 0..3 {
@@ -276,7 +276,7 @@ fn race_detector_positive_control() {
     let (_dir_a, a) = open_db(&[]);
     let (_dir_b, b) = open_db(&[]);
     let mut batch = pinrocks::WriteBatch::new();
-    batch.put(None, b"k", b"v").unwrap();
+    batch.writer().put(b"k", b"v").unwrap();
     let shared = Shared(batch);
     std::thread::scope(|s| {
         for db in [&a, &b] {

@@ -1,53 +1,220 @@
-//! The rules of the house that a reader relies on, checked on the source itself: imports
-//! between the modules of `src/` run one way (no circle), and every `unsafe` block or impl
-//! says why it holds in a `// SAFETY:` comment right above it.
+//! The rules of the house that a reader relies on, checked on the source itself:
+//!
+//! * `src/` is layered by folder, and the README's layout table is the one statement of
+//!   the layers (bottom first): each file imports only from its own layer or the layers
+//!   below, names other layers by module path (`crate::raw::error::Error`, not the
+//!   crate root's re-export), and no two files import each other in a circle.
+//! * the README's table names every folder and file of `src/`, and only those, and every
+//!   file of the folders it describes file by file (`rocksdb-c/`, `benches/sweep/`,
+//!   `tests/`); `scripts/README.md` names every script.
+//! * no source file (Rust, C, C++) is over [`MAX_LINES`] lines unless its first comment
+//!   says why.
+//!
+//! That every `unsafe` block and `unsafe impl` says why it holds is the compiler's job
+//! (`#![deny(clippy::undocumented_unsafe_blocks)]` in lib.rs covers both).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// Each module of `src/` (by file name) and the modules it names through `crate::`.
-fn module_imports() -> BTreeMap<String, BTreeSet<String>> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut graph = BTreeMap::new();
-    for entry in std::fs::read_dir(&src).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().and_then(|e| e.to_str()) != Some("rs") {
-            continue;
-        }
-        let module = path.file_stem().unwrap().to_str().unwrap().to_owned();
-        let text = std::fs::read_to_string(&path).unwrap();
-        let mut names = BTreeSet::new();
-        for line in text.lines() {
-            let code = line.split("//").next().unwrap();
-            for (i, _) in code.match_indices("crate::") {
-                let rest = &code[i + "crate::".len()..];
-                let group: Vec<&str> = match rest.strip_prefix('{') {
-                    // `crate::{a, b::C}`: each item's first segment.
-                    Some(inner) => inner.split('}').next().unwrap().split(',').collect(),
-                    None => vec![rest],
+const MAX_LINES: usize = 500;
+/// The words a long file's first comment uses to say why it is long.
+const LONG_BECAUSE: &str = "Long because";
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every `.rs` file under `src/`, as its module path (`raw::error`, `codec`, `lib`).
+fn source_files() -> BTreeMap<String, PathBuf> {
+    fn walk(dir: &Path, prefix: &str, out: &mut BTreeMap<String, PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_stem().unwrap().to_str().unwrap().to_owned();
+            if path.is_dir() {
+                walk(&path, &format!("{prefix}{name}::"), out);
+            } else if path.extension().and_then(|e| e.to_str()) == Some("rs") {
+                let module = if name == "mod" {
+                    prefix.trim_end_matches("::").to_owned()
+                } else {
+                    format!("{prefix}{name}")
                 };
-                for item in group {
-                    let name: String = item
-                        .trim()
-                        .chars()
-                        .take_while(|c| c.is_ascii_lowercase() || *c == '_')
-                        .collect();
-                    if !name.is_empty() && name != module {
-                        names.insert(name);
-                    }
-                }
+                out.insert(module, path);
             }
         }
-        graph.insert(module, names);
     }
-    graph
+    let mut out = BTreeMap::new();
+    walk(&root().join("src"), "", &mut out);
+    out
+}
+
+/// The code of a file, comments removed (line comments and doc comments alike).
+fn code_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| (i + 1, line.split("//").next().unwrap()))
+}
+
+/// Each module path a file names through `crate::`, down to the longest known module.
+fn imports(text: &str, modules: &BTreeSet<String>) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    for (_, code) in code_lines(text) {
+        for (i, _) in code.match_indices("crate::") {
+            let rest = &code[i + "crate::".len()..];
+            let group: Vec<&str> = match rest.strip_prefix('{') {
+                // `crate::{a::b, c::D}`: each item.
+                Some(inner) => inner.split('}').next().unwrap().split(',').collect(),
+                None => vec![rest],
+            };
+            for item in group {
+                let path: String = item
+                    .trim()
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
+                    .collect();
+                let mut best = None;
+                let mut prefix = String::new();
+                for segment in path.split("::") {
+                    if !prefix.is_empty() {
+                        prefix.push_str("::");
+                    }
+                    prefix.push_str(segment);
+                    if modules.contains(&prefix) {
+                        best = Some(prefix.clone());
+                    }
+                }
+                names.insert(best.unwrap_or_else(|| format!("<root>::{path}")));
+            }
+        }
+    }
+    names
+}
+
+/// The README's layout table: the rows for `src/`, in order, each a path and its text.
+fn readme_layout() -> Vec<(String, String)> {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let section = readme
+        .split("\n## Layout\n")
+        .nth(1)
+        .expect("README has a ## Layout section");
+    let section = section.split("\n## ").next().unwrap();
+    section
+        .lines()
+        .filter_map(|line| {
+            let rest = line.strip_prefix("| `src/")?;
+            let (path, text) = rest.split_once("` |")?;
+            Some((path.to_owned(), text.to_owned()))
+        })
+        .collect()
+}
+
+/// The layers bottom first, as the README lists them: `codec`, `raw`, ...
+fn layers() -> Vec<String> {
+    readme_layout()
+        .into_iter()
+        .map(|(path, _)| {
+            path.trim_end_matches('/')
+                .trim_end_matches(".rs")
+                .to_owned()
+        })
+        .filter(|layer| layer != "lib")
+        .collect()
+}
+
+fn layer_of(module: &str) -> &str {
+    module.split("::").next().unwrap()
 }
 
 #[test]
-fn src_has_no_import_circle() {
-    let graph = module_imports();
-    assert!(graph.contains_key("handles") && graph.contains_key("db"));
-    // Depth-first search; a module met again while still on the path closes a circle.
+fn the_readme_layout_names_every_folder_and_file_of_src() {
+    let files = source_files();
+    let rows = readme_layout();
+    assert!(rows.len() >= 5, "README layout table not found: {rows:?}");
+    let mut named = BTreeSet::new();
+    for (path, text) in &rows {
+        if let Some(folder) = path.strip_suffix('/') {
+            let on_disk: BTreeSet<String> = files
+                .keys()
+                .filter(|m| m.starts_with(&format!("{folder}::")))
+                .map(|m| format!("{}.rs", m.rsplit("::").next().unwrap()))
+                .collect();
+            let listed: BTreeSet<String> = text
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .filter(|w| w.ends_with(".rs"))
+                .map(str::to_owned)
+                .collect();
+            assert_eq!(
+                listed, on_disk,
+                "README layout row for src/{folder}/ and the files in it disagree"
+            );
+            named.insert(folder.to_owned());
+            named.extend(
+                on_disk
+                    .iter()
+                    .map(|f| format!("{folder}::{}", &f[..f.len() - 3])),
+            );
+        } else {
+            let module = path.trim_end_matches(".rs");
+            assert!(
+                files.contains_key(module),
+                "README names src/{path}, which is not there"
+            );
+            named.insert(module.to_owned());
+        }
+    }
+    for module in files.keys() {
+        assert!(
+            named.contains(module),
+            "src/ has {module}, which the README's layout table does not name"
+        );
+    }
+}
+
+#[test]
+fn each_file_imports_only_its_own_layer_and_the_layers_below() {
+    let files = source_files();
+    let modules: BTreeSet<String> = files.keys().cloned().collect();
+    let layers = layers();
+    let rank = |module: &str| layers.iter().position(|l| l == layer_of(module));
+    let mut wrong = Vec::new();
+    for (module, path) in &files {
+        if module == "lib" {
+            continue; // the top: it mounts the layers and re-exports the API
+        }
+        let own = rank(module).unwrap_or_else(|| panic!("{module} is in no README layer"));
+        for import in imports(&std::fs::read_to_string(path).unwrap(), &modules) {
+            match rank(&import) {
+                Some(theirs) if theirs <= own => {}
+                Some(_) => wrong.push(format!("{module} imports {import}, a layer above it")),
+                None => wrong.push(format!(
+                    "{module} names {import}: name a layer's module instead of the crate root"
+                )),
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "imports against the layering:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn no_two_files_import_each_other_in_a_circle() {
+    let files = source_files();
+    let modules: BTreeSet<String> = files.keys().cloned().collect();
+    let graph: BTreeMap<String, BTreeSet<String>> = files
+        .iter()
+        .map(|(m, p)| {
+            let mut edges = imports(&std::fs::read_to_string(p).unwrap(), &modules);
+            edges.remove(m);
+            // A folder's mod.rs mounts its files; that is not an import.
+            edges.retain(|e| !(e.starts_with(&format!("{m}::"))));
+            (m.clone(), edges)
+        })
+        .collect();
+    assert!(graph.contains_key("raw::ffi") && graph.contains_key("db::handles"));
     fn visit<'a>(
         module: &'a str,
         graph: &'a BTreeMap<String, BTreeSet<String>>,
@@ -72,126 +239,113 @@ fn src_has_no_import_circle() {
     for module in graph.keys() {
         visit(module, &graph, &mut Vec::new(), &mut done);
     }
-    // The owned handles are at the bottom: they import no API module.
-    for api in [
-        "db",
-        "column_family",
-        "read",
-        "write",
-        "batch",
-        "options",
-        "table",
-    ] {
-        assert!(
-            !graph["handles"].contains(api),
-            "handles imports {api}: {:?}",
-            graph["handles"]
-        );
-    }
 }
 
-/// The layers of `src/`, bottom first, as the README's layout table lists them: each module
-/// imports only modules before it.
-const LAYERS: &[&str] = &[
-    "ffi",
-    "source",
-    "codec",
-    "error",
-    "reentry",
-    "pinned",
-    "new_value",
-    "merge",
-    "compaction_filter",
-    "comparator",
-    "statistics",
-    "handles",
-    "cache",
-    "compression",
-    "compaction_style",
-    "rate_limiter",
-    "table_options",
-    "snapshot",
-    "options",
-    "pinned_value",
-    "iter",
-    "column_family",
-    "read",
-    "batch",
-    "write",
-    "table",
-    "db",
-    "stored_options",
-    "open",
-    "transaction",
-    "table_transaction",
-    "indexed_batch",
-    "table_batch",
-    "live_options",
-    "sst",
-    "backup",
-    "updates",
-    "metadata",
-];
-
-#[test]
-fn each_module_imports_only_the_layers_below_it() {
-    let graph = module_imports();
-    for module in graph.keys() {
-        let known =
-            LAYERS.contains(&module.as_str()) || ["lib", "layout_tests"].contains(&module.as_str());
-        assert!(
-            known,
-            "src/{module}.rs is in no layer: add it to LAYERS and the README"
-        );
-    }
-    for (i, module) in LAYERS.iter().enumerate() {
-        for import in &graph[*module] {
-            if let Some(j) = LAYERS.iter().position(|m| m == import) {
-                assert!(j < i, "{module} imports {import}, a layer above it");
-            }
+/// Every source file under `dir` (recursively): Rust, C and C++.
+fn sources_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            sources_under(&path, out);
+        } else if matches!(
+            path.extension().and_then(|e| e.to_str()),
+            Some("rs" | "h" | "cc")
+        ) {
+            out.push(path);
         }
     }
 }
 
+/// A file's first comment: its leading `//` lines, or its leading `/* .. */` block.
+fn first_comment(text: &str) -> String {
+    if text.starts_with("/*") {
+        return text.split("*/").next().unwrap().to_owned();
+    }
+    text.lines()
+        .take_while(|l| l.starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 #[test]
-fn every_unsafe_block_and_impl_says_why() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut missing = Vec::new();
-    let mut counted = 0;
-    for entry in std::fs::read_dir(&src).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_str().unwrap().to_owned();
-        if name == "ffi.rs" || !name.ends_with(".rs") {
-            continue; // generated bindings
+fn long_files_say_why_in_their_first_comment() {
+    let mut files = Vec::new();
+    for dir in [
+        "src",
+        "tests",
+        "benches",
+        "examples",
+        "rocksdb-c",
+        "fuzz/fuzz_targets",
+    ] {
+        sources_under(&root().join(dir), &mut files);
+    }
+    assert!(files.len() > 80, "only {} source files found", files.len());
+    let mut long = Vec::new();
+    for path in files {
+        if path.ends_with("src/raw/ffi.rs") {
+            continue; // the generated bindings are included, not written
         }
         let text = std::fs::read_to_string(&path).unwrap();
-        let lines: Vec<&str> = text.lines().collect();
-        for (i, line) in lines.iter().enumerate() {
-            let code = line.split("//").next().unwrap();
-            let is_unsafe_use = code.contains("unsafe {") || code.contains("unsafe impl");
-            if !is_unsafe_use {
-                continue;
-            }
-            counted += 1;
-            // The comment stands above the statement: look back over the lines of the same
-            // statement and the comment block right above it.
-            let said = lines[..=i]
-                .iter()
-                .rev()
-                .take(12)
-                .any(|l| l.trim_start().starts_with("// SAFETY:"));
-            if !said {
-                missing.push(format!("{name}:{}: {}", i + 1, line.trim()));
-            }
+        let lines = text.lines().count();
+        if lines > MAX_LINES && !first_comment(&text).contains(LONG_BECAUSE) {
+            let shown = path.strip_prefix(root()).unwrap().display().to_string();
+            long.push(format!("{shown}: {lines} lines"));
         }
     }
     assert!(
-        counted > 40,
-        "only {counted} unsafe uses found: is the scan broken?"
+        long.is_empty(),
+        "files over {MAX_LINES} lines whose first comment does not say \"{LONG_BECAUSE}\":\n{}",
+        long.join("\n")
     );
-    assert!(
-        missing.is_empty(),
-        "unsafe without a SAFETY comment:\n{}",
-        missing.join("\n")
-    );
+}
+
+/// The README's layout row for `path`.
+fn readme_row(path: &str) -> String {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let section = readme.split("\n## Layout\n").nth(1).unwrap();
+    let prefix = format!("| `{path}` |");
+    section
+        .lines()
+        .find(|l| l.starts_with(&prefix))
+        .unwrap_or_else(|| panic!("README layout has no row for {path}"))
+        .to_owned()
+}
+
+/// The names in backticks in `text`.
+fn backticked(text: &str) -> BTreeSet<String> {
+    text.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn the_readme_rows_of_described_folders_name_each_of_their_files() {
+    for folder in ["rocksdb-c/", "benches/sweep/", "tests/"] {
+        let named = backticked(&readme_row(folder));
+        for entry in std::fs::read_dir(root().join(folder)).unwrap() {
+            let entry = entry.unwrap();
+            let mut name = entry.file_name().into_string().unwrap();
+            if entry.path().is_dir() {
+                name.push('/');
+            }
+            assert!(
+                named.contains(&name),
+                "README layout row for {folder} does not name {name}"
+            );
+        }
+    }
+    let index = std::fs::read_to_string(root().join("scripts/README.md")).unwrap();
+    let named = backticked(&index);
+    for entry in std::fs::read_dir(root().join("scripts")).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name != "README.md" {
+            assert!(
+                named.contains(&name),
+                "scripts/README.md does not name {name}"
+            );
+        }
+    }
 }

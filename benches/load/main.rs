@@ -35,7 +35,7 @@ fn load_ours(dir: &std::path::Path, method: Method, n: u64, size: usize) -> f64 
     let start = Instant::now();
     match method {
         Method::Put => {
-            let writer = db.writer();
+            let mut writer = db.writer();
             for i in 0..n {
                 writer.put(&key(i), &v).unwrap();
             }
@@ -44,7 +44,7 @@ fn load_ours(dir: &std::path::Path, method: Method, n: u64, size: usize) -> f64 
             let mut batch = WriteBatch::new();
             let writer = db.writer();
             for i in 0..n {
-                batch.put(None, &key(i), &v).unwrap();
+                batch.writer().put(&key(i), &v).unwrap();
                 if batch.len() == 1000 {
                     writer.write(&batch).unwrap();
                     batch.clear();

@@ -95,7 +95,7 @@ pub fn main(args: &[String]) {
                 } else {
                     (&first, &last)
                 };
-                let restart = |it: &mut pinrocks::DbIterator<'_>| {
+                let restart = |it: &mut pinrocks::Cursor<'_>| {
                     if back {
                         it.seek_for_prev(start)
                     } else {
@@ -144,11 +144,12 @@ pub fn main(args: &[String]) {
                 if own {
                     for i in 0..count {
                         batch
-                            .put(None, &tiers::key(i), &tiers::value(i, size))
+                            .writer()
+                            .put(&tiers::key(i), &tiers::value(i, size))
                             .unwrap();
                     }
                 } else {
-                    batch.put(None, b"another key", b"x").unwrap();
+                    batch.writer().put(b"another key", b"x").unwrap();
                 }
                 let reader = if own {
                     batch.batch_reader()

@@ -52,9 +52,9 @@ fuzz_target!(|data: &[u8]| {
             4 => {
                 let mut batch = WriteBatch::new();
                 batch
-                    .put(None, &key(a), &value)
-                    .unwrap()
-                    .delete(None, &key(b))
+                    .writer().put(&key(a), &value)
+                    .unwrap();
+                batch.writer().delete(&key(b))
                     .unwrap();
                 db.write(&batch).unwrap();
                 model.insert(key(a), value);

@@ -222,9 +222,9 @@ fuzz_target!(|data: &[u8]| {
                             continue;
                         }
                         let v = value(f, key, x ^ 0x55);
-                        let result = o.txn.put(Some(cf), &[key], &v);
+                        let result = o.txn.writer().cf(cf).put(&[key], &v);
                         if *dropped {
-                            assert!(matches!(result, Err(Error::ColumnFamilyDropped(_))));
+                            assert!(matches!(result, Err(Error::ColumnFamilyDropped { .. })));
                         } else if result.is_ok() {
                             o.writes.push((f, key, v));
                         } else {
@@ -243,7 +243,7 @@ fuzz_target!(|data: &[u8]| {
                             let any_dropped = o.writes.iter().any(|w| families_dropped(w.0));
                             let result = o.txn.prepare();
                             if any_dropped {
-                                assert!(matches!(result, Err(Error::ColumnFamilyDropped(_))));
+                                assert!(matches!(result, Err(Error::ColumnFamilyDropped { .. })));
                             } else {
                                 result.unwrap();
                                 o.prepared = true;
@@ -259,7 +259,7 @@ fuzz_target!(|data: &[u8]| {
                             0 => {
                                 let result = o.txn.commit();
                                 if any_dropped && !o.prepared {
-                                    assert!(matches!(result, Err(Error::ColumnFamilyDropped(_))));
+                                    assert!(matches!(result, Err(Error::ColumnFamilyDropped { .. })));
                                 } else if o.conflicted && kind == Kind::Optimistic {
                                     assert!(result.is_err(), "a conflict committed");
                                 } else {

@@ -59,7 +59,10 @@ pub fn settle(cfs: &[&ColumnFamily<'_>], stage: Stage) {
 /// Reads `key` through every read tier of `reader` (Vec, pinned closure, guard, owned
 /// `Bytes`, buffer, growing buffer, pinned multi-get, range scan), asserts that they agree,
 /// and returns the value.
-pub fn every_tier<S: Copy>(reader: pinrocks::Reader<'_, S>, key: &[u8]) -> Option<Vec<u8>> {
+pub fn every_tier<S: pinrocks::ReadSource>(
+    reader: pinrocks::Reader<'_, S>,
+    key: &[u8],
+) -> Option<Vec<u8>> {
     let vec = reader.get(key).unwrap();
     let pinned = reader.get_pinned(key, |v| v.to_vec()).unwrap();
     let guard = reader.pin(key).unwrap().map(|g| g.to_vec());
@@ -181,4 +184,14 @@ pub fn run_child(name: &str, env: &str, dir: &std::path::Path) -> (bool, String,
             String::from_utf8_lossy(&output.stderr)
         ),
     )
+}
+
+/// What libtest calls the test `name` of the module at `module_path` (the caller's
+/// `module_path!()`): `module::name` in a test binary whose files are modules, for a child
+/// process started with `--exact`.
+pub fn test_path(module_path: &str, name: &str) -> String {
+    match module_path.split_once("::") {
+        Some((_, module)) => format!("{module}::{name}"),
+        None => name.to_owned(),
+    }
 }

@@ -1,0 +1,82 @@
+// Backups beyond RocksDB's C API: a backup with a flush choice and a progress callback that can
+// stop it, reporting the new backup's id; a restore that holds the database directory's LOCK
+// file as DB::Open does; and a verification that can recompute every file's checksum.
+#include <string>
+
+#include "guarded.h"
+#include "layout.h"
+#include "pinrocks.h"
+#include "rocksdb/env.h"
+#include "rocksdb/status.h"
+#include "rocksdb/utilities/backup_engine.h"
+
+extern "C" {
+
+void pinrocks_backup_engine_create(rocksdb_backup_engine_t* backup_engine, rocksdb_t* db,
+                                   unsigned char flush, pinrocks_progress_fn fn, void* ctx,
+                                   unsigned int* backup_id, int* status_code,
+                                   char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb::BackupEngine* engine = pinrocks::backup_engine_of(backup_engine);
+    rocksdb::CreateBackupOptions options;
+    options.flush_before_backup = flush != 0;
+    if (fn != nullptr) {
+      options.progress_callback = [fn, ctx, engine] {
+        if (fn(ctx) != 0) {
+          engine->StopBackup();
+        }
+      };
+    }
+    rocksdb::BackupID id = 0;
+    pinrocks::report(errptr, status_code,
+                     engine->CreateNewBackup(options, pinrocks::db_of(db), &id));
+    *backup_id = id;
+  });
+}
+
+unsigned char pinrocks_backup_engine_restore(rocksdb_backup_engine_t* backup_engine,
+                                             const char* db_dir, unsigned int backup_id,
+                                             unsigned char latest, int* status_code,
+                                             char** errptr) PINROCKS_NOEXCEPT {
+  unsigned char locked_out = 0;
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb::Env* env = rocksdb::Env::Default();
+    std::string dir(db_dir);
+    rocksdb::Status s = env->CreateDirIfMissing(dir);
+    if (!s.ok()) {
+      pinrocks::report(errptr, status_code, s);
+      return;
+    }
+    // The lock every DB::Open takes (db/db_impl/db_impl_open.cc): refused while a database
+    // is open there, in this process (PosixEnv's set of locked files) or another (fcntl),
+    // and held for the restore so that none opens meanwhile.
+    rocksdb::FileLock* lock = nullptr;
+    s = env->LockFile(dir + "/LOCK", &lock);
+    if (!s.ok()) {
+      locked_out = 1;
+      pinrocks::report(errptr, status_code, s);
+      return;
+    }
+    rocksdb::BackupEngine* engine = pinrocks::backup_engine_of(backup_engine);
+    rocksdb::RestoreOptions options;
+    rocksdb::Status restored = latest != 0
+                                   ? engine->RestoreDBFromLatestBackup(options, dir, dir)
+                                   : engine->RestoreDBFromBackup(options, backup_id, dir, dir);
+    env->UnlockFile(lock).PermitUncheckedError();
+    pinrocks::report(errptr, status_code, restored);
+  });
+  return locked_out;
+}
+
+void pinrocks_backup_engine_verify(rocksdb_backup_engine_t* backup_engine, unsigned int backup_id,
+                                   unsigned char verify_checksums, int* status_code,
+                                   char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    pinrocks::report(
+        errptr, status_code,
+        pinrocks::backup_engine_of(backup_engine)
+            ->VerifyBackup(static_cast<rocksdb::BackupID>(backup_id), verify_checksums != 0));
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,133 @@
+// Write batches (rocksdb::WriteBatch) beyond RocksDB's C API: Put, Merge, Delete and
+// DeleteRange into a batch reporting the Status the C API's rocksdb_writebatch_* drop, the
+// batch's records handed one by one to a Rust callback (WriteBatch::Iterate), its count, and
+// whether it holds two-phase-commit markers.
+#include "rocksdb/write_batch.h"
+
+#include <cstdint>
+
+#include "guarded.h"
+#include "layout.h"
+#include "pinrocks.h"
+#include "rocksdb/slice.h"
+#include "rocksdb/status.h"
+
+namespace {
+
+// Hands each record to the Rust callback; a non-zero answer stops the iteration.
+class RecordHandler : public rocksdb::WriteBatch::Handler {
+ public:
+  RecordHandler(pinrocks_record_fn fn, void* ctx) : fn_(fn), ctx_(ctx) {}
+
+  rocksdb::Status PutCF(uint32_t cf, const rocksdb::Slice& key,
+                        const rocksdb::Slice& value) override {
+    return Emit(PINROCKS_RECORD_PUT, cf, key, value);
+  }
+  rocksdb::Status TimedPutCF(uint32_t cf, const rocksdb::Slice& key, const rocksdb::Slice& value,
+                             uint64_t /*write_time*/) override {
+    return Emit(PINROCKS_RECORD_PUT, cf, key, value);
+  }
+  rocksdb::Status PutEntityCF(uint32_t cf, const rocksdb::Slice& key,
+                              const rocksdb::Slice& entity) override {
+    return Emit(PINROCKS_RECORD_PUT_ENTITY, cf, key, entity);
+  }
+  rocksdb::Status DeleteCF(uint32_t cf, const rocksdb::Slice& key) override {
+    return Emit(PINROCKS_RECORD_DELETE, cf, key, rocksdb::Slice());
+  }
+  rocksdb::Status SingleDeleteCF(uint32_t cf, const rocksdb::Slice& key) override {
+    return Emit(PINROCKS_RECORD_SINGLE_DELETE, cf, key, rocksdb::Slice());
+  }
+  rocksdb::Status DeleteRangeCF(uint32_t cf, const rocksdb::Slice& begin,
+                                const rocksdb::Slice& end) override {
+    return Emit(PINROCKS_RECORD_DELETE_RANGE, cf, begin, end);
+  }
+  rocksdb::Status MergeCF(uint32_t cf, const rocksdb::Slice& key,
+                          const rocksdb::Slice& value) override {
+    return Emit(PINROCKS_RECORD_MERGE, cf, key, value);
+  }
+  void LogData(const rocksdb::Slice& blob) override {
+    Emit(PINROCKS_RECORD_LOG_DATA, 0, blob, rocksdb::Slice()).PermitUncheckedError();
+  }
+  // Transaction markers: nothing for the callback; the defaults would fail the iteration.
+  rocksdb::Status MarkBeginPrepare(bool) override { return rocksdb::Status::OK(); }
+  rocksdb::Status MarkEndPrepare(const rocksdb::Slice&) override { return rocksdb::Status::OK(); }
+  rocksdb::Status MarkNoop(bool) override { return rocksdb::Status::OK(); }
+  rocksdb::Status MarkRollback(const rocksdb::Slice&) override { return rocksdb::Status::OK(); }
+  rocksdb::Status MarkCommit(const rocksdb::Slice&) override { return rocksdb::Status::OK(); }
+  rocksdb::Status MarkCommitWithTimestamp(const rocksdb::Slice&, const rocksdb::Slice&) override {
+    return rocksdb::Status::OK();
+  }
+  bool Continue() override { return !stopped_; }
+
+ private:
+  rocksdb::Status Emit(int kind, uint32_t cf, const rocksdb::Slice& key,
+                       const rocksdb::Slice& value) {
+    if (fn_(ctx_, kind, cf, key.data(), key.size(), value.data(), value.size()) != 0) {
+      stopped_ = true;
+    }
+    return rocksdb::Status::OK();
+  }
+
+  pinrocks_record_fn fn_;
+  void* ctx_;
+  bool stopped_ = false;
+};
+
+}  // namespace
+
+extern "C" {
+
+void pinrocks_writebatch_write(rocksdb_writebatch_t* batch,
+                               rocksdb_column_family_handle_t* column_family, int op,
+                               const char* key, size_t keylen, const char* value, size_t valuelen,
+                               int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb::WriteBatch& b = pinrocks::batch_of(batch);
+    rocksdb::ColumnFamilyHandle* cf =
+        column_family == nullptr ? nullptr : pinrocks::handle_of(column_family);
+    const rocksdb::Slice k(key, keylen);
+    const rocksdb::Slice v(value, valuelen);
+    rocksdb::Status s;
+    switch (op) {
+      case PINROCKS_RECORD_PUT:
+        s = b.Put(cf, k, v);
+        break;
+      case PINROCKS_RECORD_DELETE:
+        s = b.Delete(cf, k);
+        break;
+      case PINROCKS_RECORD_MERGE:
+        s = b.Merge(cf, k, v);
+        break;
+      case PINROCKS_RECORD_DELETE_RANGE:
+        s = b.DeleteRange(cf, k, v);
+        break;
+      default:
+        s = rocksdb::Status::InvalidArgument("pinrocks: unknown write operation");
+    }
+    pinrocks::report(errptr, status_code, s);
+  });
+}
+
+void pinrocks_writebatch_iterate(const rocksdb_writebatch_t* batch, pinrocks_record_fn fn,
+                                 void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    RecordHandler handler(fn, ctx);
+    pinrocks::report(errptr, status_code, pinrocks::batch_of(batch).Iterate(&handler));
+  });
+}
+
+unsigned int pinrocks_writebatch_count(rocksdb_writebatch_t* batch) PINROCKS_NOEXCEPT {
+  return pinrocks::batch_of(batch).Count();
+}
+
+unsigned char pinrocks_writebatch_has_2pc_markers(const rocksdb_writebatch_t* batch)
+    PINROCKS_NOEXCEPT {
+  try {
+    const rocksdb::WriteBatch& b = pinrocks::batch_of(batch);
+    return b.HasBeginPrepare() || b.HasEndPrepare() || b.HasCommit() || b.HasRollback() ? 1 : 0;
+  } catch (...) {
+    return 1;  // cannot tell: treated as a batch the log iterator cannot follow
+  }
+}
+
+}  // extern "C"

@@ -1,0 +1,55 @@
+// Writes to a database beyond RocksDB's C API: Put, Delete, Merge or DeleteRange of one key
+// (or range), and DB::Write of a batch, each guarded so that no exception escapes (DB::Put and
+// friends copy key and value into a new WriteBatch; the write group copies batches into the
+// WAL) and each reporting its Status with its code.
+#include "guarded.h"
+#include "layout.h"
+#include "pinrocks.h"
+#include "rocksdb/db.h"
+#include "rocksdb/options.h"
+#include "rocksdb/slice.h"
+#include "rocksdb/status.h"
+
+extern "C" {
+
+void pinrocks_db_write_op(rocksdb_t* db, const rocksdb_writeoptions_t* options,
+                          rocksdb_column_family_handle_t* column_family, int op, const char* key,
+                          size_t keylen, const char* value, size_t valuelen, int* status_code,
+                          char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb::DB* d = pinrocks::db_of(db);
+    const rocksdb::WriteOptions& o = pinrocks::write_options_of(options);
+    rocksdb::ColumnFamilyHandle* cf = pinrocks::handle_of(column_family);
+    rocksdb::Slice k(key, keylen), v(value, valuelen);
+    rocksdb::Status s;
+    switch (op) {
+      case PINROCKS_RECORD_PUT:
+        s = d->Put(o, cf, k, v);
+        break;
+      case PINROCKS_RECORD_DELETE:
+        s = d->Delete(o, cf, k);
+        break;
+      case PINROCKS_RECORD_MERGE:
+        s = d->Merge(o, cf, k, v);
+        break;
+      case PINROCKS_RECORD_DELETE_RANGE:
+        s = d->DeleteRange(o, cf, k, v);
+        break;
+      default:
+        s = rocksdb::Status::InvalidArgument("pinrocks_db_write_op: unknown op");
+    }
+    pinrocks::report(errptr, status_code, s);
+  });
+}
+
+void pinrocks_db_write(rocksdb_t* db, const rocksdb_writeoptions_t* options,
+                       rocksdb_writebatch_t* batch, int* status_code,
+                       char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    pinrocks::report(errptr, status_code,
+                     pinrocks::db_of(db)->Write(pinrocks::write_options_of(options),
+                                                &pinrocks::batch_of(batch)));
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,355 @@
+//! What the database holds and does: its live SST files, a column family's levels and
+//! files, approximate sizes of key ranges, and the calls that wait for or flush its work.
+
+use std::ffi::{c_char, CStr};
+
+use crate::db::column_family::ColumnFamily;
+use crate::db::database::Db;
+use crate::raw::error::{ErrPtr, Error, Result};
+use crate::raw::ffi;
+use crate::raw::pinned::value_slice;
+use crate::read::read_options::ReadOptions;
+
+/// One live SST file, as [`Db::live_files`] lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LiveFile {
+    /// The column family it belongs to.
+    pub column_family: String,
+    /// Its name, relative to the database directory (for example `/000012.sst`).
+    pub name: String,
+    /// The LSM level it is in.
+    pub level: i32,
+    /// Its size in bytes.
+    pub size: u64,
+    /// Its smallest and largest user keys.
+    pub smallest_key: Vec<u8>,
+    /// See `smallest_key`.
+    pub largest_key: Vec<u8>,
+    /// Entries and deletions it holds.
+    pub entries: u64,
+    /// See `entries`.
+    pub deletions: u64,
+}
+
+/// A column family's shape, from [`ColumnFamily::metadata`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ColumnFamilyMetadata {
+    /// Its name.
+    pub name: String,
+    /// Bytes in its SST files.
+    pub size: u64,
+    /// How many SST files it has.
+    pub file_count: usize,
+    /// Every level, from 0, empty ones included.
+    pub levels: Vec<LevelMetadata>,
+}
+
+/// One level of a column family.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LevelMetadata {
+    /// The level's number.
+    pub level: i32,
+    /// Bytes in its files.
+    pub size: u64,
+    /// Its files.
+    pub files: Vec<SstFileMetadata>,
+}
+
+/// One SST file of a level.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SstFileMetadata {
+    /// Its name relative to the database directory.
+    pub name: String,
+    /// Its size in bytes.
+    pub size: u64,
+    /// Its smallest and largest user keys.
+    pub smallest_key: Vec<u8>,
+    /// See `smallest_key`.
+    pub largest_key: Vec<u8>,
+}
+
+/// Copies a malloc'd C string and frees it.
+///
+/// # Safety
+/// `s` must be NULL or a NUL-terminated string from RocksDB's `strdup`/`CopyString`.
+unsafe fn take_string(s: *mut c_char) -> String {
+    if s.is_null() {
+        return String::new();
+    }
+    // SAFETY: guaranteed by the caller; freed once, after the copy.
+    unsafe {
+        let text = CStr::from_ptr(s).to_string_lossy().into_owned();
+        ffi::rocksdb_free(s.cast());
+        text
+    }
+}
+
+/// Copies `len` malloc'd bytes and frees them.
+///
+/// # Safety
+/// `data` must be NULL or `len` bytes from RocksDB's `CopyString`.
+unsafe fn take_bytes(data: *mut c_char, len: usize) -> Vec<u8> {
+    // SAFETY: guaranteed by the caller; freed once, after the copy.
+    unsafe {
+        let bytes = value_slice(data, len).to_vec();
+        if !data.is_null() {
+            ffi::rocksdb_free(data.cast());
+        }
+        bytes
+    }
+}
+
+impl Db {
+    /// Every live SST file of every column family. An error only if RocksDB could not
+    /// gather the list (`MemoryLimit`: it copies every file's keys).
+    #[doc(alias = "GetLiveFilesMetaData")]
+    pub fn live_files(&self) -> Result<Vec<LiveFile>> {
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live database; the list is a new object (NULL on a caught failure),
+        // copied out and destroyed here, its strings borrowed from it until then, indexes
+        // below its count.
+        unsafe {
+            let files = ffi::pinrocks_livefiles(self.as_raw().0, &mut code, err.as_out());
+            err.check_with_code(Some(code))?;
+            let text = |s: *const c_char| CStr::from_ptr(s).to_string_lossy().into_owned();
+            let list = (0..ffi::rocksdb_livefiles_count(files))
+                .map(|i| {
+                    let mut len = 0usize;
+                    let smallest = ffi::rocksdb_livefiles_smallestkey(files, i, &mut len);
+                    let smallest_key = value_slice(smallest, len).to_vec();
+                    let largest = ffi::rocksdb_livefiles_largestkey(files, i, &mut len);
+                    LiveFile {
+                        column_family: text(ffi::rocksdb_livefiles_column_family_name(files, i)),
+                        name: text(ffi::rocksdb_livefiles_name(files, i)),
+                        level: ffi::rocksdb_livefiles_level(files, i),
+                        size: ffi::rocksdb_livefiles_size(files, i) as u64,
+                        smallest_key,
+                        largest_key: value_slice(largest, len).to_vec(),
+                        entries: ffi::rocksdb_livefiles_entries(files, i),
+                        deletions: ffi::rocksdb_livefiles_deletions(files, i),
+                    }
+                })
+                .collect();
+            ffi::rocksdb_livefiles_destroy(files);
+            Ok(list)
+        }
+    }
+
+    /// Waits until no flush or compaction is running or pending (flushing the memtables
+    /// first if `flush`). A flush is refused on a read-only open ([`Error::ReadOnly`]):
+    /// RocksDB would switch the memtable and wait for ever for a flush it never schedules.
+    ///
+    /// [`Error::ReadOnly`]: crate::Error::ReadOnly
+    #[doc(alias = "WaitForCompact")]
+    pub fn wait_for_compact(&self, flush: bool) -> Result<()> {
+        // From a compaction filter it would wait for its own compaction.
+        crate::raw::reentry::refuse_inside("wait_for_compact")?;
+        if flush {
+            self.check_writable("wait_for_compact")?;
+        }
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live database; the options are created and destroyed around the call;
+        // guarded.
+        unsafe {
+            let options = ffi::rocksdb_wait_for_compact_options_create();
+            ffi::rocksdb_wait_for_compact_options_set_flush(options, u8::from(flush));
+            ffi::pinrocks_guarded_wait_for_compact(
+                &mut code,
+                self.as_raw().0,
+                options,
+                err.as_out(),
+            );
+            ffi::rocksdb_wait_for_compact_options_destroy(options);
+        }
+        err.check_with_code(Some(code))
+    }
+
+    /// Writes the WAL's buffered writes to its file, and with `sync` also fsyncs it: what
+    /// `WriteOptions::sync` does per write, done once for many.
+    #[doc(alias = "FlushWAL")]
+    pub fn flush_wal(&self, sync: bool) -> Result<()> {
+        crate::raw::reentry::refuse_inside("flush_wal")?;
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live database; guarded.
+        unsafe {
+            ffi::pinrocks_guarded_flush_wal(
+                &mut code,
+                self.as_raw().0,
+                u8::from(sync),
+                err.as_out(),
+            )
+        };
+        err.check_with_code(Some(code))
+    }
+}
+
+impl<'db> ColumnFamily<'db> {
+    /// The column family's levels and SST files. An error only if RocksDB could not
+    /// gather them (`MemoryLimit`).
+    #[doc(alias = "GetColumnFamilyMetaData")]
+    pub fn metadata(&self) -> Result<ColumnFamilyMetadata> {
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live database and handle; the metadata is a new object owned here (NULL
+        // on a caught failure), its level and file views malloc'd wrappers freed with their
+        // destroy functions, their strings and keys malloc'd copies freed by
+        // `take_string`/`take_bytes`.
+        unsafe {
+            let meta = ffi::pinrocks_get_column_family_metadata_cf(
+                self.db.raw(),
+                self.handle().raw(),
+                &mut code,
+                err.as_out(),
+            );
+            err.check_with_code(Some(code))?;
+            let levels = (0..ffi::rocksdb_column_family_metadata_get_level_count(meta))
+                .map(|l| {
+                    let level = ffi::rocksdb_column_family_metadata_get_level_metadata(meta, l);
+                    let files = (0..ffi::rocksdb_level_metadata_get_file_count(level))
+                        .map(|f| {
+                            let file = ffi::rocksdb_level_metadata_get_sst_file_metadata(level, f);
+                            let mut len = 0usize;
+                            let smallest =
+                                ffi::rocksdb_sst_file_metadata_get_smallestkey(file, &mut len);
+                            let smallest_key = take_bytes(smallest, len);
+                            let largest =
+                                ffi::rocksdb_sst_file_metadata_get_largestkey(file, &mut len);
+                            let sst = SstFileMetadata {
+                                name: take_string(
+                                    ffi::rocksdb_sst_file_metadata_get_relative_filename(file),
+                                ),
+                                size: ffi::rocksdb_sst_file_metadata_get_size(file),
+                                smallest_key,
+                                largest_key: take_bytes(largest, len),
+                            };
+                            ffi::rocksdb_sst_file_metadata_destroy(file);
+                            sst
+                        })
+                        .collect();
+                    let metadata = LevelMetadata {
+                        level: ffi::rocksdb_level_metadata_get_level(level),
+                        size: ffi::rocksdb_level_metadata_get_size(level),
+                        files,
+                    };
+                    ffi::rocksdb_level_metadata_destroy(level);
+                    metadata
+                })
+                .collect();
+            let metadata = ColumnFamilyMetadata {
+                name: take_string(ffi::rocksdb_column_family_metadata_get_name(meta)),
+                size: ffi::rocksdb_column_family_metadata_get_size(meta),
+                file_count: ffi::rocksdb_column_family_metadata_get_file_count(meta),
+                levels,
+            };
+            ffi::rocksdb_column_family_metadata_destroy(meta);
+            Ok(metadata)
+        }
+    }
+
+    /// Approximate bytes that each `[start, end)` range takes in this column family: in
+    /// its SST files, and in its memtables too if `include_memtables`.
+    #[doc(alias = "GetApproximateSizes")]
+    pub fn approximate_sizes<K: AsRef<[u8]>>(
+        &self,
+        ranges: &[(K, K)],
+        include_memtables: bool,
+    ) -> Result<Vec<u64>> {
+        // Each key's `as_ref` once: pointers and lengths must agree.
+        let bounds: Vec<(&[u8], &[u8])> = ranges
+            .iter()
+            .map(|(a, b)| (a.as_ref(), b.as_ref()))
+            .collect();
+        let starts: Vec<*const c_char> = bounds.iter().map(|(a, _)| a.as_ptr().cast()).collect();
+        let start_lens: Vec<usize> = bounds.iter().map(|(a, _)| a.len()).collect();
+        let ends: Vec<*const c_char> = bounds.iter().map(|(_, b)| b.as_ptr().cast()).collect();
+        let end_lens: Vec<usize> = bounds.iter().map(|(_, b)| b.len()).collect();
+        let count = i32::try_from(bounds.len())
+            .map_err(|_| Error::invalid("ranges", "more than i32::MAX"))?;
+        let mut sizes = vec![0u64; bounds.len()];
+        // include_flags: 1 = memtables, 2 = files (DB::SizeApproximationFlags).
+        let flags = 2 | u8::from(include_memtables);
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live database and handle; the four arrays describe `bounds`, borrowed
+        // for the call; `sizes` has one slot per range. No C++ exception leaves the call
+        // (`pinrocks_approximate_sizes_cf_with_flags`: the C API's function in a try/catch).
+        unsafe {
+            ffi::pinrocks_approximate_sizes_cf_with_flags(
+                self.db.raw(),
+                self.handle().raw(),
+                count,
+                starts.as_ptr(),
+                start_lens.as_ptr(),
+                ends.as_ptr(),
+                end_lens.as_ptr(),
+                flags,
+                sizes.as_mut_ptr(),
+                &mut code,
+                err.as_out(),
+            )
+        };
+        err.check_with_code(Some(code))?;
+        Ok(sizes)
+    }
+
+    /// Whether `key` may exist, answered from memory (memtables, filters, cached blocks)
+    /// without reading a file: `false` is certain, `true` is not.
+    /// Inside a merge operator or comparator (where a read would re-enter RocksDB) it says
+    /// `true`, the answer that is never wrong.
+    #[doc(alias = "KeyMayExist")]
+    pub fn key_may_exist(&self, key: &[u8]) -> bool {
+        if crate::raw::reentry::refuse_read_inside("key_may_exist").is_err() {
+            return true;
+        }
+        let mut err = ErrPtr::new();
+        let mut code: i32 = 0;
+        // SAFETY: live database, options and handle; `key` is borrowed for the call. No
+        // value is asked for, so nothing is handed back to free; RocksDB may still copy a
+        // memtable value internally, and an exception from that is caught in C++.
+        let may_exist = unsafe {
+            ffi::pinrocks_key_may_exist_cf(
+                self.db.raw(),
+                ReadOptions::defaults().raw(),
+                self.handle().raw(),
+                key.as_ptr().cast(),
+                key.len(),
+                &mut code,
+                err.as_out(),
+            )
+        };
+        // On a failure inside (std::bad_alloc) the answer is `true`, which is never wrong;
+        // the message, if any, is freed with `err`.
+        may_exist != 0
+    }
+
+    /// Deletes the SST files whose keys all lie in `[from, to]`, at once, without writing
+    /// tombstones: fast, and not a consistent delete (keys in other files or memtables
+    /// stay). Refused like a write on a read-only open or a dropped family.
+    #[doc(alias = "DeleteFilesInRange")]
+    pub fn delete_files_in_range(&self, from: &[u8], to: &[u8]) -> Result<()> {
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        self.db
+            .with_live_family("delete_files_in_range", self.handle(), || {
+                // SAFETY: live database and handle; the bounds are borrowed for the call
+                // (never NULL: a slice's pointer is not, even when empty). No C++
+                // exception leaves the call.
+                unsafe {
+                    ffi::pinrocks_delete_file_in_range_cf(
+                        self.db.raw(),
+                        self.handle().raw(),
+                        from.as_ptr().cast(),
+                        from.len(),
+                        to.as_ptr().cast(),
+                        to.len(),
+                        &mut code,
+                        err.as_out(),
+                    )
+                }
+            })?;
+        err.check_with_code(Some(code))
+    }
+}

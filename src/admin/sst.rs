@@ -1,0 +1,272 @@
+//! Bulk loads: SST files written in key order outside the database, then ingested whole,
+//! without the write path (no WAL, no memtable, no compaction of the new data).
+
+use std::ffi::{c_char, CString};
+use std::path::{Path, PathBuf};
+
+use crate::callbacks::comparator::{compare, Comparator};
+use crate::codec::Codec;
+use crate::db::column_family::ColumnFamily;
+use crate::db::database::Db;
+use crate::db::handles::DbKind;
+use crate::options::db_options::Options;
+use crate::raw::cstr::path_to_cstring;
+use crate::raw::error::{ErrPtr, Error, Result};
+use crate::raw::ffi;
+use crate::raw::owned::Owned;
+use crate::raw::setter::setter;
+use crate::typed::encoding::encode;
+
+/// Writes one SST file of keys in strictly ascending (bytewise) order, for
+/// [`ColumnFamily::ingest`]. Use the options of the column family it will be ingested into
+/// (they decide its compression, block size, filters).
+///
+/// A key that does not sort after the previous one is refused with
+/// [`Error::KeyOrder`], checked here before RocksDB sees it; the file is left as it was.
+///
+/// ```
+/// use pinrocks::{Db, IngestOptions, Options, SstFileWriter};
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// let mut options = Options::new();
+/// options.create_if_missing(true);
+/// let db = Db::open(&options, dir.path().join("db"))?;
+/// let file = dir.path().join("load.sst");
+/// let mut sst = SstFileWriter::create(&options, &file)?;
+/// for i in 0u32..1000 {
+///     sst.put(&i.to_be_bytes(), b"loaded")?;
+/// }
+/// assert!(sst.put(&5u32.to_be_bytes(), b"late").is_err()); // out of order
+/// sst.finish()?;
+/// db.ingest(&[&file], &IngestOptions::new())?;
+/// assert_eq!(db.get(&999u32.to_be_bytes())?.as_deref(), Some(&b"loaded"[..]));
+/// # Ok(()) }
+/// ```
+#[doc(alias = "IngestExternalFile")]
+pub struct SstFileWriter {
+    raw: Owned<ffi::rocksdb_sstfilewriter_t>,
+    /// The last key added, to refuse keys out of order with a typed error.
+    last_key: Option<Vec<u8>>,
+    /// The options' comparator: the writer's copy of the options points to it (so it lives
+    /// until `Drop` has destroyed the writer), and the order check uses it.
+    order: Option<Comparator>,
+    entries: u64,
+    path: PathBuf,
+}
+
+// SAFETY: an `SstFileWriter` (table/sst_file_writer.cc) is a file being written, with no
+// thread affinity; every method that changes it takes `&mut self`, so it is not `Sync`.
+unsafe impl Send for SstFileWriter {}
+
+impl SstFileWriter {
+    /// Creates the file at `path` (replacing one that is there) for keys written with
+    /// `options`' settings.
+    pub fn create(options: &Options, path: impl AsRef<Path>) -> Result<SstFileWriter> {
+        options.check()?;
+        let path = path.as_ref();
+        let c_path = path_to_cstring(path)?;
+        // SAFETY: plain constructor; the writer copies the env options and the options.
+        let raw = unsafe {
+            let env = ffi::rocksdb_envoptions_create();
+            let raw = ffi::rocksdb_sstfilewriter_create(env, options.raw());
+            ffi::rocksdb_envoptions_destroy(env);
+            raw
+        };
+        let writer = SstFileWriter {
+            // SAFETY: a new object, ours alone (or NULL).
+            raw: unsafe { Owned::from_raw(raw) }
+                .expect("rocksdb_sstfilewriter_create returned NULL"),
+            last_key: None,
+            order: options.order().cloned(),
+            entries: 0,
+            path: path.to_path_buf(),
+        };
+        let mut err = ErrPtr::new();
+        // SAFETY: live writer (owned); the path is copied.
+        unsafe {
+            ffi::rocksdb_sstfilewriter_open(writer.raw.as_ptr(), c_path.as_ptr(), err.as_out())
+        };
+        err.check()?;
+        Ok(writer)
+    }
+
+    fn check_order(&self, key: &[u8]) -> Result<()> {
+        match &self.last_key {
+            Some(previous) if compare(self.order.as_ref(), key, previous).is_le() => {
+                Err(Error::KeyOrder {
+                    previous: previous.clone(),
+                    key: key.to_vec(),
+                })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn added(&mut self, key: &[u8]) {
+        let last = self.last_key.get_or_insert_with(Vec::new);
+        last.clear();
+        last.extend_from_slice(key);
+        self.entries += 1;
+    }
+
+    /// Adds `key` with `value`. `key` must sort after every key added before.
+    pub fn put(&mut self, key: &[u8], value: &[u8]) -> Result<()> {
+        self.check_order(key)?;
+        self.write(ffi::PINROCKS_RECORD_PUT, key, value)?;
+        self.added(key);
+        Ok(())
+    }
+
+    /// Adds a deletion of `key`: ingested, it hides older values of `key` in the database.
+    pub fn delete(&mut self, key: &[u8]) -> Result<()> {
+        self.check_order(key)?;
+        self.write(ffi::PINROCKS_RECORD_DELETE, key, &[])?;
+        self.added(key);
+        Ok(())
+    }
+
+    /// One entry through `pinrocks_sstfilewriter_write` (the C API's
+    /// `rocksdb_sstfilewriter_put` / `_delete` inside a try/catch): `op` is a
+    /// `PINROCKS_RECORD_*` value, `value` unused for a delete.
+    fn write(&mut self, op: u32, key: &[u8], value: &[u8]) -> Result<()> {
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live writer (owned, `&mut self`); the bytes are copied during the call. No
+        // C++ exception leaves the call.
+        unsafe {
+            ffi::pinrocks_sstfilewriter_write(
+                self.raw.as_ptr(),
+                op as i32,
+                key.as_ptr().cast(),
+                key.len(),
+                value.as_ptr().cast(),
+                value.len(),
+                &mut code,
+                err.as_out(),
+            )
+        };
+        err.check_with_code(Some(code))
+    }
+
+    /// Adds `key` with `value`, both encoded by their codecs (see
+    /// [`Table`](crate::Table)); the encoded keys must ascend.
+    pub fn put_typed<K: Codec, V: Codec>(&mut self, key: &K::Item, value: &V::Item) -> Result<()> {
+        encode::<K, _>(key, |k| encode::<V, _>(value, |v| self.put(k, v)))??
+    }
+
+    /// How many entries were added.
+    pub fn entries(&self) -> u64 {
+        self.entries
+    }
+
+    /// Writes the file's index, filter and footer and closes it; returns its path. A file
+    /// with no entry cannot be finished (RocksDB refuses an empty SST file).
+    pub fn finish(self) -> Result<PathBuf> {
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live writer (owned); destroyed by `Drop` after this. No C++ exception
+        // leaves the call.
+        unsafe { ffi::pinrocks_sstfilewriter_finish(self.raw.as_ptr(), &mut code, err.as_out()) };
+        err.check_with_code(Some(code))?;
+        Ok(self.path.clone())
+    }
+}
+
+/// How [`ColumnFamily::ingest`] takes SST files in (`IngestExternalFileOptions`).
+pub struct IngestOptions {
+    raw: Owned<ffi::rocksdb_ingestexternalfileoptions_t>,
+}
+
+// SAFETY: a plain C++ value that `DB::IngestExternalFile` takes by const reference.
+unsafe impl Send for IngestOptions {}
+// SAFETY: see `Send`.
+unsafe impl Sync for IngestOptions {}
+
+impl IngestOptions {
+    /// RocksDB's defaults: copy the files, keep snapshots consistent, allow a global
+    /// sequence number for files that overlap the database, flush a memtable that overlaps.
+    pub fn new() -> Self {
+        // SAFETY: plain constructor.
+        let raw = unsafe { ffi::rocksdb_ingestexternalfileoptions_create() };
+        IngestOptions {
+            // SAFETY: a new object, ours alone (or NULL).
+            raw: unsafe { Owned::from_raw(raw) }
+                .expect("rocksdb_ingestexternalfileoptions_create returned NULL"),
+        }
+    }
+
+    setter!(
+        /// Move (hard-link) the files into the database instead of copying them.
+        move_files(bool) => rocksdb_ingestexternalfileoptions_set_move_files as u8
+    );
+    setter!(
+        /// Keep reads at snapshots taken before the ingest from seeing its keys.
+        snapshot_consistency(bool) => rocksdb_ingestexternalfileoptions_set_snapshot_consistency as u8
+    );
+    setter!(
+        /// Allow files whose keys overlap the database (they get a newer sequence number).
+        /// Without it, such an ingest fails and changes nothing.
+        allow_global_seqno(bool) => rocksdb_ingestexternalfileoptions_set_allow_global_seqno as u8
+    );
+    setter!(
+        /// Allow a flush of an overlapping memtable before the ingest.
+        allow_blocking_flush(bool) => rocksdb_ingestexternalfileoptions_set_allow_blocking_flush as u8
+    );
+    setter!(
+        /// Ingest below every existing key (the column family must be created with
+        /// [`Options::allow_ingest_behind`]): existing values win.
+        ingest_behind(bool) => rocksdb_ingestexternalfileoptions_set_ingest_behind as u8
+    );
+}
+
+impl Default for IngestOptions {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<'db> ColumnFamily<'db> {
+    /// Ingests finished SST files into this column family: all of them or none. Refused on
+    /// a read-only database and on a dropped column family, like a write.
+    #[doc(alias = "IngestExternalFile")]
+    pub fn ingest<P: AsRef<Path>>(&self, files: &[P], options: &IngestOptions) -> Result<()> {
+        let paths: Vec<CString> = files
+            .iter()
+            .map(|p| path_to_cstring(p.as_ref()))
+            .collect::<Result<_>>()?;
+        let pointers: Vec<*const c_char> = paths.iter().map(|p| p.as_ptr()).collect();
+        if self.db.kind == DbKind::Ttl {
+            return Err(Error::invalid(
+                "ingest",
+                "a TTL database stores a write time after every value; an SST file has none",
+            ));
+        }
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        self.db.with_live_family("ingest", self.handle(), || {
+            // SAFETY: live database, handle and options; the paths are borrowed for the
+            // call (RocksDB copies them into strings); guarded.
+            unsafe {
+                ffi::pinrocks_guarded_ingest_external_file_cf(
+                    &mut code,
+                    self.db.raw(),
+                    self.handle().raw(),
+                    pointers.as_ptr(),
+                    pointers.len(),
+                    options.raw.as_ptr(),
+                    err.as_out(),
+                )
+            }
+        })?;
+        err.check_with_code(Some(code))
+    }
+}
+
+impl Db {
+    /// Ingests finished SST files into the default column family. See
+    /// [`ColumnFamily::ingest`].
+    #[doc(alias = "IngestExternalFile")]
+    pub fn ingest<P: AsRef<Path>>(&self, files: &[P], options: &IngestOptions) -> Result<()> {
+        self.default_cf().ingest(files, options)
+    }
+}

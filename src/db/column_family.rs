@@ -1,0 +1,212 @@
+//! Column families: named key spaces inside one database.
+
+use std::ffi::CString;
+use std::sync::Arc;
+
+use crate::db::handles::{CfHandle, DbInner};
+use crate::raw::error::{ErrPtr, Error, Result};
+use crate::raw::ffi;
+
+/// A column family of an open [`Db`](crate::Db). Borrowing the `Db`, it cannot outlive it.
+///
+/// Read and write through [`reader`](Self::reader) and [`writer`](Self::writer) (defined
+/// beside [`Reader`](crate::Reader) and [`Writer`](crate::Writer)); flush, compact and read
+/// properties here.
+///
+/// ```
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let mut opts = pinrocks::Options::new();
+/// # opts.create_if_missing(true);
+/// # let db = pinrocks::Db::open(&opts, dir.path())?;
+/// let logs = db.create_cf("logs", &pinrocks::Options::new())?;
+/// logs.writer().put(b"2026-12-01", b"started")?;
+/// logs.flush()?;
+/// assert_eq!(logs.property("rocksdb.num-files-at-level0")?.as_deref(), Some("1"));
+/// assert_eq!(logs.property_int("rocksdb.estimate-num-keys")?, Some(1));
+/// assert_eq!(db.cf("logs")?.reader().get(b"2026-12-01")?.as_deref(), Some(&b"started"[..]));
+/// # Ok(()) }
+/// ```
+///
+/// It cannot be dropped after its database, however the code is ordered:
+///
+/// ```compile_fail,E0597
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let mut opts = pinrocks::Options::new();
+/// # opts.create_if_missing(true);
+/// let cf;
+/// let db = pinrocks::Db::open(&opts, dir.path())?;
+/// cf = db.create_cf("x", &pinrocks::Options::new())?; // error: `db` dropped while borrowed
+/// # Ok(()) }
+/// ```
+///
+/// ```compile_fail,E0597
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let mut opts = pinrocks::Options::new();
+/// # opts.create_if_missing(true);
+/// let created = {
+///     let db = pinrocks::Db::open(&opts, dir.path())?;
+///     match db.create_cf("cf1", &pinrocks::Options::new()) {
+///         Ok(_) => true, // the temporary would drop after `db`: error
+///         Err(_) => false,
+///     }
+/// };
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct ColumnFamily<'db> {
+    pub(crate) db: &'db Arc<DbInner>,
+    handle: Arc<CfHandle>,
+}
+
+impl<'db> ColumnFamily<'db> {
+    pub(crate) fn new(db: &'db Arc<DbInner>, handle: Arc<CfHandle>) -> Self {
+        ColumnFamily { db, handle }
+    }
+
+    pub(crate) fn handle(&self) -> &Arc<CfHandle> {
+        &self.handle
+    }
+
+    /// The handle, after checking that this column family belongs to `db`. RocksDB would
+    /// otherwise run one database's read or write on another's column family data, under
+    /// the wrong locks: that is a programming error, so it panics, like an index out of
+    /// bounds.
+    pub(crate) fn handle_for(&self, db: &DbInner) -> &Arc<CfHandle> {
+        assert!(
+            self.handle.db_id == db.id,
+            "column family {:?} belongs to another database",
+            self.handle.name
+        );
+        &self.handle
+    }
+
+    /// The column family's name.
+    pub fn name(&self) -> &str {
+        &self.handle.name
+    }
+
+    /// The column family's id in its database: what write batches and the WAL name it by
+    /// ([`BatchRecord`](crate::BatchRecord)). The default family is 0.
+    pub fn id(&self) -> u32 {
+        // SAFETY: live handle; `ColumnFamilyHandleImpl::GetID` only reads it.
+        unsafe { ffi::rocksdb_column_family_handle_get_id(self.handle.raw()) }
+    }
+
+    /// Flushes this column family's memtable to an SST file and waits for it.
+    pub fn flush(&self) -> Result<()> {
+        self.db.check_writable("flush")?;
+        // SAFETY: plain constructor/destructor pair around one flush of a live handle.
+        unsafe {
+            let options = ffi::rocksdb_flushoptions_create();
+            ffi::rocksdb_flushoptions_set_wait(options, 1);
+            let mut err = ErrPtr::new();
+            let mut code = 0;
+            ffi::pinrocks_guarded_flush_cf(
+                &mut code,
+                self.db.raw(),
+                options,
+                self.handle.raw(),
+                err.as_out(),
+            );
+            ffi::rocksdb_flushoptions_destroy(options);
+            err.check_with_code(Some(code))
+        }
+    }
+
+    /// Compacts keys in `[from, to)` (`None`: unbounded) and waits for it. Unlike the C
+    /// API's `rocksdb_compact_range`, a failure is reported.
+    pub fn compact_range(&self, from: Option<&[u8]>, to: Option<&[u8]>) -> Result<()> {
+        self.db.check_writable("compact_range")?;
+        let (from_ptr, from_len) = from.map_or((std::ptr::null(), 0), |k| (k.as_ptr(), k.len()));
+        let (to_ptr, to_len) = to.map_or((std::ptr::null(), 0), |k| (k.as_ptr(), k.len()));
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live db and handle; the bounds are borrowed for the call only.
+        unsafe {
+            ffi::pinrocks_compact_range(
+                self.db.raw(),
+                self.handle.raw(),
+                from_ptr.cast(),
+                from_len,
+                to_ptr.cast(),
+                to_len,
+                &mut code,
+                err.as_out(),
+            )
+        };
+        err.check_with_code(Some(code))
+    }
+
+    /// A RocksDB property of this column family (for example `rocksdb.stats`), or `None`
+    /// if RocksDB does not know the property.
+    #[doc(alias = "GetProperty")]
+    pub fn property(&self, name: &str) -> Result<Option<String>> {
+        let name = CString::new(name).map_err(|e| Error::invalid("property name", e))?;
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live db and handle; the name is read during the call. The result is a
+        // malloc'd C string or NULL (absent, or on error: checked first), copied, then freed
+        // with rocksdb_free. No C++ exception leaves the call.
+        unsafe {
+            let value = ffi::pinrocks_property_value_cf(
+                self.db.raw(),
+                self.handle.raw(),
+                name.as_ptr(),
+                &mut code,
+                err.as_out(),
+            );
+            err.check_with_code(Some(code))?;
+            if value.is_null() {
+                return Ok(None);
+            }
+            let text = std::ffi::CStr::from_ptr(value)
+                .to_string_lossy()
+                .into_owned();
+            ffi::rocksdb_free(value.cast());
+            Ok(Some(text))
+        }
+    }
+
+    /// An integer property of this column family (for example
+    /// `rocksdb.estimate-num-keys`), or `None` if RocksDB has no integer for it.
+    #[doc(alias = "GetIntProperty")]
+    pub fn property_int(&self, name: &str) -> Result<Option<u64>> {
+        let name = CString::new(name).map_err(|e| Error::invalid("property name", e))?;
+        let mut value = 0u64;
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live db and handle; `value` is written only on success (return 0). No C++
+        // exception leaves the call.
+        let rc = unsafe {
+            ffi::pinrocks_property_int_cf(
+                self.db.raw(),
+                self.handle.raw(),
+                name.as_ptr(),
+                &mut value,
+                &mut code,
+                err.as_out(),
+            )
+        };
+        err.check_with_code(Some(code))?;
+        Ok((rc == 0).then_some(value))
+    }
+}
+
+/// Not a no-op for the borrow checker: a type with a destructor must not outlive what it
+/// borrows, so a `ColumnFamily` (which owns a handle whose destructor locks the database's
+/// mutex) cannot be dropped after its `Db` closes, not even by `let cf; let db = ..;` or as
+/// a block's tail temporary. Without it the compiler may drop the borrow last.
+impl Drop for ColumnFamily<'_> {
+    fn drop(&mut self) {}
+}
+
+impl std::fmt::Debug for ColumnFamily<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("ColumnFamily")
+            .field(&self.handle.name)
+            .finish()
+    }
+}

@@ -1,0 +1,478 @@
+//! The owned native handles that every API type stands on: the open database (`DbInner`,
+//! owning the `rocksdb_t`) and its column family handles (`CfHandle`). Everything above
+//! (reads, writes, column families, `Db`) borrows or shares these; this module imports
+//! nothing of the API above it.
+//!
+//! What must outlive what (RocksDB 11.8.1): a column family handle must be destroyed while
+//! its database is open (`~ColumnFamilyHandleImpl` locks the DB mutex), and a pinned
+//! block-cache block lives in its column family's cache, which dies with the family's last
+//! handle once the family is dropped. Owners of pins therefore hold `Arc<CfHandle>` and
+//! `Arc<DbInner>`, dropped in that order.
+
+use std::collections::HashMap;
+use std::ffi::CString;
+use std::path::PathBuf;
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+use crate::callbacks::comparator::Comparator;
+pub(crate) use crate::db::dirs_in_use::{DirInUse, DirUse};
+pub(crate) use crate::db::family_handle::{CfHandle, WritingAll, DEFAULT_COLUMN_FAMILY};
+use crate::options::db_options::FamilyTraits;
+use crate::options::statistics::Statistics;
+use crate::raw::error::{ErrPtr, Error, Result};
+use crate::raw::ffi;
+
+/// What the open database is, shared by everything that must keep it open.
+///
+/// Field order is drop order: the column family handles must be destroyed before `raw`
+/// closes the database. Every other owner of a `CfHandle` also owns or borrows the
+/// `DbInner`, so when this drops the handles below hold the last references to them.
+pub(crate) struct DbInner {
+    /// Unique for the life of the process (never an address, which a later open can
+    /// reuse): what column families, batches and snapshots name their database by.
+    pub(crate) id: u64,
+    /// How it was opened: read-only and secondary instances refuse every change
+    /// (`check_writable`), a TTL database refuses files without its timestamps.
+    pub(crate) kind: DbKind,
+    pub(crate) default_cf: Arc<CfHandle>,
+    /// The open column families by name. Lock: held only to look up, insert or remove
+    /// (never across a RocksDB call: `create_cf` checks, releases, creates, inserts;
+    /// `drop_cf` removes before RocksDB drops), and never the last owner of a handle
+    /// while held (whose destructor could delete a dropped family's files).
+    column_families: RwLock<HashMap<String, Arc<CfHandle>>>,
+    pub(crate) path: PathBuf,
+    /// The transactions RocksDB recovered as prepared at open (a pessimistic transaction
+    /// database), not yet handed out: each is handed out once, by
+    /// `Db::prepared_transactions`. Before `raw`: RocksDB deletes those left at close.
+    /// Lock: held to fill it at open and to take it whole; no RocksDB call under it.
+    pub(crate) recovered: Mutex<Vec<RecoveredTxn>>,
+    /// The statistics of the options it was opened with, if they collect any.
+    pub(crate) statistics: Option<Statistics>,
+    /// The database itself, last.
+    native: Closer,
+}
+
+/// The open database and what must live until it has closed: closed in this order.
+struct Native {
+    raw: RawDb,
+    /// The comparators of its column families, which RocksDB holds by raw pointer until the
+    /// database has closed: after `raw` in drop order. Lock: held to push one; no RocksDB
+    /// call under it.
+    comparators: Mutex<Vec<Comparator>>,
+    /// Its directory claimed in the process's list, until it has closed.
+    _dir: DirInUse,
+}
+
+// SAFETY: as `DbInner`'s: RocksDB's `DB` may be used and closed from any thread; the rest
+// is Rust data behind locks or immutable.
+unsafe impl Send for Native {}
+
+/// Closes the database when dropped, on a thread of its own if this one is inside a
+/// callback RocksDB runs (a compaction filter that held the last `Bytes` or `Snapshot`):
+/// there, `~DBImpl` would wait for the very work running the callback, for ever.
+struct Closer(std::mem::ManuallyDrop<Native>);
+
+impl Closer {
+    fn into_inner(self) -> Native {
+        let mut this = std::mem::ManuallyDrop::new(self);
+        // SAFETY: `this` is never dropped, so the `Native` is taken out exactly once.
+        unsafe { std::mem::ManuallyDrop::take(&mut this.0) }
+    }
+}
+
+impl std::ops::Deref for Closer {
+    type Target = Native;
+
+    fn deref(&self) -> &Native {
+        &self.0
+    }
+}
+
+impl Drop for Closer {
+    fn drop(&mut self) {
+        // SAFETY: taken once, here, and never touched again.
+        let native = unsafe { std::mem::ManuallyDrop::take(&mut self.0) };
+        if crate::raw::reentry::is_inside() {
+            let (sender, receiver) = std::sync::mpsc::channel::<Native>();
+            let spawned = std::thread::Builder::new()
+                .name("pinrocks-close".to_owned())
+                .spawn(move || drop(receiver.recv()));
+            match spawned {
+                Ok(_) => {
+                    let _ = sender.send(native);
+                }
+                // No thread to be had: leaving the database open (its memory and files
+                // held until the process ends) is better than a close that never returns.
+                Err(_) => std::mem::forget(native),
+            }
+        } else {
+            drop(native);
+        }
+    }
+}
+
+/// How a database was opened, which decides what pinrocks lets through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DbKind {
+    ReadWrite,
+    ReadOnly,
+    /// A secondary instance following a primary: read-only, catches up on demand.
+    Secondary,
+    /// Every value stored with a 4-byte write time after it (`DBWithTTL`).
+    Ttl,
+}
+
+/// Owns the open database; closes it on drop. A transaction database is reached through a
+/// C API `rocksdb_t` whose `rep` is the transaction database itself (rocksdb-c/), so every
+/// C API call on `handle` goes through it (plain writes take its locks).
+pub(crate) enum RawDb {
+    Plain(NonNull<ffi::rocksdb_t>),
+    Transaction {
+        handle: NonNull<ffi::rocksdb_t>,
+        txn_db: NonNull<ffi::rocksdb_transactiondb_t>,
+    },
+    Optimistic {
+        handle: NonNull<ffi::rocksdb_t>,
+        txn_db: NonNull<ffi::rocksdb_optimistictransactiondb_t>,
+    },
+}
+
+impl RawDb {
+    fn handle(&self) -> NonNull<ffi::rocksdb_t> {
+        match self {
+            RawDb::Plain(h) => *h,
+            RawDb::Transaction { handle, .. } | RawDb::Optimistic { handle, .. } => *handle,
+        }
+    }
+}
+
+impl Drop for RawDb {
+    fn drop(&mut self) {
+        // Guarded (a close flushes and frees): a failure here has no one to report to, and
+        // only the exception must not reach Rust.
+        let (mut code, mut err) = (0, ErrPtr::new());
+        // SAFETY: owned by `self` and closed exactly once, after the handles (field order
+        // in `DbInner`) and after every snapshot, iterator, transaction and pin (their
+        // owners hold or borrow the `DbInner`). A transaction database's `rocksdb_t` is
+        // only a wrapper: freed first, then the database closed.
+        unsafe {
+            match self {
+                RawDb::Plain(db) => {
+                    ffi::pinrocks_guarded_close(&mut code, db.as_ptr(), err.as_out())
+                }
+                RawDb::Transaction { handle, txn_db } => {
+                    ffi::pinrocks_guarded_transactiondb_close_base_db(
+                        &mut code,
+                        handle.as_ptr(),
+                        err.as_out(),
+                    );
+                    ffi::pinrocks_guarded_transactiondb_close(
+                        &mut code,
+                        txn_db.as_ptr(),
+                        err.as_out(),
+                    );
+                }
+                RawDb::Optimistic { handle, txn_db } => {
+                    ffi::pinrocks_guarded_optimistictransactiondb_close_base_db(
+                        &mut code,
+                        handle.as_ptr(),
+                        err.as_out(),
+                    );
+                    ffi::pinrocks_guarded_optimistictransactiondb_close(
+                        &mut code,
+                        txn_db.as_ptr(),
+                        err.as_out(),
+                    );
+                }
+            }
+        }
+    }
+}
+
+impl RawDb {
+    /// `DB::Close` (rocksdb-c/), reporting its status; the `Drop` that follows then only
+    /// frees. `NotSupported` (a database that closes in its destructor) counts as closed.
+    fn close(&self) -> Result<()> {
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: the open database, owned; closed once here and then only freed by `Drop`
+        // (`DB::Close` is idempotent and the destructor does nothing more after it).
+        unsafe { ffi::pinrocks_db_close(self.handle().as_ptr(), &mut code, err.as_out()) };
+        match err.check_with_code(Some(code)) {
+            Err(e) if e.kind() == Some(crate::raw::error::ErrorKind::NotSupported) => Ok(()),
+            other => other,
+        }
+    }
+}
+
+/// Source of `DbInner::id`: a 64-bit counter does not wrap in the life of a process.
+static NEXT_DB_ID: AtomicU64 = AtomicU64::new(1);
+
+// SAFETY: `rocksdb::DB` is thread-safe: RocksDB documents (include/rocksdb/db.h) that all its
+// methods may be called concurrently from several threads without external synchronization.
+// The column family map, the recovered transactions and the comparators are behind locks
+// (each held only for a map or list operation); the rest is immutable after open.
+unsafe impl Send for DbInner {}
+// SAFETY: see `Send`.
+unsafe impl Sync for DbInner {}
+
+impl DbInner {
+    /// Takes ownership of a freshly opened `rocksdb_t` and its handles, one per name in
+    /// order (what `rocksdb_open_column_families` fills in).
+    // Each argument is one thing the open produced; a struct to carry them would be built
+    // in one place and taken apart in the next.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        raw: RawDb,
+        path: PathBuf,
+        names: &[CString],
+        handles: &[*mut ffi::rocksdb_column_family_handle_t],
+        traits: &[FamilyTraits],
+        kind: DbKind,
+        statistics: Option<Statistics>,
+        dir: DirInUse,
+    ) -> Arc<DbInner> {
+        let id = NEXT_DB_ID.fetch_add(1, Ordering::Relaxed);
+        let column_families: HashMap<String, Arc<CfHandle>> = names
+            .iter()
+            .zip(handles)
+            .zip(traits)
+            .map(|((name, &handle), traits)| {
+                let name = name.to_string_lossy().into_owned();
+                let handle = CfHandle::new(handle, name.clone(), id, traits.clone());
+                (name, Arc::new(handle))
+            })
+            .collect();
+        let default_cf = Arc::clone(&column_families[DEFAULT_COLUMN_FAMILY]);
+        Arc::new(DbInner {
+            id,
+            kind,
+            default_cf,
+            column_families: RwLock::new(column_families),
+            path,
+            recovered: Mutex::new(Vec::new()),
+            statistics,
+            native: Closer(std::mem::ManuallyDrop::new(Native {
+                raw,
+                comparators: Mutex::new(traits.iter().filter_map(|t| t.order.clone()).collect()),
+                _dir: dir,
+            })),
+        })
+    }
+
+    pub(crate) fn raw(&self) -> *mut ffi::rocksdb_t {
+        self.native.raw.handle().as_ptr()
+    }
+
+    /// Closes the database as dropping it would (column family handles first, comparators
+    /// last), but reports what RocksDB's `DB::Close` says.
+    pub(crate) fn close(self) -> Result<()> {
+        let DbInner {
+            id: _,
+            kind: _,
+            default_cf,
+            column_families,
+            path: _,
+            recovered,
+            statistics,
+            native,
+        } = self;
+        drop((default_cf, column_families, recovered, statistics));
+        let native = native.into_inner();
+        let closed = native.raw.close();
+        drop(native); // frees the database, then the comparators, then its entry
+        closed
+    }
+
+    /// The transaction database, if it is one.
+    pub(crate) fn raw_db(&self) -> &RawDb {
+        &self.native.raw
+    }
+
+    // A panic while the lock was held cannot leave the map half-changed (each change is
+    // one insert or remove), so a poisoned lock is still usable.
+    pub(crate) fn column_families(&self) -> RwLockReadGuard<'_, HashMap<String, Arc<CfHandle>>> {
+        self.column_families
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn column_families_mut(&self) -> RwLockWriteGuard<'_, HashMap<String, Arc<CfHandle>>> {
+        self.column_families
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// `Err(ReadOnly)` for a change to a database opened read-only (or as a secondary).
+    pub(crate) fn check_writable(&self, operation: &'static str) -> Result<()> {
+        crate::raw::reentry::refuse_inside(operation)?;
+        if matches!(self.kind, DbKind::ReadOnly | DbKind::Secondary) {
+            return Err(Error::ReadOnly { operation });
+        }
+        Ok(())
+    }
+
+    /// `Ok` if a write may name `cf`: it belongs to this database.
+    pub(crate) fn own_family(&self, cf: &CfHandle) -> Result<()> {
+        if cf.db_id != self.id {
+            return Err(Error::ForeignColumnFamily {
+                name: cf.name.clone(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Runs `write` (anything that changes `cf`) on a writable database, with `cf` alive:
+    /// of this database, not dropped, and not droppable until `write` returns (`drop_cf`
+    /// waits for it; no lock is held meanwhile, so a write that waits inside RocksDB, for
+    /// a row lock or a stall, holds up nothing but a drop of its own family). The default
+    /// family cannot be dropped, so writes to it skip the gate.
+    pub(crate) fn with_live_family<R>(
+        &self,
+        operation: &'static str,
+        cf: &CfHandle,
+        write: impl FnOnce() -> R,
+    ) -> Result<R> {
+        self.check_writable(operation)?;
+        self.own_family(cf)?;
+        if cf.is_default() {
+            return Ok(write());
+        }
+        let _writing = cf.enter()?;
+        Ok(write())
+    }
+
+    /// Creates a column family (`rocksdb_create_column_family`, or with `ttl` seconds
+    /// `rocksdb_create_column_family_with_ttl`, for a TTL database only: the C API casts
+    /// to `DBWithTTL`) and keeps its handle; `traits` are those of `options`.
+    pub(crate) fn create_cf(
+        &self,
+        name: &str,
+        options: *const ffi::rocksdb_options_t,
+        traits: FamilyTraits,
+        ttl: Option<i32>,
+    ) -> Result<Arc<CfHandle>> {
+        assert!(
+            ttl.is_none() || self.kind == DbKind::Ttl,
+            "a TTL family needs a TTL database"
+        );
+        self.check_writable("create_cf")?;
+        let c_name = CString::new(name).map_err(|e| Error::invalid("column family name", e))?;
+        // Checked, then released: RocksDB's create waits for the write queue (a stall), and
+        // the map's lock is taken by every `cf()` lookup. Two creates of one name that race
+        // past this check are told apart by RocksDB ("already exists").
+        if self.column_families().contains_key(name) {
+            return Err(Error::ColumnFamilyExists {
+                name: name.to_owned(),
+            });
+        }
+        // Kept before RocksDB sees it, whatever the outcome: RocksDB can fail after the
+        // family exists (writing the OPTIONS file), and then still points to it.
+        if let Some(order) = &traits.order {
+            self.native
+                .comparators
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .push(order.clone());
+        }
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live database (owned) and options (borrowed by the caller); RocksDB
+        // copies the options and the name. The result is a new handle (NULL on error),
+        // owned by us; guarded (no exception leaves the call); a TTL call only on a TTL
+        // database (asserted above).
+        let raw = unsafe {
+            ffi::pinrocks_create_column_family(
+                self.raw(),
+                options,
+                c_name.as_ptr(),
+                ttl.unwrap_or(0),
+                u8::from(ttl.is_some()),
+                &mut code,
+                err.as_out(),
+            )
+        };
+        err.check_with_code(Some(code))?;
+        let handle = Arc::new(CfHandle::new(raw, name.to_owned(), self.id, traits));
+        self.column_families_mut()
+            .insert(name.to_owned(), Arc::clone(&handle));
+        Ok(handle)
+    }
+
+    /// Drops a column family (`rocksdb_drop_column_family`): from the start no write may
+    /// name it, then it waits for the writes already in flight, and drops it. Refused while
+    /// a prepared transaction writes to it (its commit would stop the database). No lock is
+    /// held across the wait or RocksDB's drop.
+    pub(crate) fn drop_cf(&self, name: &str) -> Result<()> {
+        self.check_writable("drop_cf")?;
+        let handle = self.column_families().get(name).cloned().ok_or_else(|| {
+            Error::ColumnFamilyNotFound {
+                name: name.to_owned(),
+            }
+        })?;
+        if handle.is_default() {
+            return Err(Error::DefaultColumnFamily);
+        }
+        handle.close_for_drop()?;
+        {
+            let mut map = self.column_families_mut();
+            if map.get(name).is_some_and(|h| Arc::ptr_eq(h, &handle)) {
+                map.remove(name);
+            }
+        }
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live database and handle (both owned here); guarded.
+        unsafe {
+            ffi::pinrocks_guarded_drop_column_family(
+                &mut code,
+                self.raw(),
+                handle.raw(),
+                err.as_out(),
+            )
+        };
+        // `DBImpl::DropColumnFamily` can fail after the drop is committed (writing the
+        // OPTIONS file), so a failure may mean dropped or not. Either way no write may reach
+        // the family again in this open: a write to a dropped family stops the database.
+        // If it was not dropped after all, it is back, whole, at the next open.
+        err.check_with_code(Some(code))
+    }
+}
+
+/// A transaction RocksDB recovered as prepared, which RocksDB owns (and deletes at close)
+/// until pinrocks hands it out as a `Transaction`: its C API wrapper (ours to free, not the
+/// transaction in it) and the families it writes to, counted as prepared in their gates.
+pub(crate) struct RecoveredTxn {
+    raw: NonNull<ffi::rocksdb_transaction_t>,
+    pub(crate) families: Vec<Arc<CfHandle>>,
+}
+
+impl RecoveredTxn {
+    /// Takes a wrapper from `rocksdb_transactiondb_get_prepared_transactions`.
+    pub(crate) fn new(
+        raw: NonNull<ffi::rocksdb_transaction_t>,
+        families: Vec<Arc<CfHandle>>,
+    ) -> Self {
+        for family in &families {
+            family.note_prepared(true);
+        }
+        RecoveredTxn { raw, families }
+    }
+
+    /// Hands the transaction out: its new owner destroys it and ends its prepared count.
+    pub(crate) fn hand_out(self) -> (NonNull<ffi::rocksdb_transaction_t>, Vec<Arc<CfHandle>>) {
+        let this = std::mem::ManuallyDrop::new(self);
+        // SAFETY: `this` is never used or dropped again; each field is read once.
+        unsafe { (this.raw, std::ptr::read(&this.families)) }
+    }
+}
+
+impl Drop for RecoveredTxn {
+    fn drop(&mut self) {
+        // SAFETY: the wrapper is ours (allocated by the C API for us) and freed once; the
+        // transaction in it is RocksDB's, left for `~PessimisticTransactionDB`.
+        unsafe { ffi::pinrocks_transaction_forget(self.raw.as_ptr()) };
+    }
+}

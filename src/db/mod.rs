@@ -1,0 +1,11 @@
+//! An open database: every kind of open, the owned native handles and what keeps them
+//! alive, column families and snapshots.
+
+pub(crate) mod column_family;
+pub(crate) mod database;
+pub(crate) mod dirs_in_use;
+pub(crate) mod family_handle;
+pub(crate) mod handles;
+pub(crate) mod open;
+pub(crate) mod opening;
+pub(crate) mod snapshot;

@@ -1,0 +1,13 @@
+//! What is set before a database opens: database and column family options, the block
+//! cache, compression, compaction styles, rate limiters, table options, statistics, and
+//! options loaded from a database's own OPTIONS file.
+
+pub(crate) mod cache;
+pub(crate) mod compaction_style;
+pub(crate) mod compression;
+pub(crate) mod db_options;
+pub(crate) mod rate_limiter;
+pub(crate) mod statistics;
+pub(crate) mod stored_options;
+pub(crate) mod table_options;
+pub(crate) mod transaction_options;

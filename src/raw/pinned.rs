@@ -1,0 +1,394 @@
+//! The two ways a value is pinned while Rust code reads it in place.
+//!
+//! * The one-call native path: `pinrocks_get_pinned` (rocksdb-c/) pins into a
+//!   `PinnableSlice` on its own stack and calls back into Rust. No heap allocation of its
+//!   own and one FFI call per read.
+//! * The C API's v2 handle: `pinrocks_get_pinned_cf_v2` (`rocksdb_get_pinned_cf_v2` run
+//!   inside a try/catch, rocksdb-c/guarded_calls.cc) allocates a handle that holds the pin
+//!   until `rocksdb_pinnable_handle_destroy`; [`PinnableHandle`] owns it.
+//!
+//! Either way the slice handed to Rust is only borrowed for the callback, so the borrow
+//! checker ends every use of the bytes before the pin is released.
+
+use std::ffi::{c_char, c_void};
+use std::ptr::NonNull;
+
+use crate::raw::error::{ErrPtr, Result};
+use crate::raw::ffi;
+use crate::raw::trampoline::Carried;
+
+/// The bytes RocksDB handed over; a NULL or zero-length value is the empty slice.
+///
+/// # Safety
+/// If `len > 0`, `data` must point to `len` readable bytes that stay valid and unchanged
+/// for `'a`.
+pub(crate) unsafe fn value_slice<'a>(data: *const c_char, len: usize) -> &'a [u8] {
+    if len == 0 || data.is_null() {
+        &[]
+    } else {
+        // SAFETY: guaranteed by the caller.
+        unsafe { std::slice::from_raw_parts(data.cast(), len) }
+    }
+}
+
+/// What the native trampoline carries across the C++ frame: the closure to run once, and
+/// its value once run.
+type Callback<F, R> = Carried<(Option<F>, Option<R>)>;
+
+/// Called by `pinrocks_get_pinned` while the value is pinned. It never unwinds into C++:
+/// a panic in `f` is caught here and resumed after the C++ frame has returned.
+extern "C" fn trampoline<F, R>(ctx: *mut c_void, data: *const c_char, len: usize)
+where
+    F: FnOnce(&[u8]) -> R,
+{
+    // SAFETY: `ctx` is the `Callback<F, R>` that `get_pinned_with` passed for this call,
+    // exclusively borrowed for its duration.
+    let callback = unsafe { Callback::<F, R>::from_ctx(ctx) };
+    callback.run(|(f, outcome)| {
+        if let Some(f) = f.take() {
+            // SAFETY: RocksDB keeps `data[..len]` pinned until this function returns, and
+            // the slice's lifetime cannot leave `f` (it is higher-ranked in `F`'s bound).
+            let value = unsafe { value_slice(data, len) };
+            *outcome = Some(f(value));
+        }
+    });
+}
+
+/// A native one-call pinned read: `(key, len, callback, ctx, status_code, errptr)` to
+/// found (1) or not (0), calling back while the value is pinned.
+pub(crate) type PinnedCall<'a> = &'a dyn Fn(
+    *const c_char,
+    usize,
+    ffi::pinrocks_value_fn,
+    *mut c_void,
+    &mut i32,
+    *mut *mut c_char,
+) -> u8;
+
+/// One native call: pins the value of `key` on the C++ stack and runs `f` on it.
+///
+/// # Safety
+/// `db`, `options` and `cf` must be live handles for the call, `cf` a family of `db`.
+pub(crate) unsafe fn get_pinned_native<F, R>(
+    db: *mut ffi::rocksdb_t,
+    options: *const ffi::rocksdb_readoptions_t,
+    cf: *mut ffi::rocksdb_column_family_handle_t,
+    key: &[u8],
+    f: F,
+) -> Result<Option<R>>
+where
+    F: FnOnce(&[u8]) -> R,
+{
+    // SAFETY: the call hands its arguments to `pinrocks_get_pinned`; `db`, `options` and
+    // `cf` are live (the caller's contract); the key and the callback's context are live
+    // for the call.
+    unsafe {
+        get_pinned_with(
+            &|key, len, callback, ctx, code, err| {
+                ffi::pinrocks_get_pinned(db, options, cf, key, len, callback, ctx, code, err)
+            },
+            key,
+            f,
+        )
+    }
+}
+
+/// Runs `call` (one of rocksdb-c/'s one-call pinned reads) for `key` with `f` as its
+/// callback: `f`'s result if found, and a panic in `f` resumed after C++ has returned.
+///
+/// # Safety
+/// `call` must hand its arguments unchanged to one of rocksdb-c/'s one-call pinned reads on
+/// live handles: it calls `callback(ctx, ..)` at most once, during the call, with bytes
+/// valid for that callback only.
+pub(crate) unsafe fn get_pinned_with<F, R>(
+    call: PinnedCall<'_>,
+    key: &[u8],
+    f: F,
+) -> Result<Option<R>>
+where
+    F: FnOnce(&[u8]) -> R,
+{
+    let mut callback: Callback<F, R> = Carried::new((Some(f), None));
+    let mut err = ErrPtr::new();
+    let mut code = 0;
+    // `trampoline::<F, R>` matches `callback`'s type; `key` is borrowed for the call.
+    call(
+        key.as_ptr().cast(),
+        key.len(),
+        Some(trampoline::<F, R>),
+        callback.as_ctx(),
+        &mut code,
+        err.as_out(),
+    );
+    let (_, outcome) = callback.finish();
+    err.check_with_code(Some(code))?;
+    Ok(outcome)
+}
+
+/// Owns a pinned value handle of the C API: the pin lasts until this drops, including when
+/// a panic unwinds through its owner.
+pub(crate) enum PinnableHandle {
+    /// `pinrocks_get_pinned_cf_v2`'s handle (the C API's `rocksdb_pinnable_handle_t`).
+    V2(NonNull<ffi::rocksdb_pinnable_handle_t>),
+    /// A `rocksdb_pinnableslice_t` (the transaction reads' handle).
+    Slice(NonNull<ffi::rocksdb_pinnableslice_t>),
+}
+
+impl PinnableHandle {
+    /// The pinned value, borrowed from the handle so it cannot outlive the pin.
+    pub(crate) fn value(&self) -> &[u8] {
+        let mut len = 0usize;
+        // SAFETY: the handle is live; the returned pointer is valid while it is.
+        unsafe {
+            let data = match self {
+                PinnableHandle::V2(h) => {
+                    ffi::rocksdb_pinnable_handle_get_value(h.as_ptr(), &mut len)
+                }
+                PinnableHandle::Slice(h) => ffi::rocksdb_pinnableslice_value(h.as_ptr(), &mut len),
+            };
+            value_slice(data, len)
+        }
+    }
+}
+
+impl Drop for PinnableHandle {
+    fn drop(&mut self) {
+        // SAFETY: owned by `self` and destroyed once.
+        unsafe {
+            match self {
+                PinnableHandle::V2(h) => ffi::rocksdb_pinnable_handle_destroy(h.as_ptr()),
+                PinnableHandle::Slice(h) => ffi::rocksdb_pinnableslice_destroy(h.as_ptr()),
+            }
+        }
+    }
+}
+
+/// The C API's v2 path: `Ok(None)` when `key` is absent. The error pointer is checked
+/// before the NULL handle is read as not-found.
+///
+/// # Safety
+/// `db`, `options` and `cf` must be live handles for the call, `cf` a family of `db`.
+pub(crate) unsafe fn get_pinned_handle(
+    db: *mut ffi::rocksdb_t,
+    options: *const ffi::rocksdb_readoptions_t,
+    cf: *mut ffi::rocksdb_column_family_handle_t,
+    key: &[u8],
+) -> Result<Option<PinnableHandle>> {
+    let mut err = ErrPtr::new();
+    let mut code = 0;
+    // SAFETY: live handles (the caller's contract); `key` is borrowed for the
+    // call. The result is a new handle (`rocksdb_pinnable_handle_t`, freed by
+    // `rocksdb_pinnable_handle_destroy`) owned by `PinnableHandle`, or NULL. No C++
+    // exception leaves the call.
+    let raw = unsafe {
+        ffi::pinrocks_get_pinned_cf_v2(
+            db,
+            options,
+            cf,
+            key.as_ptr().cast(),
+            key.len(),
+            &mut code,
+            err.as_out(),
+        )
+    };
+    // Checked first: on error the handle is NULL too, which would read as not found.
+    err.check_with_code(Some(code))?;
+    Ok(NonNull::new(raw).map(PinnableHandle::V2))
+}
+
+/// A transaction's read into a C API pinnable slice handle
+/// (`pinrocks_transaction_get_pinned_handle`: `rocksdb_transaction_get_pinned_cf` or its
+/// for-update form inside a try/catch), which pins where the value comes from the database
+/// and owns a copy where it comes from the transaction's own writes. `Ok(None)` when absent.
+///
+/// # Safety
+/// `txn`, `options` and `cf` must be live for the call; `mode` a `PINROCKS_READ_*`.
+pub(crate) unsafe fn get_pinned_transaction_handle(
+    txn: NonNull<ffi::rocksdb_transaction_t>,
+    options: *const ffi::rocksdb_readoptions_t,
+    cf: *mut ffi::rocksdb_column_family_handle_t,
+    key: &[u8],
+    mode: i32,
+) -> Result<Option<PinnableHandle>> {
+    let mut err = ErrPtr::new();
+    let mut code = 0;
+    // SAFETY: live transaction, options and handle (the caller's contract); `key`
+    // is borrowed for the call; `mode` is one of the PINROCKS_READ_* values (plain, or for
+    // update, exclusive or shared). The result is a new handle owned below, or NULL. No C++
+    // exception leaves the call.
+    let raw = unsafe {
+        ffi::pinrocks_transaction_get_pinned_handle(
+            txn.as_ptr(),
+            options,
+            cf,
+            key.as_ptr().cast(),
+            key.len(),
+            mode,
+            &mut code,
+            err.as_out(),
+        )
+    };
+    // Checked first: on error the handle is NULL too, which would read as not found.
+    err.check_with_code(Some(code))?;
+    Ok(NonNull::new(raw).map(PinnableHandle::Slice))
+}
+
+/// An indexed batch's read into a pinnable slice handle (`pinrocks_wbwi_get_handle`): a copy
+/// where the value comes from the batch, a pin where it comes from the database (never when
+/// `batch_only`). `Ok(None)` when absent.
+///
+/// # Safety
+/// `db`, `batch`, `options` and `cf` must be live for the call, the batch unchanged.
+pub(crate) unsafe fn get_pinned_batch_handle(
+    db: *mut ffi::rocksdb_t,
+    batch: NonNull<ffi::rocksdb_writebatch_wi_t>,
+    options: *const ffi::rocksdb_readoptions_t,
+    cf: *mut ffi::rocksdb_column_family_handle_t,
+    key: &[u8],
+    batch_only: bool,
+) -> Result<Option<PinnableHandle>> {
+    let mut err = ErrPtr::new();
+    let mut code = 0;
+    // SAFETY: live batch, database, options and handle (the caller's contract);
+    // `key` is borrowed for the call. The result is a new handle owned below, or NULL.
+    let raw = unsafe {
+        ffi::pinrocks_wbwi_get_handle(
+            db,
+            batch.as_ptr(),
+            options,
+            cf,
+            key.as_ptr().cast(),
+            key.len(),
+            u8::from(batch_only),
+            &mut code,
+            err.as_out(),
+        )
+    };
+    err.check_with_code(Some(code))?;
+    Ok(NonNull::new(raw).map(PinnableHandle::Slice))
+}
+
+/// Multi-get callback state: the closure.
+type MultiCallback<F> = Carried<F>;
+
+/// Called by `pinrocks_multi_get_pinned` for each key while the batch is pinned. A panic
+/// is caught, stops the batch (return 1) and is resumed after C++ has returned.
+extern "C" fn multi_trampoline<F>(
+    ctx: *mut c_void,
+    index: usize,
+    found: u8,
+    data: *const c_char,
+    len: usize,
+) -> u8
+where
+    F: FnMut(usize, Option<&[u8]>),
+{
+    // SAFETY: `ctx` is the `MultiCallback<F>` that `multi_get_with` passed for this call.
+    let callback = unsafe { MultiCallback::<F>::from_ctx(ctx) };
+    // SAFETY: the batch's values stay pinned until the C++ function returns.
+    let value = (found != 0).then(|| unsafe { value_slice(data, len) });
+    u8::from(callback.run(|f| f(index, value)).is_none())
+}
+
+/// Batches up to this many keys are read with no allocation of ours, on either side:
+/// RocksDB's own batch size (`MultiGetContext::MAX_BATCH_SIZE`).
+const INLINE_KEYS: usize = 32;
+
+/// A native pinned multi-get: `(num_keys, keys, callback, ctx, status_code, errptr)`.
+pub(crate) type MultiCall<'a> = &'a dyn Fn(
+    usize,
+    *const ffi::pinrocks_slice,
+    ffi::pinrocks_multi_value_fn,
+    *mut c_void,
+    &mut i32,
+    *mut *mut c_char,
+);
+
+/// `DB::MultiGet` into pinned slices, calling `f(index, value)` for each key in order.
+///
+/// # Safety
+/// `db`, `options` and `cf` must be live handles for the call, `cf` a family of `db`.
+pub(crate) unsafe fn multi_get_pinned<K, F>(
+    db: *mut ffi::rocksdb_t,
+    options: *const ffi::rocksdb_readoptions_t,
+    cf: *mut ffi::rocksdb_column_family_handle_t,
+    keys: &[K],
+    f: F,
+) -> Result<()>
+where
+    K: AsRef<[u8]>,
+    F: FnMut(usize, Option<&[u8]>),
+{
+    // SAFETY: the call hands its arguments to `pinrocks_multi_get_pinned`; live handles
+    // (the caller's contract); the keys and the callback's context are live for the call.
+    unsafe {
+        multi_get_with(
+            &|n, keys, callback, ctx, code, err| {
+                ffi::pinrocks_multi_get_pinned(db, options, cf, n, keys, callback, ctx, code, err)
+            },
+            keys,
+            f,
+        )
+    }
+}
+
+/// Runs `call` (one of rocksdb-c/'s pinned multi-gets) over `keys` with `f` called back
+/// for each key in order.
+///
+/// # Safety
+/// `call` must hand its arguments unchanged to one of rocksdb-c/'s pinned multi-gets on
+/// live handles: it calls `callback(ctx, i, ..)` only during the call, for `i` below the
+/// number of keys, with bytes valid for that callback only.
+pub(crate) unsafe fn multi_get_with<K, F>(call: MultiCall<'_>, keys: &[K], f: F) -> Result<()>
+where
+    K: AsRef<[u8]>,
+    F: FnMut(usize, Option<&[u8]>),
+{
+    // Each key's `as_ref` is called once: a pointer and a length from two calls of a
+    // user's `AsRef` could disagree, and RocksDB would read past the key. Up to
+    // `INLINE_KEYS` keys are described on the stack (no allocation), like the native side.
+    const EMPTY: ffi::pinrocks_slice = ffi::pinrocks_slice {
+        data: std::ptr::null(),
+        len: 0,
+    };
+    let mut inline = [EMPTY; INLINE_KEYS];
+    let mut heap = Vec::new();
+    let key_slices: &mut [ffi::pinrocks_slice] = if keys.len() <= INLINE_KEYS {
+        &mut inline[..keys.len()]
+    } else {
+        heap.resize(keys.len(), EMPTY);
+        &mut heap
+    };
+    for (slot, key) in key_slices.iter_mut().zip(keys) {
+        let key = key.as_ref();
+        *slot = ffi::pinrocks_slice {
+            data: key.as_ptr().cast(),
+            len: key.len(),
+        };
+    }
+    let mut callback: MultiCallback<F> = Carried::new(f);
+    let mut err = ErrPtr::new();
+    let mut code = 0;
+    // Each of `key_slices` describes one key's bytes, borrowed from `keys` for the call;
+    // `multi_trampoline::<F>` matches `callback`'s type.
+    call(
+        key_slices.len(),
+        key_slices.as_ptr(),
+        Some(multi_trampoline::<F>),
+        callback.as_ctx(),
+        &mut code,
+        err.as_out(),
+    );
+    callback.finish();
+    err.check_with_code(Some(code))
+}
+
+// SAFETY: the handle owns a `PinnableSlice`: either a block-cache pin, whose cleanup is one
+// `Cache::Release(handle)` (table/block_based/cachable_entry.h; the sharded caches are
+// thread-safe), or RocksDB's own copy of a memtable value (`SaveValue` in db/memtable.cc,
+// then `PinSelf`). Nothing in it is tied to the thread that read it, and
+// `rocksdb_pinnable_handle_get_value` only reads it. What the bytes live in (the column
+// family's cache, the database) is kept alive by the handle's owners.
+unsafe impl Send for PinnableHandle {}
+// SAFETY: see `Send`; `value` only reads.
+unsafe impl Sync for PinnableHandle {}

@@ -1,0 +1,437 @@
+//! Zero-copy iteration: key and value slices borrowed from the iterator, valid until it
+//! moves. No allocation per entry. Two faces: the lending cursor [`Cursor`] (seek, move,
+//! read the entry in place), and [`Entries`], a std [`Iterator`] over values that a closure
+//! computes from the borrowed bytes, ending with the scan's error if it failed.
+
+use std::iter::FusedIterator;
+use std::marker::PhantomData;
+use std::ops::Bound;
+use std::ptr::NonNull;
+
+use crate::callbacks::comparator::{compare, Comparator};
+use crate::raw::error::{ErrPtr, Error, ErrorKind, Result};
+use crate::raw::ffi;
+use crate::raw::pinned::value_slice;
+use crate::read::key_range::KeyRange;
+use crate::read::read_options::ReadOptions;
+use crate::read::source::DbSource;
+
+/// A positioned cursor over one column family, from [`Reader::iter`](crate::Reader::iter),
+/// [`Reader::range`](crate::Reader::range) or
+/// [`Reader::prefix_iter`](crate::Reader::prefix_iter). A range's keys are all it sees:
+/// keys outside read as the end, both ways, and `seek_to_first`/`seek_to_last` go to the
+/// range's first and last keys. The reader's [`ReadOptions`](crate::ReadOptions) bounds
+/// (`iterate_lower_bound`, `iterate_upper_bound`) apply too; the iterator borrows them.
+///
+/// It is a lending iterator: [`entry`](Self::entry) borrows the iterator, and every move
+/// takes `&mut self`, so the borrow checker ends each entry's use before the iterator moves
+/// on:
+///
+/// ```
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let mut opts = pinrocks::Options::new();
+/// # opts.create_if_missing(true);
+/// # let db = pinrocks::Db::open(&opts, dir.path())?;
+/// for k in [b"a", b"b", b"c"] { db.put(k, k)?; }
+/// let mut it = db.reader().range(b"a"..=b"b"); // positioned at "a"
+/// let mut seen = Vec::new();
+/// while let Some((key, value)) = it.entry() {
+///     assert_eq!(key, value);
+///     seen.push(key[0]);
+///     it.next();
+/// }
+/// it.status()?;
+/// assert_eq!(seen, b"ab");
+///
+/// // The same as a std iterator: each item computed from the borrowed bytes.
+/// let lens: Vec<usize> = db.reader().scan(.., |_key, value| value.len()).collect::<Result<_, _>>()?;
+/// assert_eq!(lens, [1, 1, 1]);
+/// # Ok(()) }
+/// ```
+///
+/// Holding a slice across a move does not compile:
+///
+/// ```compile_fail
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let db = pinrocks::Db::open(&pinrocks::Options::new(), dir.path())?;
+/// let mut it = db.reader().iter();
+/// it.seek_to_first();
+/// let (key, _) = it.entry().unwrap();
+/// it.next();
+/// println!("{key:?}"); // error: `it` is borrowed by `key`
+/// # Ok(()) }
+/// ```
+///
+/// `Send` when it reads the database alone (`S` is [`DbSource`]), so a scan can move to
+/// another thread, but not `Sync`: a cursor is used by one thread at a time (RocksDB
+/// requires external synchronization for its moves, and some of its `value()` paths load
+/// lazily). An iterator through a transaction or an indexed batch reads that object's index
+/// as it moves, so it stays on the thread that uses the object:
+///
+/// ```compile_fail
+/// fn sent<T: Send>(_: T) {}
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let mut options = pinrocks::Options::new();
+/// # options.create_if_missing(true);
+/// let db = pinrocks::Db::open_optimistic_transaction_db(&options, dir.path(), []).unwrap();
+/// let txn = db.begin().unwrap();
+/// let reader = txn.reader();
+/// sent(reader.iter());
+/// ```
+///
+/// ```compile_fail
+/// fn sent<T: Send>(_: T) {}
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let mut options = pinrocks::Options::new();
+/// # options.create_if_missing(true);
+/// let db = pinrocks::Db::open(&options, dir.path()).unwrap();
+/// let batch = db.indexed_batch().unwrap();
+/// let reader = batch.reader();
+/// sent(reader.scan(.., |k, _| k.len()));
+/// ```
+///
+/// ```compile_fail
+/// fn shared<T: Sync>(_: &T) {}
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let db = pinrocks::Db::open(&pinrocks::Options::new(), dir.path()).unwrap();
+/// shared(&db.reader().iter());
+/// ```
+#[doc(alias = "DbIterator")]
+#[doc(alias = "Iterator")]
+#[doc(alias = "NewIterator")]
+#[doc(alias = "rocksdb_iterator_t")]
+pub struct Cursor<'a, S = DbSource> {
+    raw: NonNull<ffi::rocksdb_iterator_t>,
+    lower: Bound<Box<[u8]>>,
+    upper: Bound<Box<[u8]>>,
+    /// The column family's key order, which the bounds are compared in.
+    order: Option<&'a Comparator>,
+    /// Read options of this iterator's own (prefix iteration), which RocksDB points into:
+    /// dropped after `raw` is destroyed (`Drop` runs before the fields drop).
+    _own_options: Option<Box<ReadOptions>>,
+    /// The database, column family and read options (whose bounds RocksDB points into)
+    /// must outlive the iterator; and what it reads through (`S`).
+    _borrow: PhantomData<(&'a (), S)>,
+}
+
+// SAFETY: a RocksDB iterator (`ArenaWrappedDBIter`) has no thread affinity: it may be used
+// from any thread, one at a time (include/rocksdb/iterator.h: non-const methods need external
+// synchronization), and its destructor releases its SuperVersion through the thread-safe
+// `ColumnFamilyData::ReturnThreadLocalSuperVersion`/`Cleanup` paths (the error iterator a
+// failed seek leaves in its place holds only a status). Every move takes
+// `&mut self`; the type is not `Sync`. Only for iterators over the database alone: one
+// through a transaction or an indexed batch (`BaseDeltaIterator`) reads that object's
+// index, which its owner uses on its own thread.
+unsafe impl Send for Cursor<'_, DbSource> {}
+
+impl<'a, S> Cursor<'a, S> {
+    /// Owns `raw`, seeing only keys within `range` (in `order`); not positioned. `options`
+    /// are the read options `raw` was made with, if the iterator owns them.
+    pub(crate) fn new(
+        raw: *mut ffi::rocksdb_iterator_t,
+        range: &dyn KeyRange,
+        order: Option<&'a Comparator>,
+        options: Option<Box<ReadOptions>>,
+    ) -> Self {
+        let (lower, upper) = range.key_bounds();
+        Cursor {
+            raw: NonNull::new(raw).expect("rocksdb_create_iterator returned NULL"),
+            lower,
+            upper,
+            order,
+            _own_options: options,
+            _borrow: PhantomData,
+        }
+    }
+
+    fn valid(&self) -> bool {
+        // SAFETY: live iterator.
+        unsafe { ffi::rocksdb_iter_valid(self.raw.as_ptr()) != 0 }
+    }
+
+    /// The entry RocksDB is at, in or out of the range.
+    fn raw_entry(&self) -> Option<(&[u8], &[u8])> {
+        if !self.valid() {
+            return None;
+        }
+        // SAFETY: a valid iterator's key and value stay unchanged until it moves, which
+        // needs `&mut self` and so ends these borrows first.
+        unsafe {
+            let mut len = 0usize;
+            let key = ffi::rocksdb_iter_key(self.raw.as_ptr(), &mut len);
+            let key = value_slice(key, len);
+            let value = ffi::rocksdb_iter_value(self.raw.as_ptr(), &mut len);
+            Some((key, value_slice(value, len)))
+        }
+    }
+
+    fn in_range(&self, key: &[u8]) -> bool {
+        let cmp = |bound: &[u8]| compare(self.order, key, bound);
+        let above_lower = match &self.lower {
+            Bound::Included(start) => cmp(start).is_ge(),
+            Bound::Excluded(start) => cmp(start).is_gt(),
+            Bound::Unbounded => true,
+        };
+        let below_upper = match &self.upper {
+            Bound::Included(end) => cmp(end).is_le(),
+            Bound::Excluded(end) => cmp(end).is_lt(),
+            Bound::Unbounded => true,
+        };
+        above_lower && below_upper
+    }
+
+    /// Whether RocksDB's current key is `bound` in the column family's order.
+    fn at(&self, bound: &[u8]) -> bool {
+        self.raw_entry()
+            .is_some_and(|(key, _)| compare(self.order, key, bound).is_eq())
+    }
+
+    /// Moves to the first entry of the range.
+    pub fn seek_to_first(&mut self) {
+        match std::mem::replace(&mut self.lower, Bound::Unbounded) {
+            Bound::Unbounded => {
+                // SAFETY: live iterator; no exception leaves the call (as in `seek`).
+                unsafe {
+                    ffi::pinrocks_iter_move(self.raw.as_ptr(), ffi::PINROCKS_ITER_FIRST as i32)
+                }
+            }
+            Bound::Included(start) => {
+                self.seek(&start);
+                self.lower = Bound::Included(start);
+            }
+            Bound::Excluded(start) => {
+                self.seek(&start);
+                if self.at(&start) {
+                    self.next();
+                }
+                self.lower = Bound::Excluded(start);
+            }
+        }
+    }
+
+    /// Moves to the last entry of the range.
+    pub fn seek_to_last(&mut self) {
+        match std::mem::replace(&mut self.upper, Bound::Unbounded) {
+            Bound::Unbounded => {
+                // SAFETY: live iterator; no exception leaves the call (as in `seek`).
+                unsafe {
+                    ffi::pinrocks_iter_move(self.raw.as_ptr(), ffi::PINROCKS_ITER_LAST as i32)
+                }
+            }
+            Bound::Included(end) => {
+                self.seek_for_prev(&end);
+                self.upper = Bound::Included(end);
+            }
+            Bound::Excluded(end) => {
+                self.seek_for_prev(&end);
+                // `end` itself is outside the range; compare RocksDB's own key, since
+                // `entry` already hides keys outside it.
+                if self.at(&end) {
+                    self.prev();
+                }
+                self.upper = Bound::Excluded(end);
+            }
+        }
+    }
+
+    /// Moves to the first entry with a key `>= key`.
+    pub fn seek(&mut self, key: &[u8]) {
+        // SAFETY: live iterator; RocksDB copies what it needs of `key`. No C++ exception
+        // leaves the call: if one is thrown inside, `pinrocks_iter_seek` replaces the C++
+        // iterator in our handle with one that is not valid and whose status is the failure
+        // (see `status`).
+        unsafe { ffi::pinrocks_iter_seek(self.raw.as_ptr(), key.as_ptr().cast(), key.len()) };
+    }
+
+    /// Moves to the last entry with a key `<= key`.
+    pub fn seek_for_prev(&mut self, key: &[u8]) {
+        // SAFETY: as in `seek`.
+        unsafe {
+            ffi::pinrocks_iter_seek_for_prev(self.raw.as_ptr(), key.as_ptr().cast(), key.len())
+        };
+    }
+
+    /// Moves to the next entry; does nothing past the end.
+    #[allow(clippy::should_implement_trait)] // a lending move, not `Iterator::next`
+    pub fn next(&mut self) {
+        if self.valid() {
+            // SAFETY: live, valid iterator; no exception leaves the call (as in `seek`).
+            unsafe { ffi::pinrocks_iter_move(self.raw.as_ptr(), ffi::PINROCKS_ITER_NEXT as i32) };
+        }
+    }
+
+    /// Moves to the previous entry; does nothing before the start.
+    pub fn prev(&mut self) {
+        if self.valid() {
+            // SAFETY: live, valid iterator; no exception leaves the call (as in `seek`).
+            unsafe { ffi::pinrocks_iter_move(self.raw.as_ptr(), ffi::PINROCKS_ITER_PREV as i32) };
+        }
+    }
+
+    /// The current key, or `None` past either end (or outside the range).
+    pub fn key(&self) -> Option<&[u8]> {
+        self.entry().map(|(key, _)| key)
+    }
+
+    /// The current value, or `None` past either end (or outside the range).
+    pub fn value(&self) -> Option<&[u8]> {
+        self.entry().map(|(_, value)| value)
+    }
+
+    /// The current key and value, borrowed until the iterator moves.
+    pub fn entry(&self) -> Option<(&[u8], &[u8])> {
+        self.raw_entry().filter(|(key, _)| self.in_range(key))
+    }
+
+    /// The error that stopped the iterator, if any. An iterator that ran off its end
+    /// because of an I/O error or corruption reports it here.
+    pub fn status(&self) -> Result<()> {
+        let mut err = ErrPtr::new();
+        // SAFETY: live iterator.
+        unsafe { ffi::rocksdb_iter_get_error(self.raw.as_ptr(), err.as_out()) };
+        err.check().map_err(caught_in_seek)
+    }
+
+    /// A std [`Iterator`] over `f(key, value)` for each entry from the current one
+    /// forward. The bytes are borrowed only for the call, so `f` copies what it keeps. If
+    /// the scan stops on an error (an I/O error, corruption), that error is the last item.
+    pub fn forward<T, F: FnMut(&[u8], &[u8]) -> T>(self, f: F) -> Entries<'a, F, S> {
+        Entries::new(self, f, false)
+    }
+
+    /// Like [`forward`](Self::forward), from the current entry backward.
+    pub fn backward<T, F: FnMut(&[u8], &[u8]) -> T>(self, f: F) -> Entries<'a, F, S> {
+        Entries::new(self, f, true)
+    }
+}
+
+/// The message part of the status an iterator reports when RocksDB threw while it was made
+/// or sought (`kIteratorException` in rocksdb-c/guarded.h; keep the two in step).
+const ITERATOR_EXCEPTION: &str = "pinrocks: C++ exception in an iterator";
+
+/// The kind of a C++ exception caught in a seek, which the iterator can only report as a
+/// RocksDB status (`Status::MemoryLimit` for std::bad_alloc, else `Status::Aborted`):
+/// [`ErrorKind::MemoryLimit`] or [`ErrorKind::NativeException`], as the calls that report a
+/// code get.
+fn caught_in_seek(error: Error) -> Error {
+    match error {
+        Error::RocksDb {
+            kind: ErrorKind::Aborted,
+            message,
+        } if message.contains(ITERATOR_EXCEPTION) => {
+            let kind = if message.starts_with("Operation aborted: Memory limit reached: ") {
+                ErrorKind::MemoryLimit
+            } else {
+                ErrorKind::NativeException
+            };
+            Error::RocksDb { kind, message }
+        }
+        other => other,
+    }
+}
+
+/// The smallest key greater than every key that starts with `prefix`, if there is one.
+pub(crate) fn successor(prefix: &[u8]) -> Option<Vec<u8>> {
+    let mut end = prefix.to_vec();
+    while let Some(last) = end.pop() {
+        if last < u8::MAX {
+            end.push(last + 1);
+            return Some(end);
+        }
+    }
+    None
+}
+
+impl<S> Drop for Cursor<'_, S> {
+    fn drop(&mut self) {
+        // SAFETY: owned by `self`, destroyed once, before the borrowed database closes.
+        unsafe { ffi::rocksdb_iter_destroy(self.raw.as_ptr()) };
+    }
+}
+
+/// A std [`Iterator`] over a scan: each item is `Ok(f(key, value))`, and a scan that stopped
+/// on an error ends with that `Err` (then `None`). From [`Cursor::forward`],
+/// [`Cursor::backward`], [`Reader::scan`](crate::Reader::scan) and
+/// [`Reader::scan_rev`](crate::Reader::scan_rev).
+pub struct Entries<'a, F, S = DbSource> {
+    it: Cursor<'a, S>,
+    f: F,
+    backward: bool,
+    started: bool,
+    done: bool,
+}
+
+impl<'a, F, S> Entries<'a, F, S> {
+    fn new(it: Cursor<'a, S>, f: F, backward: bool) -> Self {
+        Entries {
+            it,
+            f,
+            backward,
+            started: false,
+            done: false,
+        }
+    }
+}
+
+impl<T, F: FnMut(&[u8], &[u8]) -> T, S> Iterator for Entries<'_, F, S> {
+    type Item = Result<T>;
+
+    fn next(&mut self) -> Option<Result<T>> {
+        if self.done {
+            return None;
+        }
+        if self.started {
+            if self.backward {
+                self.it.prev();
+            } else {
+                self.it.next();
+            }
+        }
+        self.started = true;
+        match self.it.entry() {
+            Some((key, value)) => Some(Ok((self.f)(key, value))),
+            None => {
+                self.done = true;
+                self.it.status().err().map(Err)
+            }
+        }
+    }
+}
+
+impl<T, F: FnMut(&[u8], &[u8]) -> T, S> FusedIterator for Entries<'_, F, S> {}
+
+#[cfg(test)]
+mod tests {
+    use super::{caught_in_seek, successor, Error, ErrorKind};
+
+    #[test]
+    fn successor_of_prefixes() {
+        assert_eq!(successor(b"ab"), Some(b"ac".to_vec()));
+        assert_eq!(successor(&[1, 0xFF]), Some(vec![2]));
+        assert_eq!(successor(&[0xFF, 0xFF]), None);
+        assert_eq!(successor(b""), None);
+    }
+
+    #[test]
+    fn exceptions_caught_in_a_seek_keep_their_kind() {
+        // `Status::ToString()` of what rocksdb-c/guarded_calls.cc leaves in the iterator.
+        let kind_of = |message: &str| match caught_in_seek(Error::RocksDb {
+            kind: ErrorKind::Aborted,
+            message: message.to_owned(),
+        }) {
+            Error::RocksDb { kind, .. } => kind,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            kind_of("Operation aborted: Memory limit reached: pinrocks: C++ exception in an iterator: std::bad_alloc"),
+            ErrorKind::MemoryLimit
+        );
+        assert_eq!(
+            kind_of("Operation aborted: pinrocks: C++ exception in an iterator: boom"),
+            ErrorKind::NativeException
+        );
+        assert_eq!(kind_of("Operation aborted: "), ErrorKind::Aborted);
+    }
+}

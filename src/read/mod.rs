@@ -1,0 +1,10 @@
+//! Reads through one [`Reader`](crate::Reader) over the database, a transaction or an
+//! indexed batch: every tier (Vec, buffer, pinned, guard, owned bytes, multi-get) and the
+//! iterators.
+
+pub(crate) mod cursor;
+pub(crate) mod key_range;
+pub(crate) mod pinned_value;
+pub(crate) mod read_options;
+pub(crate) mod reader;
+pub(crate) mod source;

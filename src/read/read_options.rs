@@ -1,0 +1,204 @@
+//! Read options: one raw handle each, kept alive with what RocksDB keeps pointers to (the
+//! iterate bounds, the snapshot).
+
+use std::sync::OnceLock;
+
+use crate::db::snapshot::Snapshot;
+use crate::raw::ffi;
+use crate::raw::owned::Owned;
+use crate::raw::setter::setter;
+
+/// Options for reads (`rocksdb_readoptions_t`): pass one to [`Reader::options`] to use it.
+///
+/// ```
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let mut opts = pinrocks::Options::new();
+/// # opts.create_if_missing(true);
+/// # let db = pinrocks::Db::open(&opts, dir.path())?;
+/// for k in [b"a", b"b", b"c"] { db.put(k, k)?; }
+/// let mut one_off = pinrocks::ReadOptions::new();
+/// one_off.fill_cache(false).iterate_upper_bound(b"c"); // a scan that should not evict
+/// let keys = db.reader().options(&one_off).scan(.., |k, _| k.to_vec()).count();
+/// assert_eq!(keys, 2);
+/// # Ok(()) }
+/// ```
+///
+/// The iterate bounds and the snapshot are kept alive by the options themselves: RocksDB
+/// stores pointers to them, not copies.
+///
+/// [`Reader::options`]: crate::Reader::options
+pub struct ReadOptions {
+    raw: Owned<ffi::rocksdb_readoptions_t>,
+    lower_bound: Option<Box<[u8]>>,
+    upper_bound: Option<Box<[u8]>>,
+    snapshot: Option<Snapshot>,
+    /// The database of a snapshot these options borrow (a transaction's), which its owner
+    /// keeps alive.
+    borrowed_snapshot_db: Option<u64>,
+}
+
+// SAFETY: `rocksdb_readoptions_t` is a plain C++ value. `DB::Get`, `MultiGet` and
+// `NewIterator` take its `ReadOptions` by const reference and copy it before changing
+// anything (`io_activity`, in `DBImpl::GetImpl`/`NewIterator`); an iterator keeps pointers
+// to the bound slices inside it, which the iterator's borrow of `&ReadOptions` keeps
+// unchanged. The bounds are immutable boxes and the snapshot is itself `Send + Sync`.
+unsafe impl Send for ReadOptions {}
+// SAFETY: see `Send`.
+unsafe impl Sync for ReadOptions {}
+
+impl ReadOptions {
+    /// RocksDB's defaults (fill the block cache, verify checksums, no snapshot), but with
+    /// `auto_prefix_mode` on: iterators read in total order, and RocksDB uses prefix
+    /// filters only where that gives the same result (RocksDB's own default reads a
+    /// column family with a prefix extractor in prefix mode, where a seek may skip files
+    /// that hold keys of the range).
+    pub fn new() -> Self {
+        // SAFETY: plain constructor; NULL only on allocation failure.
+        let raw = unsafe { ffi::rocksdb_readoptions_create() };
+        let mut options = ReadOptions {
+            // SAFETY: a new object, ours alone (or NULL).
+            raw: unsafe { Owned::from_raw(raw) }.expect("rocksdb_readoptions_create returned NULL"),
+            lower_bound: None,
+            upper_bound: None,
+            snapshot: None,
+            borrowed_snapshot_db: None,
+        };
+        options.auto_prefix_mode(true);
+        options
+    }
+
+    setter!(
+        /// Whether blocks read by this read are added to the block cache.
+        fill_cache(bool) => rocksdb_readoptions_set_fill_cache as u8
+    );
+    setter!(
+        /// Verify block checksums on every read from an SST file.
+        verify_checksums(bool) => rocksdb_readoptions_set_verify_checksums as u8
+    );
+    setter!(
+        /// Keep iterator key and value blocks pinned for the iterator's life.
+        pin_data(bool) => rocksdb_readoptions_set_pin_data as u8
+    );
+    setter!(
+        /// Iterate only over keys with the seek key's prefix (the column family's prefix
+        /// extractor's), using prefix bloom filters to skip files.
+        prefix_same_as_start(bool) => rocksdb_readoptions_set_prefix_same_as_start as u8
+    );
+    setter!(
+        /// Seek in total key order even with a prefix extractor (ignore prefix filters).
+        total_order_seek(bool) => rocksdb_readoptions_set_total_order_seek as u8
+    );
+    setter!(
+        /// Read in total order, using prefix filters only where the seek key and the upper
+        /// bound make that safe (on by default in pinrocks; see [`new`](Self::new)).
+        auto_prefix_mode(bool) => rocksdb_readoptions_set_auto_prefix_mode as u8
+    );
+
+    /// Read as of `snapshot`. The options hold the snapshot (and so its database) alive.
+    /// Use them only with the snapshot's own database: [`Reader::options`] panics on
+    /// another one (RocksDB would read it as of an unrelated sequence number).
+    ///
+    /// [`Reader::options`]: crate::Reader::options
+    pub fn snapshot(&mut self, snapshot: &Snapshot) -> &mut Self {
+        // SAFETY: the snapshot pointer stays valid while `self.snapshot` holds it.
+        unsafe { ffi::rocksdb_readoptions_set_snapshot(self.raw.as_ptr(), snapshot.raw()) };
+        self.snapshot = Some(snapshot.clone());
+        self
+    }
+
+    /// Iterators stop before keys `>= bound` (exclusive).
+    pub fn iterate_upper_bound(&mut self, bound: &[u8]) -> &mut Self {
+        let bound: Box<[u8]> = bound.into();
+        // SAFETY: RocksDB keeps a pointer into `bound`; the box lives in `self` until it is
+        // replaced here or `self` drops, and its heap storage does not move.
+        unsafe {
+            ffi::rocksdb_readoptions_set_iterate_upper_bound(
+                self.raw.as_ptr(),
+                bound.as_ptr().cast(),
+                bound.len(),
+            )
+        };
+        self.upper_bound = Some(bound);
+        self
+    }
+
+    /// Iterators start at keys `>= bound` (inclusive).
+    pub fn iterate_lower_bound(&mut self, bound: &[u8]) -> &mut Self {
+        let bound: Box<[u8]> = bound.into();
+        // SAFETY: as for `iterate_upper_bound`.
+        unsafe {
+            ffi::rocksdb_readoptions_set_iterate_lower_bound(
+                self.raw.as_ptr(),
+                bound.as_ptr().cast(),
+                bound.len(),
+            )
+        };
+        self.lower_bound = Some(bound);
+        self
+    }
+
+    pub(crate) fn raw(&self) -> *const ffi::rocksdb_readoptions_t {
+        self.raw.as_ptr()
+    }
+
+    /// For native code that sets what the C API cannot (a transaction's own snapshot).
+    pub(crate) fn raw_mut(&mut self) -> *mut ffi::rocksdb_readoptions_t {
+        self.raw.as_ptr()
+    }
+
+    /// RocksDB's defaults, one value for the process: what a `Reader` reads with unless
+    /// told otherwise.
+    pub(crate) fn defaults() -> &'static ReadOptions {
+        static DEFAULTS: OnceLock<ReadOptions> = OnceLock::new();
+        DEFAULTS.get_or_init(ReadOptions::new)
+    }
+
+    /// A copy for one iterator that sets its own bounds: the same settings and snapshot,
+    /// this lower bound, and `upper` or this upper bound, whichever ends first bytewise.
+    pub(crate) fn copy_with_upper_bound(&self, upper: Option<&[u8]>) -> ReadOptions {
+        // SAFETY: live handle; the copy is a new handle we own (NULL only if allocation
+        // failed). Its snapshot pointer is kept alive by the `Snapshot` cloned below (or, a
+        // borrowed one, by the owner of `self`, which the copy's user borrows too).
+        let raw = unsafe { ffi::pinrocks_readoptions_copy(self.raw.as_ptr()) };
+        let mut copy = ReadOptions {
+            // SAFETY: a new object, ours alone (or NULL).
+            raw: unsafe { Owned::from_raw(raw) }.expect("pinrocks_readoptions_copy returned NULL"),
+            lower_bound: None,
+            upper_bound: None,
+            snapshot: self.snapshot.clone(),
+            borrowed_snapshot_db: self.borrowed_snapshot_db,
+        };
+        if let Some(lower) = &self.lower_bound {
+            copy.iterate_lower_bound(lower);
+        }
+        let bound = match (self.upper_bound.as_deref(), upper) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        if let Some(bound) = bound {
+            copy.iterate_upper_bound(bound);
+        }
+        copy
+    }
+
+    /// The database of the snapshot these options read at, if any.
+    pub(crate) fn snapshot_db_id(&self) -> Option<u64> {
+        self.snapshot
+            .as_ref()
+            .map(Snapshot::db_id)
+            .or(self.borrowed_snapshot_db)
+    }
+
+    /// Notes that native code set a snapshot of database `db_id` that these options only
+    /// borrow (see `raw_mut`).
+    pub(crate) fn borrow_snapshot_of(&mut self, db_id: u64) {
+        self.borrowed_snapshot_db = Some(db_id);
+    }
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        Self::new()
+    }
+}

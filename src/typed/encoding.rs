@@ -1,0 +1,36 @@
+//! Keys and values through their codecs, the typed point read every typed view shares,
+//! and the errors that name the codec (and the key, for a decode).
+
+use crate::codec::{Codec, DecodeError};
+use crate::raw::error::{Error, Result};
+use crate::read::reader::Reader;
+use crate::read::source::ReadSource;
+
+pub(crate) fn encode<C: Codec, R>(item: &C::Item, f: impl FnOnce(&[u8]) -> R) -> Result<R> {
+    C::with_encoded(item, f).map_err(|source| Error::Encode {
+        codec: C::NAME,
+        source,
+    })
+}
+
+pub(crate) fn decode<'a, C: Codec>(key: &[u8], bytes: &'a [u8]) -> Result<C::Decoded<'a>> {
+    C::decode(bytes).map_err(|source: DecodeError| Error::Decode {
+        codec: C::NAME,
+        key: key.to_vec(),
+        source,
+    })
+}
+
+/// The typed point read every typed view shares: `key` encoded with `K`, read pinned
+/// through `reader`, the value decoded with `V` in place and handed to `f`.
+pub(crate) fn get_typed<K: Codec, V: Codec, S: ReadSource, R>(
+    reader: Reader<'_, S>,
+    key: &K::Item,
+    f: impl for<'v> FnOnce(V::Decoded<'v>) -> R,
+) -> Result<Option<R>> {
+    encode::<K, _>(key, |k| {
+        reader
+            .get_pinned(k, |bytes| decode::<V>(k, bytes).map(f))?
+            .transpose()
+    })?
+}

@@ -1,0 +1,8 @@
+//! Typed keys and values over the byte API, through the [`codec`](crate::codec)s: one
+//! typed reader over any source, one typed writer into any target, and `Table<K, V>`.
+
+pub(crate) mod encoding;
+pub(crate) mod iter;
+pub(crate) mod reader;
+pub(crate) mod table;
+pub(crate) mod writer;

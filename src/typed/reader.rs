@@ -1,0 +1,148 @@
+//! Typed reads over any source: the database, a transaction or an indexed batch.
+
+use std::marker::PhantomData;
+use std::ops::{Bound, RangeBounds};
+
+use crate::codec::Codec;
+use crate::raw::error::Result;
+use crate::read::read_options::ReadOptions;
+use crate::read::reader::Reader;
+use crate::read::source::DbSource;
+use crate::read::source::ReadSource;
+use crate::typed::encoding::{encode, get_typed};
+use crate::typed::iter::TypedIter;
+
+/// A [`Reader`] whose keys are encoded with codec `K` and whose values are decoded with
+/// codec `V`, straight from the pinned bytes: from [`Reader::typed`], or from a
+/// [`Table`](crate::Table) ([`Table::reader`](crate::Table::reader) on the database,
+/// [`Table::read`](crate::Table::read) through a transaction or an indexed batch). The
+/// same reads whatever the source.
+///
+/// ```
+/// use pinrocks::codec::{BigEndian, Utf8};
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let mut options = pinrocks::Options::new();
+/// # options.create_if_missing(true);
+/// let db = pinrocks::Db::open_optimistic_transaction_db(&options, dir.path(), [])?;
+/// db.writer().typed::<BigEndian<u32>, Utf8>().put(&1, "one")?;
+/// let mut txn = db.begin()?;
+/// txn.writer().typed::<BigEndian<u32>, Utf8>().put(&2, "two")?;
+/// let names: Vec<(u32, String)> = txn
+///     .reader()
+///     .typed::<BigEndian<u32>, Utf8>()
+///     .scan(.., |id, name: &str| (id, name.to_owned()))?
+///     .collect::<pinrocks::Result<_>>()?;
+/// assert_eq!(names, [(1, "one".to_owned()), (2, "two".to_owned())]); // its own write too
+/// # Ok(()) }
+/// ```
+pub struct TypedReader<'a, K, V, S = DbSource> {
+    reader: Reader<'a, S>,
+    _codecs: PhantomData<fn() -> (K, V)>,
+}
+
+impl<K, V, S: ReadSource> Clone for TypedReader<'_, K, V, S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<K, V, S: ReadSource> Copy for TypedReader<'_, K, V, S> {}
+
+impl<'a, S: ReadSource> Reader<'a, S> {
+    /// This reader's reads with typed keys (codec `K`) and values (codec `V`).
+    pub fn typed<K: Codec, V: Codec>(self) -> TypedReader<'a, K, V, S> {
+        TypedReader {
+            reader: self,
+            _codecs: PhantomData,
+        }
+    }
+}
+
+impl<'a, K: Codec, V: Codec, S: ReadSource> TypedReader<'a, K, V, S> {
+    /// Reads with `options` instead (a snapshot, `fill_cache`, ...). See [`Reader::options`].
+    pub fn options(self, options: &'a ReadOptions) -> Self {
+        self.reader.options(options).typed()
+    }
+
+    /// Calls `f` with the value at `key`, decoded from the pinned bytes (borrowing them
+    /// where the codec does). `None` if absent; a decode error names the key and codec.
+    ///
+    /// A borrowed value cannot leave the closure:
+    ///
+    /// ```compile_fail
+    /// # use pinrocks::codec::{Raw, Utf8};
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let db = pinrocks::Db::open(&pinrocks::Options::new(), dir.path())?;
+    /// let escaped: Option<&str> = db.reader().typed::<Raw, Utf8>().get(b"k", |s: &str| s)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn get<R>(
+        &self,
+        key: &K::Item,
+        f: impl for<'v> FnOnce(V::Decoded<'v>) -> R,
+    ) -> Result<Option<R>> {
+        get_typed::<K, V, S, R>(self.reader, key, f)
+    }
+
+    /// The value at `key`, decoded and turned into its owned form.
+    pub fn get_owned(&self, key: &K::Item) -> Result<Option<V::Owned>> {
+        self.get(key, V::to_owned)
+    }
+
+    /// A typed iterator, not yet positioned.
+    pub fn iter(&self) -> TypedIter<'a, K, V, S> {
+        TypedIter {
+            inner: self.reader.iter(),
+            _codecs: PhantomData,
+        }
+    }
+
+    /// A typed iterator over the keys in `range` (`&1..&10`, `"a"..="m"`, `..`), in the
+    /// order of their encodings, positioned at the first. Use order-preserving codecs
+    /// (`BigEndian`, `Utf8`, `F64`, ...) for the range to mean what it says.
+    pub fn range(&self, range: impl RangeBounds<K::Item>) -> Result<TypedIter<'a, K, V, S>> {
+        let bound = |b: Bound<&K::Item>| -> Result<Bound<Box<[u8]>>> {
+            Ok(match b {
+                Bound::Included(k) => Bound::Included(encode::<K, _>(k, |b| Box::<[u8]>::from(b))?),
+                Bound::Excluded(k) => Bound::Excluded(encode::<K, _>(k, |b| Box::<[u8]>::from(b))?),
+                Bound::Unbounded => Bound::Unbounded,
+            })
+        };
+        let bounds = (bound(range.start_bound())?, bound(range.end_bound())?);
+        Ok(TypedIter {
+            inner: self.reader.range(bounds),
+            _codecs: PhantomData,
+        })
+    }
+
+    /// A std [`Iterator`] over `f(key, value)` for the keys in `range`, decoded from the
+    /// bytes in place. A decode error, or an error that stopped the scan, is the last item.
+    pub fn scan<T, R, F>(
+        &self,
+        range: R,
+        f: F,
+    ) -> Result<impl Iterator<Item = Result<T>> + use<'a, K, V, S, T, R, F>>
+    where
+        R: RangeBounds<K::Item>,
+        F: for<'e> FnMut(K::Decoded<'e>, V::Decoded<'e>) -> T,
+    {
+        Ok(self.range(range)?.forward(f))
+    }
+
+    /// Like [`scan`](Self::scan), from the last key in `range` to the first.
+    pub fn scan_rev<T, R, F>(
+        &self,
+        range: R,
+        f: F,
+    ) -> Result<impl Iterator<Item = Result<T>> + use<'a, K, V, S, T, R, F>>
+    where
+        R: RangeBounds<K::Item>,
+        F: for<'e> FnMut(K::Decoded<'e>, V::Decoded<'e>) -> T,
+    {
+        let mut it = self.range(range)?;
+        it.seek_to_last();
+        Ok(it.backward(f))
+    }
+}

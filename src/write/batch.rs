@@ -1,0 +1,388 @@
+//! Atomic groups of writes.
+
+use std::sync::{Arc, Weak};
+
+use crate::callbacks::comparator::compare;
+use crate::db::column_family::ColumnFamily;
+use crate::db::database::Db;
+use crate::db::handles::{CfHandle, DbInner, WritingAll};
+use crate::raw::batch_records::{for_each_record, BatchRecord};
+use crate::raw::error::{ErrPtr, Error, Result};
+use crate::raw::ffi;
+use crate::raw::owned::Owned;
+use crate::write::target::sealed::Target;
+use crate::write::target::DbTarget;
+use crate::write::write_options::WriteOptions;
+use crate::write::writer::Writer;
+
+/// Puts and deletes applied together by [`Writer::write`](crate::Writer::write): all of
+/// them or none. The batch copies keys and values in, so they need not outlive it.
+///
+/// ```
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let mut opts = pinrocks::Options::new();
+/// # opts.create_if_missing(true);
+/// # let db = pinrocks::Db::open(&opts, dir.path())?;
+/// let index = db.create_cf("index", &pinrocks::Options::new())?;
+/// let mut batch = pinrocks::WriteBatch::new();
+/// batch.writer().put(b"doc:1", b"hello world")?;
+/// let mut indexing = batch.writer().cf(&index);
+/// indexing.put(b"word:hello", b"doc:1")?;
+/// indexing.delete_range(b"word:a", b"word:b")?;
+/// assert_eq!(batch.len(), 3);
+/// db.write(&batch)?; // atomically: both families or neither
+/// assert_eq!(index.reader().get(b"word:hello")?.as_deref(), Some(&b"doc:1"[..]));
+/// batch.clear(); // reuse the allocation
+/// # Ok(()) }
+/// ```
+///
+/// Each operation reports what RocksDB refuses (a key or value over 4 GiB): the C API's
+/// batch functions drop that status and leave the entry out, so pinrocks calls
+/// `WriteBatch::Put`/`Delete`/`DeleteRange` itself (rocksdb-c/).
+///
+/// A batch is `Send` but not `Sync`: writing it stamps a sequence number into it
+/// (`WriteBatchInternal::SetSequence` in `DBImpl::WriteImpl`), so two threads writing one
+/// batch at once would race and lose writes. This does not compile:
+///
+/// ```compile_fail
+/// fn shared<T: Sync>(_: &T) {}
+/// shared(&pinrocks::WriteBatch::new());
+/// ```
+pub struct WriteBatch {
+    raw: Owned<ffi::rocksdb_writebatch_t>,
+    /// The first `delete_range` of a named family whose start sorts after its end in that
+    /// family's order: writing it would poison the database (see `Writer::delete_range`),
+    /// so the write refuses the batch.
+    inverted_range: Option<InvertedRange>,
+    /// The first `delete_range` of the default family inverted bytewise, and whether the
+    /// default family has any: its order is known only at the write (see `check_ranges`).
+    inverted_default_range: Option<InvertedRange>,
+    default_ranges: bool,
+    /// The column families the batch names (`None` for the default one is not named), each
+    /// once.
+    families: Vec<NamedFamily>,
+}
+
+/// A column family a batch names. A batch stores only its id, which means another family
+/// (or none) in another database, or nothing once the family is dropped, so the write
+/// checks each against the database it writes to.
+pub(crate) struct NamedFamily {
+    /// `DbInner::id` of its database: unique, unlike an address.
+    db_id: u64,
+    /// Does not keep the handle alive (a batch may outlive its database, and a handle must
+    /// not be destroyed after its database closed), but keeps its allocation, so the
+    /// address compared in `note_family` cannot be reused.
+    handle: Weak<CfHandle>,
+    name: String,
+}
+
+impl NamedFamily {
+    /// Adds `handle`'s family to `families` unless it is there already.
+    pub(crate) fn note(families: &mut Vec<NamedFamily>, handle: &Arc<CfHandle>) {
+        if families
+            .iter()
+            .any(|f| std::ptr::eq(f.handle.as_ptr(), Arc::as_ptr(handle)))
+        {
+            return;
+        }
+        families.push(NamedFamily {
+            db_id: handle.db_id,
+            handle: Arc::downgrade(handle),
+            name: handle.name.clone(),
+        });
+    }
+
+    /// The family's handle, if a write to `db` may name it: of `db`, and not dropped and
+    /// gone. (Whether it is being dropped, the gate says: `WritingAll::enter`.)
+    pub(crate) fn handle_in(&self, db: &DbInner) -> Result<Arc<CfHandle>> {
+        if self.db_id != db.id {
+            return Err(Error::ForeignColumnFamily {
+                name: self.name.clone(),
+            });
+        }
+        // The database is open (we write to it), so the handle is gone only if the family
+        // was dropped and nothing holds it any more. An upgraded handle may be dropped
+        // last by the writer: it belongs to `db`, which is open.
+        self.handle
+            .upgrade()
+            .ok_or_else(|| Error::ColumnFamilyDropped {
+                name: self.name.clone(),
+            })
+    }
+
+    /// Enters every family of `families` for a write to `db` (see `WritingAll`).
+    pub(crate) fn enter_all(families: &[NamedFamily], db: &DbInner) -> Result<WritingAll> {
+        let handles = families
+            .iter()
+            .map(|family| family.handle_in(db))
+            .collect::<Result<Vec<_>>>()?;
+        WritingAll::enter(handles)
+    }
+}
+
+/// The start and end of a `delete_range` whose start sorts after its end.
+type InvertedRange = (Box<[u8]>, Box<[u8]>);
+
+// SAFETY: a `rocksdb::WriteBatch` is an owned buffer (`rep_`, a std::string) with no thread
+// affinity, so it may move between threads. Not `Sync`: `DB::Write` writes into the batch
+// it is given (`WriteBatchInternal::SetSequence`), though the C API's pointer looks const.
+unsafe impl Send for WriteBatch {}
+
+impl WriteBatch {
+    /// An empty batch.
+    pub fn new() -> Self {
+        // SAFETY: plain constructor; NULL only on allocation failure.
+        let raw = unsafe { ffi::rocksdb_writebatch_create() };
+        WriteBatch {
+            // SAFETY: a new object, ours alone (or NULL).
+            raw: unsafe { Owned::from_raw(raw) }.expect("rocksdb_writebatch_create returned NULL"),
+            inverted_range: None,
+            inverted_default_range: None,
+            default_ranges: false,
+            families: Vec::new(),
+        }
+    }
+
+    /// Writes into the batch: the same calls as for the database (see [`Writer`]), kept
+    /// until the batch is written.
+    ///
+    /// Each write reports what RocksDB refuses (a key or value over 4 GiB): the C API's
+    /// batch functions drop that status and leave the entry out.
+    #[doc(alias = "Put")]
+    pub fn writer(&mut self) -> Writer<'_, BatchTarget<'_>> {
+        Writer::new(BatchTarget(self), None)
+    }
+
+    /// One write into the batch (`op` a `PINROCKS_RECORD_*`; for a range, `value` is its
+    /// end) to `cf` (`None`: the default family, whichever database the batch is written
+    /// to).
+    fn record(
+        &mut self,
+        cf: Option<&Arc<CfHandle>>,
+        op: u32,
+        key: &[u8],
+        value: &[u8],
+    ) -> Result<()> {
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        let batch = self.raw.as_ptr();
+        let raw_cf = cf.map_or(std::ptr::null_mut(), |cf| cf.raw());
+        // SAFETY: live batch (owned, `&mut self`) and handle (borrowed through `cf`, or
+        // NULL for the default family); the bytes are copied into the batch during the call.
+        unsafe {
+            ffi::pinrocks_writebatch_write(
+                batch,
+                raw_cf,
+                op as i32,
+                key.as_ptr().cast(),
+                key.len(),
+                value.as_ptr().cast(),
+                value.len(),
+                &mut code,
+                err.as_out(),
+            )
+        };
+        err.check_with_code(Some(code))?;
+        if let Some(handle) = cf {
+            NamedFamily::note(&mut self.families, handle);
+        }
+        if op == ffi::PINROCKS_RECORD_DELETE_RANGE {
+            let (inverted, order) = match cf {
+                Some(cf) => (&mut self.inverted_range, cf.order.as_ref()),
+                None => {
+                    self.default_ranges = true;
+                    (&mut self.inverted_default_range, None)
+                }
+            };
+            if inverted.is_none() && compare(order, key, value).is_gt() {
+                *inverted = Some((key.into(), value.into()));
+            }
+        }
+        Ok(())
+    }
+
+    /// The number of operations in the batch.
+    pub fn len(&self) -> usize {
+        // SAFETY: live batch; `WriteBatch::Count` only reads the header. (Ours, because the C
+        // API's `rocksdb_writebatch_count` answers a signed int.)
+        let count = unsafe { ffi::pinrocks_writebatch_count(self.raw.as_ptr()) };
+        count as usize
+    }
+
+    /// Calls `f` with each record of the batch, in order, its bytes borrowed from the
+    /// batch: to audit or replicate what a batch does.
+    ///
+    /// ```
+    /// use pinrocks::{BatchRecord, WriteBatch};
+    /// # fn main() -> pinrocks::Result<()> {
+    /// let mut batch = WriteBatch::new();
+    /// batch.writer().put(b"a", b"1")?;
+    /// batch.writer().delete(b"b")?;
+    /// let mut seen = Vec::new();
+    /// batch.for_each(|record| match record {
+    ///     BatchRecord::Put { key, .. } => seen.push(("put", key.to_vec())),
+    ///     BatchRecord::Delete { key, .. } => seen.push(("delete", key.to_vec())),
+    ///     _ => {}
+    /// })?;
+    /// assert_eq!(seen, [("put", b"a".to_vec()), ("delete", b"b".to_vec())]);
+    /// # Ok(()) }
+    /// ```
+    pub fn for_each(&self, f: impl FnMut(BatchRecord<'_>)) -> Result<()> {
+        // SAFETY: live batch, borrowed shared (so unchanged) for the call.
+        unsafe { for_each_record(self.raw.as_ptr(), f) }
+    }
+
+    /// Whether the batch holds no operation.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Removes every operation, keeping the allocation for reuse.
+    pub fn clear(&mut self) {
+        // SAFETY: live batch, owned.
+        unsafe { ffi::rocksdb_writebatch_clear(self.raw.as_ptr()) };
+        self.inverted_range = None;
+        self.inverted_default_range = None;
+        self.default_ranges = false;
+        self.families.clear();
+    }
+
+    /// The column families the batch names.
+    pub(crate) fn families(&self) -> &[NamedFamily] {
+        &self.families
+    }
+
+    /// `Err(InvertedRange)` if a `delete_range` of the batch is inverted in its family's
+    /// order, writing to `db`. The default family's order is `db`'s: bytewise, checked as
+    /// the range was added; with a comparator, each of its ranges is checked now.
+    pub(crate) fn check_ranges(&self, db: &DbInner) -> Result<()> {
+        let inverted = |(from, to): &InvertedRange| Error::InvertedRange {
+            start: from.to_vec(),
+            end: to.to_vec(),
+        };
+        if let Some(range) = &self.inverted_range {
+            return Err(inverted(range));
+        }
+        let Some(order) = db.default_cf.order.as_ref().filter(|_| self.default_ranges) else {
+            return self
+                .inverted_default_range
+                .as_ref()
+                .map_or(Ok(()), |r| Err(inverted(r)));
+        };
+        let mut first = None;
+        self.for_each(|record| {
+            if let BatchRecord::DeleteRange { cf: 0, start, end } = record {
+                if first.is_none() && order.compare(start, end).is_gt() {
+                    first = Some((start.into(), end.into()));
+                }
+            }
+        })?;
+        first.as_ref().map_or(Ok(()), |r| Err(inverted(r)))
+    }
+
+    pub(crate) fn raw(&self) -> *mut ffi::rocksdb_writebatch_t {
+        self.raw.as_ptr()
+    }
+}
+impl std::fmt::Debug for WriteBatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WriteBatch")
+            .field("len", &self.len())
+            .field(
+                "column_families",
+                &self.families.iter().map(|f| &f.name).collect::<Vec<_>>(),
+            )
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for WriteBatch {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Writes into a batch: what [`WriteBatch::writer`] gives.
+pub struct BatchTarget<'a>(&'a mut WriteBatch);
+
+// The sealed trait's methods name crate-private types: unreachable from outside.
+#[allow(private_interfaces)]
+impl Target for BatchTarget<'_> {
+    /// Any database's family: a batch names families by id, checked when it is written.
+    fn family<'c>(&self, cf: &'c ColumnFamily<'_>) -> &'c Arc<CfHandle> {
+        cf.handle()
+    }
+
+    fn write(
+        &mut self,
+        _operation: &'static str,
+        cf: Option<&Arc<CfHandle>>,
+        op: u32,
+        key: &[u8],
+        value: &[u8],
+        _options: &WriteOptions,
+    ) -> Result<()> {
+        self.0.record(cf, op, key, value)
+    }
+}
+
+impl<'a> Writer<'a, DbTarget<'a>> {
+    /// Applies every operation of `batch` atomically, each to the column family it names.
+    /// The writer's column family is not used.
+    ///
+    /// A batch holding an inverted range (see [`delete_range`](Self::delete_range)),
+    /// naming a column family of another database (a batch stores column family ids, which
+    /// mean another family there: [`Error::ForeignColumnFamily`]) or a dropped one
+    /// ([`Error::ColumnFamilyDropped`]) is rejected whole, before anything is written.
+    pub fn write(&self, batch: &WriteBatch) -> Result<()> {
+        let db = self.target.0;
+        db.check_writable("write")?;
+        batch.check_ranges(db)?;
+        // SAFETY: `batch` is live and borrowed for the call; `WriteBatch` is not `Sync`, so
+        // no other thread uses it meanwhile.
+        unsafe { self.write_raw(batch.raw(), batch.families()) }
+    }
+
+    /// Writes the batch at `raw`, which names `families`, after checking that each is a
+    /// live family of this database. The caller has checked that the database is writable.
+    ///
+    /// # Safety
+    /// `raw` must be a live batch that no other thread uses during the call: `DB::Write`
+    /// writes its sequence number into it (`WriteBatchInternal::SetSequence`).
+    pub(crate) unsafe fn write_raw(
+        &self,
+        raw: *mut ffi::rocksdb_writebatch_t,
+        families: &[NamedFamily],
+    ) -> Result<()> {
+        let db = self.target.0;
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // The families stay undroppable until the write returns (no lock is held: a write
+        // that stalls or waits for row locks holds up only drops of its own families).
+        let _writing = NamedFamily::enter_all(families, db)?;
+        // SAFETY: live database and options; `raw` is live and ours alone for the call (the
+        // caller's contract). Guarded: `rocksdb_write` lets `std::bad_alloc` escape.
+        unsafe {
+            ffi::pinrocks_db_write(db.raw(), self.options.raw(), raw, &mut code, err.as_out())
+        };
+        err.check_with_code(Some(code))
+    }
+}
+
+impl<'a> Writer<'a, BatchTarget<'a>> {
+    /// Removes every key in `[from, to)` with one range tombstone, when the batch is
+    /// written. An inverted range (in the family's order) makes that write fail whole with
+    /// [`Error::InvertedRange`].
+    pub fn delete_range(&mut self, from: &[u8], to: &[u8]) -> Result<()> {
+        self.apply("delete_range", ffi::PINROCKS_RECORD_DELETE_RANGE, from, to)
+    }
+}
+
+impl Db {
+    /// Applies `batch` atomically with default write options. See [`Writer::write`].
+    #[doc(alias = "Write")]
+    pub fn write(&self, batch: &WriteBatch) -> Result<()> {
+        self.writer().write(batch)
+    }
+}

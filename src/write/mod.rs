@@ -1,0 +1,9 @@
+//! Writes: one at a time, in a batch, in an indexed batch that can be read before it is
+//! written, and in a transaction.
+
+pub(crate) mod batch;
+pub(crate) mod indexed_batch;
+pub(crate) mod target;
+pub(crate) mod transaction;
+pub(crate) mod write_options;
+pub(crate) mod writer;

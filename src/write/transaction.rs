@@ -1,0 +1,578 @@
+//! Transactions: pessimistic (`TransactionDB`: keys locked as they are written or read for
+//! update) and optimistic (`OptimisticTransactionDB`: conflicts found at commit). A
+//! [`Transaction`] reads through the same [`Reader`] as the database, every tier included,
+//! seeing its own writes first; its point reads are the same one native call as plain reads
+//! (rocksdb-c/transactions.cc), the value pinned on the C++ stack.
+//!
+//! What a pinned read in a transaction holds: a value found in the transaction's own writes
+//! is a copy RocksDB makes into the `PinnableSlice` (its write batch can change); a value
+//! from the database pins its block, as a plain read does.
+//!
+//! Long because: one native object's whole life (begin, reads, writes, savepoints,
+//! snapshots, the two-phase end, recovered transactions), each with its doctest.
+
+use std::cell::OnceCell;
+use std::ffi::CString;
+use std::marker::PhantomData;
+use std::ptr::NonNull;
+use std::sync::Arc;
+
+use crate::db::column_family::ColumnFamily;
+use crate::db::database::Db;
+use crate::db::handles::{CfHandle, RawDb, WritingAll};
+use crate::options::transaction_options::{OptimisticTransactionOptions, TransactionOptions};
+use crate::raw::error::{ErrPtr, Error, Result};
+use crate::raw::ffi;
+use crate::read::read_options::ReadOptions;
+use crate::read::reader::Reader;
+use crate::read::source::TransactionSource;
+use crate::write::target::sealed::Target;
+use crate::write::write_options::WriteOptions;
+use crate::write::writer::Writer;
+
+impl Db {
+    /// Begins a transaction with default options, pessimistic or optimistic as the database
+    /// is. `Err(WrongKind)` on a database that is neither.
+    ///
+    /// ```
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// let mut options = pinrocks::Options::new();
+    /// options.create_if_missing(true);
+    /// let txn_options = pinrocks::TransactionDbOptions::new();
+    /// let db = pinrocks::Db::open_transaction_db(&options, &txn_options, dir.path(), [])?;
+    /// db.put(b"balance", b"100")?;
+    /// let mut txn = db.begin()?;
+    /// let seen = txn.reader_for_update(pinrocks::Lock::Exclusive).get_pinned(b"balance", |v| v.to_vec())?; // locked
+    /// txn.writer().put(b"balance", b"90")?;
+    /// assert_eq!(txn.reader().get(b"balance")?.as_deref(), Some(&b"90"[..])); // its own write
+    /// assert_eq!(db.get(b"balance")?.as_deref(), Some(&b"100"[..])); // not yet committed
+    /// txn.commit()?;
+    /// assert_eq!(db.get(b"balance")?.as_deref(), Some(&b"90"[..]));
+    /// # assert_eq!(seen.as_deref(), Some(&b"100"[..]));
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// A transaction cannot outlive its database:
+    ///
+    /// ```compile_fail
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let options = pinrocks::Options::new();
+    /// let txn = {
+    ///     let db = pinrocks::Db::open_transaction_db(&options, &Default::default(), dir.path(), [])?;
+    ///     db.begin()?
+    /// }; // error: `db` does not live long enough
+    /// # Ok(()) }
+    /// ```
+    #[doc(alias = "BeginTransaction")]
+    pub fn begin(&self) -> Result<Transaction<'_>> {
+        match self.inner().raw_db() {
+            RawDb::Transaction { .. } => {
+                self.transaction(WriteOptions::defaults(), &TransactionOptions::new())
+            }
+            RawDb::Optimistic { .. } => self.optimistic_transaction(
+                WriteOptions::defaults(),
+                &OptimisticTransactionOptions::new(),
+            ),
+            RawDb::Plain(_) => Err(not_transactional()),
+        }
+    }
+
+    /// Begins a pessimistic transaction.
+    pub fn transaction(
+        &self,
+        write: &WriteOptions,
+        options: &TransactionOptions,
+    ) -> Result<Transaction<'_>> {
+        let RawDb::Transaction { txn_db, .. } = self.inner().raw_db() else {
+            return Err(not_transactional());
+        };
+        // SAFETY: live database and options; the result is a new transaction we own.
+        let raw = unsafe {
+            ffi::rocksdb_transaction_begin(
+                txn_db.as_ptr(),
+                write.raw(),
+                options.raw(),
+                std::ptr::null_mut(),
+            )
+        };
+        Ok(Transaction::new(self, raw))
+    }
+
+    /// Begins an optimistic transaction.
+    pub fn optimistic_transaction(
+        &self,
+        write: &WriteOptions,
+        options: &OptimisticTransactionOptions,
+    ) -> Result<Transaction<'_>> {
+        let RawDb::Optimistic { txn_db, .. } = self.inner().raw_db() else {
+            return Err(not_transactional());
+        };
+        // SAFETY: live database and options; the result is a new transaction we own.
+        let raw = unsafe {
+            ffi::rocksdb_optimistictransaction_begin(
+                txn_db.as_ptr(),
+                write.raw(),
+                options.raw(),
+                std::ptr::null_mut(),
+            )
+        };
+        Ok(Transaction::new(self, raw))
+    }
+
+    /// The transactions that were prepared (two-phase commit) and neither committed nor
+    /// rolled back when the database last closed: after reopening, commit or roll back
+    /// each. Pessimistic transaction databases only.
+    pub fn prepared_transactions(&self) -> Result<Vec<Transaction<'_>>> {
+        if !matches!(self.inner().raw_db(), RawDb::Transaction { .. }) {
+            return Err(not_transactional());
+        }
+        // Only those recovered at open, each once: RocksDB's list also holds the live
+        // transactions of this open that were prepared, which their `Transaction` owns.
+        let recovered = std::mem::take(
+            &mut *self
+                .inner()
+                .recovered
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner()),
+        );
+        Ok(recovered
+            .into_iter()
+            .map(|txn| {
+                let (raw, families) = txn.hand_out();
+                let mut txn = Transaction::new(self, raw.as_ptr());
+                txn.families = families;
+                txn.prepared = true;
+                txn
+            })
+            .collect())
+    }
+}
+
+fn not_transactional() -> Error {
+    // Open it with open_transaction_db or open_optimistic_transaction_db.
+    Error::WrongKind {
+        operation: "a transaction",
+        needs: "transaction",
+    }
+}
+
+/// A transaction: writes buffered until [`commit`](Self::commit), reads that see them
+/// first. Dropped without a commit, it rolls back. It borrows its database, so it cannot
+/// outlive it. `Send` (it may move to another thread) but not `Sync`: RocksDB's
+/// transactions need one user at a time.
+///
+/// ```compile_fail
+/// fn shared<T: Sync>(_: &T) {}
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let mut options = pinrocks::Options::new();
+/// # options.create_if_missing(true);
+/// let db = pinrocks::Db::open_optimistic_transaction_db(&options, dir.path(), []).unwrap();
+/// shared(&db.begin().unwrap());
+/// ```
+///
+/// Writes take it exclusively: an iterator through the transaction points into its write
+/// batch, which a write may reallocate, so a write while one lives does not compile:
+///
+/// ```compile_fail
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let mut options = pinrocks::Options::new();
+/// # options.create_if_missing(true);
+/// let db = pinrocks::Db::open_optimistic_transaction_db(&options, dir.path(), [])?;
+/// let mut txn = db.begin()?;
+/// txn.writer().put(b"k", b"small")?;
+/// let reader = txn.reader();
+/// let it = reader.range(..); // at the transaction's own "k"
+/// txn.writer().put(b"pad", &[0u8; 4096])?; // error: `txn` is borrowed by the iterator
+/// let _ = it.value();
+/// # Ok(()) }
+/// ```
+pub struct Transaction<'db> {
+    raw: NonNull<ffi::rocksdb_transaction_t>,
+    db: &'db Db,
+    /// The column families (other than the default) it writes to: kept alive for its
+    /// write batch's index (which uses their comparators), entered at prepare and commit
+    /// (a dropped one refuses them, before RocksDB would fail the commit and stop the
+    /// database), and counted as prepared from its prepare to its end.
+    families: Vec<Arc<CfHandle>>,
+    /// Prepared (two-phase) and not yet committed or rolled back: `families` count it.
+    prepared: bool,
+    /// Read options at the transaction's snapshot, made on first use and forgotten by
+    /// whatever replaces the snapshot (each takes `&mut self`, so none is borrowed then).
+    at_snapshot: OnceCell<ReadOptions>,
+    /// Not `Sync`: a RocksDB transaction has one user at a time.
+    _one_user: PhantomData<std::cell::Cell<()>>,
+}
+
+// SAFETY: a RocksDB `Transaction` has no thread affinity: `PessimisticTransaction::TryLock`
+// locks through `PessimisticTransactionDB::TryLock` keyed by `Transaction::GetID()` (not the
+// thread), and `TransactionBaseImpl` keeps its batch, tracked keys and savepoints in the
+// object; RocksDB requires only that one thread use it at a time, which `!Sync` ensures
+// (every use, reads through its `Reader` included, borrows it on one thread). `Drop`
+// (`~PessimisticTransaction`, unlocking by id) may run on any thread.
+unsafe impl Send for Transaction<'_> {}
+
+impl<'db> Transaction<'db> {
+    fn new(db: &'db Db, raw: *mut ffi::rocksdb_transaction_t) -> Self {
+        Transaction {
+            raw: NonNull::new(raw).expect("RocksDB returned a NULL transaction"),
+            db,
+            families: Vec::new(),
+            prepared: false,
+            at_snapshot: OnceCell::new(),
+            _one_user: PhantomData,
+        }
+    }
+
+    /// Reads through the transaction (its own writes, then the database) on the default
+    /// column family; `.cf(..)` and `.options(..)` as for any [`Reader`].
+    pub fn reader(&self) -> Reader<'_, TransactionSource<'_>> {
+        let inner = self.db.inner();
+        let source = TransactionSource::new(self.raw, ffi::PINROCKS_READ_PLAIN);
+        Reader::with_source(inner, &inner.default_cf, source)
+    }
+
+    /// Reads for update: each key read is locked (pessimistic; `exclusive` or shared) or
+    /// tracked for conflicts at commit (optimistic), so the transaction fails rather than
+    /// commit over a change made since. Every point-read tier, the pinned multi-get
+    /// included (key by key through `GetForUpdate`: RocksDB's `MultiGet` would not lock);
+    /// iterators read plainly.
+    #[doc(alias = "GetForUpdate")]
+    pub fn reader_for_update(&self, lock: Lock) -> Reader<'_, TransactionSource<'_>> {
+        let inner = self.db.inner();
+        let mode = match lock {
+            Lock::Exclusive => ffi::PINROCKS_READ_FOR_UPDATE,
+            Lock::Shared => ffi::PINROCKS_READ_FOR_UPDATE_SHARED,
+        };
+        Reader::with_source(
+            inner,
+            &inner.default_cf,
+            TransactionSource::new(self.raw, mode),
+        )
+    }
+
+    /// One write (`op`: a `PINROCKS_RECORD_*`) to `cf` (`None`: the default family),
+    /// through our guarded shim (the C API's `rocksdb_transaction_put_cf` & co. let
+    /// `std::bad_alloc` escape).
+    fn write(
+        &mut self,
+        operation: &'static str,
+        cf: Option<&Arc<CfHandle>>,
+        op: u32,
+        key: &[u8],
+        value: &[u8],
+    ) -> Result<()> {
+        let inner = self.db.inner();
+        let handle = cf.unwrap_or(&inner.default_cf);
+        // RocksDB takes writes after a prepare, but they are not in the WAL's prepare
+        // section: a crash before the commit would lose them.
+        if self.prepared {
+            return Err(Error::invalid(
+                "transaction write",
+                "the transaction is prepared: a write now would not survive a crash",
+            ));
+        }
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        let txn = self.raw.as_ptr();
+        // The family is entered for the call, not locked: a put that waits for another
+        // transaction's row lock holds up nothing but a drop of this family.
+        inner.with_live_family(operation, handle, || {
+            // SAFETY: live transaction (exclusively borrowed) and handle; the bytes are
+            // borrowed for the call and copied by RocksDB.
+            unsafe {
+                ffi::pinrocks_transaction_write_op(
+                    txn,
+                    handle.raw(),
+                    op as i32,
+                    key.as_ptr().cast(),
+                    key.len(),
+                    value.as_ptr().cast(),
+                    value.len(),
+                    &mut code,
+                    err.as_out(),
+                )
+            }
+        })?;
+        // Noted once the write reached RocksDB, whatever it answered (one that threw may be
+        // in the batch already); one refused before it names nothing.
+        if !handle.is_default() && !self.families.iter().any(|f| Arc::ptr_eq(f, handle)) {
+            self.families.push(Arc::clone(handle));
+        }
+        err.check_with_code(Some(code))
+    }
+
+    /// Prepare, commit, rollback or rollback to savepoint (`op`: a `PINROCKS_TXN_*`).
+    fn end(&mut self, op: u32) -> Result<()> {
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live transaction, exclusively borrowed.
+        unsafe {
+            ffi::pinrocks_transaction_end(self.raw.as_ptr(), op as i32, &mut code, err.as_out())
+        };
+        err.check_with_code(Some(code))
+    }
+
+    /// Writes into the transaction, to the default family: the same calls as for the
+    /// database (see [`Writer`]). Each write locks its key (pessimistic) or tracks it
+    /// (optimistic).
+    ///
+    /// ```
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let mut options = pinrocks::Options::new();
+    /// # options.create_if_missing(true).create_missing_column_families(true);
+    /// # let cf_options = pinrocks::Options::new();
+    /// let db = pinrocks::Db::open_optimistic_transaction_db(&options, dir.path(), [("users", &cf_options)])?;
+    /// let users = db.cf("users")?;
+    /// let mut txn = db.begin()?;
+    /// txn.writer().cf(&users).put(b"ada", b"Lovelace")?;
+    /// txn.writer().delete(b"stale")?;
+    /// txn.commit()?;
+    /// assert_eq!(users.reader().get(b"ada")?.as_deref(), Some(&b"Lovelace"[..]));
+    /// # Ok(()) }
+    /// ```
+    #[doc(alias = "Put")]
+    pub fn writer(&mut self) -> Writer<'_, TransactionTarget<'_, 'db>> {
+        Writer::new(TransactionTarget(self), None)
+    }
+
+    /// One savepoint operation (`op`: a `PINROCKS_SAVEPOINT_*`).
+    fn savepoint(&mut self, op: u32) -> Result<()> {
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live transaction, exclusively borrowed. Guarded: setting one allocates.
+        unsafe {
+            ffi::pinrocks_transaction_savepoint(
+                self.raw.as_ptr(),
+                op as i32,
+                &mut code,
+                err.as_out(),
+            )
+        };
+        err.check_with_code(Some(code))
+    }
+
+    /// Marks a savepoint: [`rollback_to_savepoint`](Self::rollback_to_savepoint) undoes
+    /// what follows it.
+    pub fn set_savepoint(&mut self) -> Result<()> {
+        self.savepoint(ffi::PINROCKS_SAVEPOINT_SET)
+    }
+
+    /// Undoes every write since the last savepoint, and forgets it; the transaction's
+    /// snapshot goes back to the one it had then. `Err(NotFound)` if there is none.
+    pub fn rollback_to_savepoint(&mut self) -> Result<()> {
+        self.at_snapshot.take();
+        self.savepoint(ffi::PINROCKS_SAVEPOINT_ROLLBACK)
+    }
+
+    /// Forgets the last savepoint, keeping the writes since. `Err(NotFound)` if none.
+    pub fn pop_savepoint(&mut self) -> Result<()> {
+        self.savepoint(ffi::PINROCKS_SAVEPOINT_POP)
+    }
+
+    /// Takes a new snapshot for the transaction, now (or its first, if it began without
+    /// [`TransactionOptions::set_snapshot`]): from here, a key that someone else writes
+    /// after it makes this transaction's write (or read for update) of that key fail
+    /// (`Busy`), and [`snapshot_options`](Self::snapshot_options) read as of it.
+    ///
+    /// ```
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let mut options = pinrocks::Options::new();
+    /// # options.create_if_missing(true);
+    /// let db = pinrocks::Db::open_optimistic_transaction_db(&options, dir.path(), [])?;
+    /// db.put(b"rate", b"1.00")?;
+    /// let mut txn = db.begin()?;
+    /// txn.set_snapshot()?;
+    /// db.put(b"rate", b"1.10")?; // written after the snapshot
+    /// let at = txn.snapshot_options();
+    /// assert_eq!(txn.reader().options(at).get(b"rate")?.as_deref(), Some(&b"1.00"[..]));
+    /// assert_eq!(txn.reader().get(b"rate")?.as_deref(), Some(&b"1.10"[..])); // the latest
+    /// txn.set_snapshot()?; // refreshed: now sees 1.10
+    /// let at = txn.snapshot_options();
+    /// assert_eq!(txn.reader().options(at).get(b"rate")?.as_deref(), Some(&b"1.10"[..]));
+    /// # Ok(()) }
+    /// ```
+    pub fn set_snapshot(&mut self) -> Result<()> {
+        self.at_snapshot.take();
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live transaction, exclusively borrowed: no read options of its previous
+        // snapshot (which this may release) are borrowed.
+        unsafe {
+            ffi::pinrocks_transaction_set_snapshot(self.raw.as_ptr(), &mut code, err.as_out())
+        };
+        err.check_with_code(Some(code))
+    }
+
+    /// Read options (otherwise pinrocks' defaults) at the transaction's snapshot: for
+    /// repeatable reads through [`reader`](Self::reader) (or the database's) with
+    /// `.options(..)`. Without a snapshot (none set at begin or by
+    /// [`set_snapshot`](Self::set_snapshot)) they read the latest data. They borrow the
+    /// transaction, which owns the snapshot, so they cannot outlive it or see it replaced:
+    ///
+    /// ```compile_fail
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let mut options = pinrocks::Options::new();
+    /// # options.create_if_missing(true);
+    /// let db = pinrocks::Db::open_optimistic_transaction_db(&options, dir.path(), [])?;
+    /// let mut txn = db.begin()?;
+    /// txn.set_snapshot()?;
+    /// let at = txn.snapshot_options();
+    /// txn.set_snapshot()?; // error: `txn` is borrowed by `at`
+    /// db.reader().options(at).get(b"k")?;
+    /// # Ok(()) }
+    /// ```
+    pub fn snapshot_options(&self) -> &ReadOptions {
+        self.at_snapshot.get_or_init(|| {
+            let mut options = ReadOptions::new();
+            // SAFETY: live transaction and options; the snapshot pointer stays valid while
+            // these options are reachable: until the transaction drops or `set_snapshot` /
+            // `rollback_to_savepoint` (both `&mut self`) forget them first.
+            unsafe {
+                ffi::pinrocks_transaction_snapshot_into(self.raw.as_ptr(), options.raw_mut())
+            };
+            options.borrow_snapshot_of(self.db.inner().id);
+            options
+        })
+    }
+
+    /// Names the transaction, for two-phase commit (before [`prepare`](Self::prepare)).
+    ///
+    /// At most 512 bytes (RocksDB's limit, checked here: the C API copies the name before
+    /// it checks).
+    pub fn set_name(&mut self, name: &str) -> Result<()> {
+        if name.len() > 512 {
+            return Err(Error::invalid(
+                "transaction name",
+                format!("{} bytes: at most 512", name.len()),
+            ));
+        }
+        let name = CString::new(name).map_err(|e| Error::invalid("transaction name", e))?;
+        let mut err = ErrPtr::new();
+        // SAFETY: live transaction; the name is copied.
+        unsafe {
+            ffi::rocksdb_transaction_set_name(
+                self.raw.as_ptr(),
+                name.as_ptr(),
+                name.as_bytes().len(),
+                err.as_out(),
+            )
+        };
+        err.check()
+    }
+
+    /// Prepares a named transaction (two-phase commit): its writes are in the WAL, and it
+    /// survives a crash as prepared ([`Db::prepared_transactions`] after reopening).
+    ///
+    /// Refused with [`Error::ColumnFamilyDropped`] if a family it writes to was dropped
+    /// since; from here until it commits or rolls back (dropped without either, it stays
+    /// prepared in the WAL: until the database closes), [`Db::drop_cf`] refuses those
+    /// families ([`Error::ColumnFamilyInUse`]).
+    pub fn prepare(&mut self) -> Result<()> {
+        crate::raw::reentry::refuse_inside("prepare")?;
+        let _writing = WritingAll::enter_preparing(self.families.iter().cloned())?;
+        self.end(ffi::PINROCKS_TXN_PREPARE)?;
+        if !self.prepared {
+            self.prepared = true;
+            for family in &self.families {
+                family.note_prepared(true);
+            }
+        }
+        Ok(())
+    }
+
+    /// Commits every write atomically. A conflict (optimistic), an expired transaction or
+    /// a failure to write is an error, and nothing is committed; see
+    /// [`Error::is_retryable`].
+    ///
+    /// A transaction that writes to a column family dropped since it wrote is refused
+    /// ([`Error::ColumnFamilyDropped`]) before RocksDB sees it: RocksDB would fail the
+    /// commit inside and then refuse every write to the database until it is reopened.
+    pub fn commit(mut self) -> Result<()> {
+        crate::raw::reentry::refuse_inside("commit")?;
+        let _writing = WritingAll::enter(self.families.iter().cloned())?;
+        self.end(ffi::PINROCKS_TXN_COMMIT)?;
+        self.no_longer_prepared();
+        Ok(())
+    }
+
+    /// Discards every write and releases every lock.
+    pub fn rollback(mut self) -> Result<()> {
+        crate::raw::reentry::refuse_inside("rollback")?;
+        self.end(ffi::PINROCKS_TXN_ROLLBACK)?;
+        self.no_longer_prepared();
+        Ok(())
+    }
+
+    /// After a commit or rollback: a prepared transaction no longer holds its families.
+    /// (Dropped without either, it stays prepared in the WAL, to be recovered at the next
+    /// open, so its families stay held until the database closes: a drop of one would
+    /// make that commit fail.)
+    fn no_longer_prepared(&mut self) {
+        if std::mem::take(&mut self.prepared) {
+            for family in &self.families {
+                family.note_prepared(false);
+            }
+        }
+    }
+}
+
+impl Drop for Transaction<'_> {
+    fn drop(&mut self) {
+        // SAFETY: owned, destroyed once, while its database is open (the borrow). An
+        // uncommitted transaction is rolled back by its destructor; a prepared one stays
+        // prepared in the WAL (its families stay counted: `no_longer_prepared`).
+        unsafe { ffi::rocksdb_transaction_destroy(self.raw.as_ptr()) };
+    }
+}
+
+/// How [`Transaction::reader_for_update`] locks the keys it reads (RocksDB's
+/// `GetForUpdate(.., exclusive)`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lock {
+    /// No other transaction may lock the key until this one ends.
+    Exclusive,
+    /// Other transactions may read it for update too (shared); none may write it.
+    Shared,
+}
+
+/// Writes into a transaction: what [`Transaction::writer`] gives; it borrows the
+/// transaction exclusively. RocksDB's transactions have no range delete, so neither has
+/// their writer:
+///
+/// ```compile_fail
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let mut o = pinrocks::Options::new();
+/// # o.create_if_missing(true);
+/// let db = pinrocks::Db::open_optimistic_transaction_db(&o, dir.path(), [])?;
+/// let mut txn = db.begin()?;
+/// txn.writer().delete_range(b"a", b"z")?;
+/// # Ok(()) }
+/// ```
+pub struct TransactionTarget<'a, 'db>(&'a mut Transaction<'db>);
+
+// The sealed trait's methods name crate-private types: unreachable from outside.
+#[allow(private_interfaces)]
+impl Target for TransactionTarget<'_, '_> {
+    fn family<'c>(&self, cf: &'c ColumnFamily<'_>) -> &'c Arc<CfHandle> {
+        cf.handle_for(self.0.db.inner())
+    }
+
+    fn write(
+        &mut self,
+        operation: &'static str,
+        cf: Option<&Arc<CfHandle>>,
+        op: u32,
+        key: &[u8],
+        value: &[u8],
+        _options: &WriteOptions,
+    ) -> Result<()> {
+        self.0.write(operation, cf, op, key, value)
+    }
+}

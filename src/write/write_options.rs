@@ -1,0 +1,61 @@
+//! Write options: one raw handle each.
+
+use std::sync::OnceLock;
+
+use crate::raw::ffi;
+use crate::raw::owned::Owned;
+use crate::raw::setter::setter;
+
+/// Options for writes (`rocksdb_writeoptions_t`).
+pub struct WriteOptions {
+    raw: Owned<ffi::rocksdb_writeoptions_t>,
+}
+
+// SAFETY: a plain C++ value that `DBImpl::WriteImpl` reads through a const reference and
+// never writes.
+unsafe impl Send for WriteOptions {}
+// SAFETY: see `Send`.
+unsafe impl Sync for WriteOptions {}
+
+impl WriteOptions {
+    /// RocksDB's defaults: WAL on, no fsync per write.
+    pub fn new() -> Self {
+        // SAFETY: plain constructor; NULL only on allocation failure.
+        let raw = unsafe { ffi::rocksdb_writeoptions_create() };
+        WriteOptions {
+            // SAFETY: a new object, ours alone (or NULL).
+            raw: unsafe { Owned::from_raw(raw) }
+                .expect("rocksdb_writeoptions_create returned NULL"),
+        }
+    }
+
+    setter!(
+        /// fsync the WAL before the write returns, so an acknowledged write survives a
+        /// machine crash or power loss too. Without it, a write survives the crash of the
+        /// process (it is in the OS page cache) but not of the machine.
+        /// `tests/crash.rs` kills a writer with SIGKILL and finds every acknowledged write.
+        sync(bool) => rocksdb_writeoptions_set_sync as u8
+    );
+    setter!(
+        /// Skip the WAL: faster, but every acknowledged write not yet flushed to an SST file
+        /// is lost if the process dies (`tests/crash.rs` shows all of them lost).
+        disable_wal(bool) => rocksdb_writeoptions_disable_WAL as i32
+    );
+
+    pub(crate) fn raw(&self) -> *const ffi::rocksdb_writeoptions_t {
+        self.raw.as_ptr()
+    }
+
+    /// RocksDB's defaults, one value for the process: what a `Writer` writes with unless
+    /// told otherwise.
+    pub(crate) fn defaults() -> &'static WriteOptions {
+        static DEFAULTS: OnceLock<WriteOptions> = OnceLock::new();
+        DEFAULTS.get_or_init(WriteOptions::new)
+    }
+}
+
+impl Default for WriteOptions {
+    fn default() -> Self {
+        Self::new()
+    }
+}

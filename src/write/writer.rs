@@ -1,0 +1,221 @@
+//! One write surface for the database, a transaction, a batch and an indexed batch:
+//! [`Writer`], with the column family (and, on the database, the write options) chosen
+//! as for reads.
+
+use std::sync::Arc;
+
+use crate::callbacks::comparator::{compare, Comparator};
+use crate::db::column_family::ColumnFamily;
+use crate::db::database::Db;
+use crate::db::handles::{CfHandle, DbInner};
+use crate::raw::error::{ErrPtr, Error, Result};
+use crate::raw::ffi;
+use crate::write::target::{sealed::Target, DbTarget, WriteTarget};
+use crate::write::write_options::WriteOptions;
+
+/// Rejects a delete range whose start sorts after its end, in the column family's order.
+pub(crate) fn check_range(order: Option<&Comparator>, from: &[u8], to: &[u8]) -> Result<()> {
+    if compare(order, from, to).is_gt() {
+        return Err(Error::InvertedRange {
+            start: from.to_vec(),
+            end: to.to_vec(),
+        });
+    }
+    Ok(())
+}
+
+impl<'db> ColumnFamily<'db> {
+    /// Writes to this column family with default write options.
+    pub fn writer(&self) -> Writer<'_> {
+        Writer::new(DbTarget(self.db), Some(self.handle()))
+    }
+}
+
+/// Where and how to write: a column family (default: the default one) and, on the
+/// database, write options (default: RocksDB's); into the database ([`DbTarget`], the
+/// default), a transaction, a [`WriteBatch`](crate::WriteBatch) or an [`IndexedBatch`](crate::IndexedBatch),
+/// with the same calls whatever the target. Get one from [`Db::writer`],
+/// [`ColumnFamily::writer`], [`Transaction::writer`](crate::Transaction::writer),
+/// [`WriteBatch::writer`](crate::WriteBatch::writer) or [`IndexedBatch::writer`](crate::IndexedBatch::writer).
+///
+/// Every write to the database is refused, before it reaches RocksDB, on a database opened
+/// read-only ([`Error::ReadOnly`]) and on a column family that was dropped
+/// ([`Error::ColumnFamilyDropped`]).
+///
+/// ```
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let mut opts = pinrocks::Options::new();
+/// # opts.create_if_missing(true);
+/// # let db = pinrocks::Db::open(&opts, dir.path())?;
+/// let mut durable = pinrocks::WriteOptions::new();
+/// durable.sync(true);
+/// let users = db.create_cf("users", &pinrocks::Options::new())?;
+/// let mut writer = db.writer().cf(&users).options(&durable);
+/// writer.put(b"ada", b"Lovelace")?;
+/// writer.put(b"alan", b"Turing")?;
+/// writer.delete(b"alan")?;
+/// writer.delete_range(b"b", b"c")?; // removes [b, c)
+/// assert_eq!(users.reader().get(b"ada")?.as_deref(), Some(&b"Lovelace"[..]));
+/// assert_eq!(users.reader().get(b"alan")?, None);
+///
+/// // The same calls into a batch, written at once.
+/// let mut batch = pinrocks::WriteBatch::new();
+/// batch.writer().cf(&users).put(b"grace", b"Hopper")?;
+/// batch.writer().delete(b"unused")?;
+/// db.write(&batch)?;
+/// assert_eq!(users.reader().get(b"grace")?.as_deref(), Some(&b"Hopper"[..]));
+/// # Ok(()) }
+/// ```
+#[doc(alias = "Put")]
+#[doc(alias = "Delete")]
+#[doc(alias = "Merge")]
+#[derive(Clone, Copy)]
+pub struct Writer<'a, T = DbTarget<'a>> {
+    pub(crate) target: T,
+    /// `None`: the default family.
+    pub(crate) cf: Option<&'a Arc<CfHandle>>,
+    pub(crate) options: &'a WriteOptions,
+}
+
+impl<'a, T: WriteTarget> Writer<'a, T> {
+    /// Writes into `target`, to `cf` (`None`: the default family), with default options.
+    pub(crate) fn new(target: T, cf: Option<&'a Arc<CfHandle>>) -> Self {
+        Writer {
+            target,
+            cf,
+            options: WriteOptions::defaults(),
+        }
+    }
+
+    /// Writes to `cf` instead.
+    ///
+    /// # Panics
+    /// If `cf` belongs to another database than the target's.
+    pub fn cf(self, cf: &'a ColumnFamily<'_>) -> Self {
+        let handle = self.target.family(cf);
+        Writer {
+            cf: Some(handle),
+            ..self
+        }
+    }
+
+    pub(crate) fn apply(
+        &mut self,
+        operation: &'static str,
+        op: u32,
+        key: &[u8],
+        value: &[u8],
+    ) -> Result<()> {
+        self.target
+            .write(operation, self.cf, op, key, value, self.options)
+    }
+
+    /// Sets `key` to `value`.
+    pub fn put(&mut self, key: &[u8], value: &[u8]) -> Result<()> {
+        self.apply("put", ffi::PINROCKS_RECORD_PUT, key, value)
+    }
+
+    /// Removes `key`. Removing an absent key is not an error.
+    pub fn delete(&mut self, key: &[u8]) -> Result<()> {
+        self.apply("delete", ffi::PINROCKS_RECORD_DELETE, key, &[])
+    }
+
+    /// Adds `operand` to `key`'s pending merge operands, combined with its value by the
+    /// column family's [`MergeOperator`](crate::MergeOperator) when read or compacted.
+    /// Without a merge operator RocksDB refuses it (`NotSupported`).
+    pub fn merge(&mut self, key: &[u8], operand: &[u8]) -> Result<()> {
+        self.apply("merge", ffi::PINROCKS_RECORD_MERGE, key, operand)
+    }
+}
+
+impl<'a> Writer<'a, DbTarget<'a>> {
+    /// Writes with `options` instead of the defaults.
+    pub fn options(self, options: &'a WriteOptions) -> Self {
+        Writer { options, ..self }
+    }
+
+    /// Removes every key in `[from, to)` with one range tombstone.
+    ///
+    /// `from > to` is an [`Error::InvertedRange`], checked here: RocksDB 11.8.1 would write
+    /// such a range to the WAL, fail to apply it, and then refuse every later write to the
+    /// database until it is reopened.
+    #[doc(alias = "DeleteRange")]
+    pub fn delete_range(&mut self, from: &[u8], to: &[u8]) -> Result<()> {
+        let cf = self.cf.unwrap_or(&self.target.0.default_cf);
+        check_range(cf.order.as_ref(), from, to)?;
+        self.apply("delete_range", ffi::PINROCKS_RECORD_DELETE_RANGE, from, to)
+    }
+}
+
+// The sealed trait's methods name crate-private types: unreachable from outside.
+#[allow(private_interfaces)]
+impl Target for DbTarget<'_> {
+    fn family<'c>(&self, cf: &'c ColumnFamily<'_>) -> &'c Arc<CfHandle> {
+        cf.handle_for(self.0)
+    }
+
+    /// One write with the family alive (not dropped, and not droppable until it returns),
+    /// through our guarded shim: the C API's `rocksdb_put_cf` & co. let `std::bad_alloc`
+    /// escape (a value too big to copy).
+    fn write(
+        &mut self,
+        operation: &'static str,
+        cf: Option<&Arc<CfHandle>>,
+        op: u32,
+        key: &[u8],
+        value: &[u8],
+        options: &WriteOptions,
+    ) -> Result<()> {
+        let db: &DbInner = self.0;
+        let cf = cf.unwrap_or(&db.default_cf);
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        db.with_live_family(operation, cf, || {
+            // SAFETY: live database, handle and options (borrowed for the call); the bytes
+            // are borrowed for the call and copied by RocksDB.
+            unsafe {
+                ffi::pinrocks_db_write_op(
+                    db.raw(),
+                    options.raw(),
+                    cf.raw(),
+                    op as i32,
+                    key.as_ptr().cast(),
+                    key.len(),
+                    value.as_ptr().cast(),
+                    value.len(),
+                    &mut code,
+                    err.as_out(),
+                )
+            }
+        })?;
+        err.check_with_code(Some(code))
+    }
+}
+
+impl Db {
+    /// Writes to the default column family with default write options.
+    pub fn writer(&self) -> Writer<'_> {
+        Writer::new(DbTarget(self.inner()), None)
+    }
+
+    /// Sets `key` to `value` in the default column family. See [`Writer::put`].
+    pub fn put(&self, key: &[u8], value: &[u8]) -> Result<()> {
+        self.writer().put(key, value)
+    }
+
+    /// Adds a merge operand to `key` in the default column family ([`Writer::merge`]).
+    pub fn merge(&self, key: &[u8], operand: &[u8]) -> Result<()> {
+        self.writer().merge(key, operand)
+    }
+
+    /// Removes `key` from the default column family. See [`Writer::delete`].
+    pub fn delete(&self, key: &[u8]) -> Result<()> {
+        self.writer().delete(key)
+    }
+
+    /// Removes keys in `[from, to)` from the default column family.
+    pub fn delete_range(&self, from: &[u8], to: &[u8]) -> Result<()> {
+        self.writer().delete_range(from, to)
+    }
+}

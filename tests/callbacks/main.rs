@@ -1,0 +1,10 @@
+//! User code RocksDB calls: merge operators, compaction filters, comparators.
+//!
+//! One test binary per concept (each links a static RocksDB): its files are modules.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod compaction_filter;
+mod comparator;
+mod merge;

@@ -1,0 +1,85 @@
+//! A shared block cache: one `Cache` across column families and databases, its usage and
+//! pinned usage, and what keeps it alive.
+
+use crate::common::{create_options, patterned};
+use pinrocks::{Cache, Db, Options};
+
+/// A database at `dir` reading through `cache`, holding `value` at `k` in an SST file.
+fn db_with(cache: &Cache, dir: &std::path::Path, value: &[u8]) -> Db {
+    let mut options = create_options();
+    options.block_cache(cache);
+    let db = Db::open(&options, dir).unwrap();
+    db.put(b"k", value).unwrap();
+    db.flush().unwrap();
+    db
+}
+
+#[test]
+fn one_cache_serves_two_databases_and_reports_their_pins() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = Cache::lru_sharded(8 << 20, 0).unwrap();
+    assert_eq!(cache.capacity(), 8 << 20);
+    let (va, vb) = (patterned(20_000, 1), patterned(30_000, 2));
+    let a = db_with(&cache, &dir.path().join("a"), &va);
+    let b = db_with(&cache, &dir.path().join("b"), &vb);
+    let before = cache.usage();
+    let pinned_before = cache.pinned_usage();
+    let ga = a.reader().pin(b"k").unwrap().unwrap();
+    let gb = b.reader().pin(b"k").unwrap().unwrap();
+    assert_eq!((&ga[..], &gb[..]), (&va[..], &vb[..]));
+    assert!(
+        cache.usage() >= before + 50_000,
+        "both blocks in the one cache"
+    );
+    assert!(
+        cache.pinned_usage() >= pinned_before + 50_000,
+        "both pinned"
+    );
+    drop((ga, gb));
+    assert_eq!(cache.pinned_usage(), pinned_before, "released");
+    cache.set_capacity(1 << 20);
+    assert_eq!(cache.capacity(), 1 << 20);
+}
+
+#[test]
+fn bytes_keep_a_shared_cache_alive_after_everything_else_let_go() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(&create_options(), dir.path()).unwrap();
+    let value = patterned(3000, 5);
+    let bytes = {
+        let cache = Cache::lru_sharded(1 << 20, 0).unwrap();
+        let mut options = Options::new();
+        options.block_cache(&cache);
+        let cf = db.create_cf("cached", &options).unwrap();
+        cf.writer().put(b"k", &value).unwrap();
+        cf.flush().unwrap();
+        cf.reader().get_bytes(b"k").unwrap().unwrap()
+        // the Cache, the Options and the ColumnFamily all drop here
+    };
+    db.drop_cf("cached").unwrap();
+    let churn: Vec<Vec<u8>> = (0..64).map(|i| vec![i as u8; 4096]).collect();
+    assert_eq!(&bytes[..], &value[..]);
+    drop(churn);
+    drop(bytes);
+}
+
+#[test]
+fn every_kind_of_cache_reads_exactly() {
+    let value = patterned(10_000, 9);
+    for cache in [
+        Cache::lru(4 << 20),
+        Cache::lru_strict(4 << 20),
+        Cache::hyper_clock(4 << 20, 0),
+        Cache::lru_sharded(4 << 20, 2).unwrap(),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let db = db_with(&cache, dir.path(), &value);
+        assert_eq!(
+            db.get(b"k").unwrap().as_deref(),
+            Some(&value[..]),
+            "{cache:?}"
+        );
+        assert!(cache.usage() > 0, "{cache:?}");
+    }
+    assert!(Cache::lru_sharded(1 << 20, 20).is_err());
+}

@@ -1,0 +1,12 @@
+//! Running a database: every kind of open, configuration, caches, data in and out, administration.
+//!
+//! One test binary per concept (each links a static RocksDB): its files are modules.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod admin;
+mod cache;
+mod configuration;
+mod data_in_out;
+mod kinds;

@@ -1,0 +1,12 @@
+//! Reads: every tier through every source, scans, zero-copy proofs and typed reads.
+//!
+//! One test binary per concept (each links a static RocksDB): its files are modules.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod pinned;
+mod scans;
+mod tiers;
+mod typed;
+mod zero_copy;

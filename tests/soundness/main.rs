@@ -1,0 +1,10 @@
+//! What safe code cannot break: owners, drop orders at run time, out-of-memory, and errors.
+//!
+//! One test binary per concept (each links a static RocksDB): its files are modules.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod errors;
+mod soundness;
+mod soundness_owners;
