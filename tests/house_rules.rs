@@ -48,42 +48,46 @@ fn source_files() -> BTreeMap<String, PathBuf> {
 }
 
 /// The code of a file, comments removed (line comments and doc comments alike).
-fn code_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+fn code_of(text: &str) -> String {
     text.lines()
-        .enumerate()
-        .map(|(i, line)| (i + 1, line.split("//").next().unwrap()))
+        .map(|line| line.split("//").next().unwrap())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
-/// Each module path a file names through `crate::`, down to the longest known module.
+/// Each module path a file names through `crate::`, down to the longest known module. The
+/// file is read whole, so a `crate::{..}` group over several lines counts each item.
 fn imports(text: &str, modules: &BTreeSet<String>) -> BTreeSet<String> {
+    let code = code_of(text);
     let mut names = BTreeSet::new();
-    for (_, code) in code_lines(text) {
-        for (i, _) in code.match_indices("crate::") {
-            let rest = &code[i + "crate::".len()..];
-            let group: Vec<&str> = match rest.strip_prefix('{') {
-                // `crate::{a::b, c::D}`: each item.
-                Some(inner) => inner.split('}').next().unwrap().split(',').collect(),
-                None => vec![rest],
-            };
-            for item in group {
-                let path: String = item
-                    .trim()
-                    .chars()
-                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
-                    .collect();
-                let mut best = None;
-                let mut prefix = String::new();
-                for segment in path.split("::") {
-                    if !prefix.is_empty() {
-                        prefix.push_str("::");
-                    }
-                    prefix.push_str(segment);
-                    if modules.contains(&prefix) {
-                        best = Some(prefix.clone());
-                    }
-                }
-                names.insert(best.unwrap_or_else(|| format!("<root>::{path}")));
+    for (i, _) in code.match_indices("crate::") {
+        let rest = &code[i + "crate::".len()..];
+        let group: Vec<&str> = match rest.strip_prefix('{') {
+            // `crate::{a::b, c::D}`: each item.
+            Some(inner) => inner.split('}').next().unwrap().split(',').collect(),
+            None => vec![rest],
+        };
+        for item in group {
+            let path: String = item
+                .trim()
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
+                .collect();
+            if path.is_empty() {
+                continue; // a trailing comma
             }
+            let mut best = None;
+            let mut prefix = String::new();
+            for segment in path.split("::") {
+                if !prefix.is_empty() {
+                    prefix.push_str("::");
+                }
+                prefix.push_str(segment);
+                if modules.contains(&prefix) {
+                    best = Some(prefix.clone());
+                }
+            }
+            names.insert(best.unwrap_or_else(|| format!("<root>::{path}")));
         }
     }
     names
