@@ -5,6 +5,20 @@ use std::env;
 use std::path::PathBuf;
 
 fn main() {
+    // librocksdb-sys links a system RocksDB instead of building its own when these are set.
+    // rocksdb-c/ mirrors 11.8.1's private structs (layout.h, checked against the headers
+    // librocksdb-sys ships, which stay 11.8.1): a library of another version would link
+    // and then read them wrong. Refuse it here, with the reason.
+    for var in ["ROCKSDB_LIB_DIR", "ROCKSDB_STATIC"] {
+        println!("cargo:rerun-if-env-changed={var}");
+    }
+    if let Ok(dir) = env::var("ROCKSDB_LIB_DIR") {
+        panic!(
+            "pinrocks: ROCKSDB_LIB_DIR={dir} would link a system RocksDB, which may not be \
+             11.8.1, the version rocksdb-c/layout.h mirrors; unset it so that librocksdb-sys \
+             builds its own RocksDB 11.8.1"
+        );
+    }
     // librocksdb-sys (links = "rocksdb") exports its manifest dir; its RocksDB sources live
     // in `rocksdb/` below it.
     let rocksdb_root = PathBuf::from(

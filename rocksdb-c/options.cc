@@ -6,10 +6,12 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <unordered_map>
 
 #include "guarded.h"
 #include "layout.h"
 #include "pinrocks.h"
+#include "rocksdb/convenience.h"
 #include "rocksdb/slice_transform.h"
 #include "rocksdb/statistics.h"
 #include "util/crc32c.h"
@@ -119,6 +121,60 @@ void pinrocks_statistics_reset(pinrocks_statistics_t* statistics, int* status_co
                                char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr,
                     [&] { pinrocks::report(errptr, status_code, statistics->shared->Reset()); });
+}
+
+void pinrocks_options_set_by_name(rocksdb_options_t* options, size_t count, const char* const* keys,
+                                  const char* const* values, size_t* refused, int* status_code,
+                                  char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb::Options& target = pinrocks::options_of(options);
+    rocksdb::ConfigOptions config;
+    config.ignore_unknown_options = false;
+    config.input_strings_escaped = false;
+    // Applied to copies, pair by pair, so the first refused pair is known and nothing of a
+    // refused set reaches `options`.
+    rocksdb::DBOptions db(target);
+    rocksdb::ColumnFamilyOptions cf(target);
+    for (size_t i = 0; i < count; ++i) {
+      const std::unordered_map<std::string, std::string> one{{keys[i], values[i]}};
+      rocksdb::DBOptions db_next;
+      const rocksdb::Status as_db = rocksdb::GetDBOptionsFromMap(config, db, one, &db_next);
+      if (as_db.ok()) {
+        db = db_next;
+        continue;
+      }
+      rocksdb::ColumnFamilyOptions cf_next;
+      const rocksdb::Status as_cf =
+          rocksdb::GetColumnFamilyOptionsFromMap(config, cf, one, &cf_next);
+      if (as_cf.ok()) {
+        cf = cf_next;
+        continue;
+      }
+      // A name DBOptions does not know is a column family option (or none): its refusal
+      // says why; otherwise DBOptions knew the name and refused the value.
+      const bool db_unknown =
+          as_db.IsNotFound() || as_db.ToString().find("Could not find option") != std::string::npos;
+      *refused = i;
+      pinrocks::save_status(errptr, status_code, db_unknown ? as_cf : as_db);
+      return;
+    }
+    target = rocksdb::Options(db, cf);
+  });
+}
+
+void pinrocks_options_string_to_map(const char* options, size_t optionslen, pinrocks_pair_fn fn,
+                                    void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    std::unordered_map<std::string, std::string> map;
+    const rocksdb::Status s = rocksdb::StringToMap(std::string(options, optionslen), &map);
+    if (!s.ok()) {
+      pinrocks::save_status(errptr, status_code, s);
+      return;
+    }
+    for (const auto& [key, value] : map) {
+      fn(ctx, key.data(), key.size(), value.data(), value.size());
+    }
+  });
 }
 
 rocksdb_cache_t* pinrocks_cache_create_lru(size_t capacity, int shard_bits,

@@ -311,6 +311,24 @@ rocksdb_readoptions_t* pinrocks_readoptions_copy(const rocksdb_readoptions_t* so
 size_t pinrocks_options_comparator_name(const rocksdb_options_t* options, char* buf,
                                         size_t buflen) PINROCKS_NOEXCEPT;
 
+/* Sets database and column family options on `options` by RocksDB's own names and value
+ * syntax (`count` names and values; each a DBOptions or a ColumnFamilyOptions option, as
+ * RocksDB's GetDBOptionsFromMap / GetColumnFamilyOptionsFromMap parse them). All or none:
+ * on a refusal `options` is unchanged and *refused is the index of the first pair RocksDB
+ * refused (an unknown name, a value it cannot parse or that is out of range). */
+void pinrocks_options_set_by_name(rocksdb_options_t* options, size_t count, const char* const* keys,
+                                  const char* const* values, size_t* refused, int* status_code,
+                                  char** errptr) PINROCKS_NOEXCEPT;
+
+/* Receives one name and value of a parsed options string, borrowed for the call. Must not
+ * unwind. */
+typedef void (*pinrocks_pair_fn)(void* ctx, const char* key, size_t keylen, const char* value,
+                                 size_t valuelen);
+/* RocksDB's StringToMap: "name=value;name={nested=1;other=2}" into its names and values (a
+ * nested value without its outer braces), each handed to `fn`. */
+void pinrocks_options_string_to_map(const char* options, size_t optionslen, pinrocks_pair_fn fn,
+                                    void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
 /* An LRU cache with RocksDB's LRUCacheOptions (the C API has no high-priority pool), or
  * NULL with an error if RocksDB refuses them. Free with rocksdb_cache_destroy. */
 rocksdb_cache_t* pinrocks_cache_create_lru(size_t capacity, int shard_bits,

@@ -83,6 +83,15 @@ impl<'db> ColumnFamily<'db> {
         &self.handle
     }
 
+    /// The raw `rocksdb_column_family_handle_t`, for the C API in [`ffi`](crate::ffi) with
+    /// [`Db::as_raw`](crate::Db::as_raw)'s database. Valid while `self` lives (borrowed:
+    /// pinrocks owns it). Do not destroy it or drop the family through it, and do not
+    /// write through it: pinrocks refuses writes to a family being dropped, RocksDB would
+    /// not.
+    pub fn as_raw(&self) -> *mut ffi::rocksdb_column_family_handle_t {
+        self.handle.raw()
+    }
+
     /// The column family's name.
     pub fn name(&self) -> &str {
         &self.handle.name

@@ -461,6 +461,30 @@ impl Options {
         self.raw.as_ptr()
     }
 
+    /// The handle, to change (borrowed exclusively with `self`).
+    pub(crate) fn raw_mut(&mut self) -> *mut ffi::rocksdb_options_t {
+        self.raw.as_ptr()
+    }
+
+    /// The raw `rocksdb_options_t`, for the C API in [`ffi`](crate::ffi) where pinrocks has
+    /// no setter (as [`Db::as_raw`](crate::Db::as_raw) is for the database). Valid while
+    /// `self` lives; change it only while no other thread uses these options. Do not
+    /// destroy it, and do not set through it what pinrocks keeps alive or relies on: the
+    /// comparator (pinrocks checks bounds in its order), merge operator, compaction filter,
+    /// block cache, rate limiter or table factory ([`set_by_name`](Self::set_by_name)
+    /// reaches every option RocksDB can parse, checked).
+    ///
+    /// ```
+    /// # fn main() -> pinrocks::Result<()> {
+    /// let mut options = pinrocks::Options::new();
+    /// // SAFETY: live options, used by this thread alone; a plain number.
+    /// unsafe { pinrocks::ffi::rocksdb_options_set_max_open_files(options.as_raw(), 100) };
+    /// # Ok(()) }
+    /// ```
+    pub fn as_raw(&mut self) -> *mut ffi::rocksdb_options_t {
+        self.raw.as_ptr()
+    }
+
     /// `Err` if a setting was refused by RocksDB without an error of its own.
     pub(crate) fn check(&self) -> Result<()> {
         match &self.refused {

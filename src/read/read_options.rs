@@ -138,6 +138,15 @@ impl ReadOptions {
         self
     }
 
+    /// The raw `rocksdb_readoptions_t`, for the C API in [`ffi`](crate::ffi) where pinrocks
+    /// has no setter. Valid while `self` lives; change it only while nothing reads with
+    /// these options. Do not destroy it, and do not set iterate bounds, a snapshot or a
+    /// timestamp through it: RocksDB keeps pointers to those, which pinrocks keeps alive
+    /// only when it set them.
+    pub fn as_raw(&mut self) -> *mut ffi::rocksdb_readoptions_t {
+        self.raw.as_ptr()
+    }
+
     pub(crate) fn raw(&self) -> *const ffi::rocksdb_readoptions_t {
         self.raw.as_ptr()
     }

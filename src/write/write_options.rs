@@ -42,6 +42,13 @@ impl WriteOptions {
         disable_wal(bool) => rocksdb_writeoptions_disable_WAL as i32
     );
 
+    /// The raw `rocksdb_writeoptions_t`, for the C API in [`ffi`](crate::ffi) where
+    /// pinrocks has no setter. Valid while `self` lives; change it only while nothing
+    /// writes with these options; do not destroy it.
+    pub fn as_raw(&mut self) -> *mut ffi::rocksdb_writeoptions_t {
+        self.raw.as_ptr()
+    }
+
     pub(crate) fn raw(&self) -> *const ffi::rocksdb_writeoptions_t {
         self.raw.as_ptr()
     }

@@ -724,3 +724,108 @@ fn lru_cache_options_reach_rocksdb_and_bad_ones_are_refused() {
         assert!(matches!(err, Error::InvalidInput { .. }), "{err}");
     }
 }
+
+/// Options set by RocksDB's own names (pairs and the option string) reach RocksDB: each read
+/// back from the OPTIONS file it writes, database, column family and table options alike.
+#[test]
+fn options_set_by_name_and_by_string_reach_rocksdb() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = crate::common::create_options();
+    options
+        .set_by_name(&[
+            ("max_open_files", "512"),
+            ("num_levels", "5"),
+            ("level_compaction_dynamic_level_bytes", "false"),
+            ("compression", "kLZ4Compression"),
+        ])
+        .unwrap()
+        .set_from_string(
+            "max_background_jobs=3;block_based_table_factory={block_size=16384;\
+             filter_policy=bloomfilter:10:false};target_file_size_multiplier=3",
+        )
+        .unwrap();
+    drop(Db::open(&options, dir.path()).unwrap());
+    let stored = stored(dir.path());
+    assert_eq!(value(&stored, DB, "max_open_files"), "512");
+    assert_eq!(value(&stored, DB, "max_background_jobs"), "3");
+    assert_eq!(value(&stored, CF, "num_levels"), "5");
+    assert_eq!(
+        value(&stored, CF, "level_compaction_dynamic_level_bytes"),
+        "false"
+    );
+    assert_eq!(value(&stored, CF, "compression"), "kLZ4Compression");
+    assert_eq!(value(&stored, CF, "target_file_size_multiplier"), "3");
+    assert_eq!(value(&stored, TABLE, "block_size"), "16384");
+    assert_eq!(
+        value(&stored, TABLE, "filter_policy"),
+        "bloomfilter:10:false"
+    );
+}
+
+/// A name RocksDB does not know, or a value it refuses, is a typed error naming that option
+/// with RocksDB's reason, and nothing of the set is applied: the options open a database
+/// with RocksDB's defaults for every name asked.
+#[test]
+fn options_refused_by_name_are_typed_errors_and_nothing_is_half_applied() {
+    let mut options = crate::common::create_options();
+    let refusal = |result: pinrocks::Result<&mut pinrocks::Options>| match result {
+        Err(Error::OptionRejected {
+            options,
+            kind,
+            message,
+        }) => (options, kind, message),
+        Err(other) => panic!("not a refusal: {other:?}"),
+        Ok(_) => panic!("accepted"),
+    };
+    let (named, kind, message) = refusal(options.set_by_name(&[
+        ("max_open_files", "512"),
+        ("no_such_option", "1"),
+        ("num_levels", "5"),
+    ]));
+    assert_eq!(named, [("no_such_option".to_owned(), "1".to_owned())]);
+    assert_eq!(kind, ErrorKind::InvalidArgument, "{message}");
+    assert!(message.contains("no_such_option"), "{message}");
+    let (named, _, message) = refusal(
+        options.set_by_name(&[("max_background_jobs", "3"), ("write_buffer_size", "a lot")]),
+    );
+    assert_eq!(
+        named,
+        [("write_buffer_size".to_owned(), "a lot".to_owned())]
+    );
+    assert!(message.contains("write_buffer_size"), "{message}");
+    let (named, _, message) = refusal(options.set_from_string("max_open_files=512;num_levels=x"));
+    assert_eq!(
+        named,
+        [("num_levels".to_owned(), "x".to_owned())],
+        "{message}"
+    );
+    // A string RocksDB cannot split names no option.
+    let (named, _, _) = refusal(options.set_from_string("block_based_table_factory={block_size=1"));
+    assert!(named.is_empty());
+    // The key order pinrocks checks bounds in is set through `Options::comparator` only.
+    assert!(matches!(
+        options.set_by_name(&[("comparator", "rocksdb.ReverseBytewiseComparator")]),
+        Err(Error::InvalidInput {
+            what: "options",
+            ..
+        })
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    drop(Db::open(&options, dir.path()).unwrap());
+    let stored = stored(dir.path());
+    assert_eq!(
+        value(&stored, DB, "max_open_files"),
+        "-1",
+        "RocksDB's default"
+    );
+    assert_eq!(
+        value(&stored, DB, "max_background_jobs"),
+        "2",
+        "RocksDB's default"
+    );
+    assert_eq!(value(&stored, CF, "num_levels"), "7", "RocksDB's default");
+    assert_eq!(
+        value(&stored, CF, "comparator"),
+        "leveldb.BytewiseComparator"
+    );
+}
