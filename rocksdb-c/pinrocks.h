@@ -2,6 +2,9 @@
  * bindgen reads this header, and the guarded_calls.h it includes, and no other file of
  * rocksdb-c/: plain C. Each section below names the rocksdb-c/ file that implements it.
  *
+ * Long because: every entry point the Rust side calls is declared here, in the one header
+ * bindgen reads, in sections by the file that implements it.
+ *
  * ---- The shape of every entry point ----
  * 1. Arguments, in this order:
  *    a. the handle(s) the call acts on; a transaction or an indexed batch read together with its

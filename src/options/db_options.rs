@@ -467,12 +467,11 @@ impl Options {
     }
 
     /// The raw `rocksdb_options_t`, for the C API in [`ffi`](crate::ffi) where pinrocks has
-    /// no setter (as [`Db::as_raw`](crate::Db::as_raw) is for the database). Valid while
-    /// `self` lives; change it only while no other thread uses these options. Do not
-    /// destroy it, and do not set through it what pinrocks keeps alive or relies on: the
-    /// comparator (pinrocks checks bounds in its order), merge operator, compaction filter,
-    /// block cache, rate limiter or table factory ([`set_by_name`](Self::set_by_name)
-    /// reaches every option RocksDB can parse, checked).
+    /// no setter (as [`Db::as_raw`](crate::Db::as_raw) is for the database), valid while
+    /// `self` lives. Do not destroy it, and do not set through it what pinrocks keeps alive
+    /// or relies on: the comparator (pinrocks checks bounds in its order), merge operator,
+    /// compaction filter, block cache, rate limiter or table factory
+    /// ([`set_by_name`](Self::set_by_name) reaches every option RocksDB parses, checked).
     ///
     /// ```
     /// # fn main() -> pinrocks::Result<()> {
