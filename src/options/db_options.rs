@@ -43,7 +43,7 @@ pub(crate) struct FamilyTraits {
 #[doc(alias = "ColumnFamilyOptions")]
 #[doc(alias = "rocksdb_options_t")]
 pub struct Options {
-    raw: Owned<ffi::rocksdb_options_t>,
+    pub(crate) raw: Owned<ffi::rocksdb_options_t>,
     /// Our copy of the table options: the C API copies them into a new table factory, so
     /// changing one field rebuilds the factory from this.
     table: BlockBasedOptions,

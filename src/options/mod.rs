@@ -12,3 +12,4 @@ pub(crate) mod statistics;
 pub(crate) mod stored_options;
 pub(crate) mod table_options;
 pub(crate) mod transaction_options;
+pub(crate) mod tuning;

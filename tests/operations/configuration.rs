@@ -829,3 +829,88 @@ fn options_refused_by_name_are_typed_errors_and_nothing_is_half_applied() {
         "leveldb.BytewiseComparator"
     );
 }
+
+/// Every typed tuning setter reaches RocksDB: each read back from the OPTIONS file, under
+/// RocksDB's own name, with a value other than its default.
+#[test]
+fn typed_tuning_setters_reach_rocksdb() {
+    use std::time::Duration;
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = crate::common::create_options();
+    options
+        .max_write_buffer_number(5)
+        .min_write_buffer_number_to_merge(2)
+        .db_write_buffer_size(96 << 20)
+        .num_levels(5)
+        .level_compaction_dynamic_level_bytes(false)
+        .max_bytes_for_level_base(300 << 20)
+        .max_bytes_for_level_multiplier(8.0)
+        .target_file_size_multiplier(2)
+        .max_compaction_bytes(1 << 30)
+        .level0_slowdown_writes_trigger(30)
+        .level0_stop_writes_trigger(50)
+        .soft_pending_compaction_bytes_limit(32 << 30)
+        .hard_pending_compaction_bytes_limit(128 << 30)
+        .delayed_write_rate(8 << 20)
+        .bytes_per_sync(1 << 20)
+        .allow_mmap_reads(true)
+        .allow_mmap_writes(true)
+        .unordered_write(true)
+        .two_write_queues(true)
+        .keep_log_file_num(7)
+        .max_log_file_size(4 << 20)
+        .optimize_filters_for_hits(true)
+        .periodic_compaction(Duration::from_millis(86_400_500))
+        .compaction_ttl(Duration::from_secs(7200))
+        .stats_dump_period(Duration::from_secs(300));
+    drop(Db::open(&options, dir.path()).unwrap());
+    let written = stored(dir.path());
+    for (section, key, expected) in [
+        (CF, "max_write_buffer_number", "5"),
+        (CF, "min_write_buffer_number_to_merge", "2"),
+        (DB, "db_write_buffer_size", "100663296"),
+        (CF, "num_levels", "5"),
+        (CF, "level_compaction_dynamic_level_bytes", "false"),
+        (CF, "max_bytes_for_level_base", "314572800"),
+        (CF, "max_bytes_for_level_multiplier", "8.000000"),
+        (CF, "target_file_size_multiplier", "2"),
+        (CF, "max_compaction_bytes", "1073741824"),
+        (CF, "level0_slowdown_writes_trigger", "30"),
+        (CF, "level0_stop_writes_trigger", "50"),
+        (CF, "soft_pending_compaction_bytes_limit", "34359738368"),
+        (CF, "hard_pending_compaction_bytes_limit", "137438953472"),
+        (DB, "delayed_write_rate", "8388608"),
+        (DB, "bytes_per_sync", "1048576"),
+        (DB, "allow_mmap_reads", "true"),
+        (DB, "allow_mmap_writes", "true"),
+        (DB, "unordered_write", "true"),
+        (DB, "two_write_queues", "true"),
+        (DB, "keep_log_file_num", "7"),
+        (DB, "max_log_file_size", "4194304"),
+        (CF, "optimize_filters_for_hits", "true"),
+        // 86,400.5 s rounds up: a sub-second remainder is not dropped.
+        (CF, "periodic_compaction_seconds", "86401"),
+        (CF, "ttl", "7200"),
+        (DB, "stats_dump_period_sec", "300"),
+    ] {
+        assert_eq!(value(&written, section, key), expected, "{key}");
+    }
+    // Pipelined writes exclude unordered ones and atomic flushes, and an atomic flush makes
+    // RocksDB merge one memtable per flush whatever was asked: opens of their own.
+    let written = |set: &dyn Fn(&mut pinrocks::Options)| {
+        let dir = tempfile::tempdir().unwrap();
+        let mut options = crate::common::create_options();
+        set(&mut options);
+        drop(Db::open(&options, dir.path()).unwrap());
+        stored(dir.path())
+    };
+    let pipelined = written(&|o| {
+        o.enable_pipelined_write(true);
+    });
+    assert_eq!(value(&pipelined, DB, "enable_pipelined_write"), "true");
+    let atomic = written(&|o| {
+        o.atomic_flush(true).min_write_buffer_number_to_merge(2);
+    });
+    assert_eq!(value(&atomic, DB, "atomic_flush"), "true");
+    assert_eq!(value(&atomic, CF, "min_write_buffer_number_to_merge"), "1");
+}
