@@ -93,15 +93,19 @@ fn imports(text: &str, modules: &BTreeSet<String>) -> BTreeSet<String> {
     names
 }
 
-/// The README's layout table: the rows for `src/`, in order, each a path and its text.
-fn readme_layout() -> Vec<(String, String)> {
+/// The README's `## Layout` section, up to the next section.
+fn layout_section() -> String {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     let section = readme
         .split("\n## Layout\n")
         .nth(1)
         .expect("README has a ## Layout section");
-    let section = section.split("\n## ").next().unwrap();
-    section
+    section.split("\n## ").next().unwrap().to_owned()
+}
+
+/// The README's layout table: the rows for `src/`, in order, each a path and its text.
+fn readme_layout() -> Vec<(String, String)> {
+    layout_section()
         .lines()
         .filter_map(|line| {
             let rest = line.strip_prefix("| `src/")?;
@@ -306,10 +310,8 @@ fn long_files_say_why_in_their_first_comment() {
 
 /// The README's layout row for `path`.
 fn readme_row(path: &str) -> String {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let section = readme.split("\n## Layout\n").nth(1).unwrap();
     let prefix = format!("| `{path}` |");
-    section
+    layout_section()
         .lines()
         .find(|l| l.starts_with(&prefix))
         .unwrap_or_else(|| panic!("README layout has no row for {path}"))

@@ -1,36 +1,11 @@
 //! Changing options on a live database (RocksDB's `SetOptions` and `SetDBOptions`), and how
 //! much memory it uses.
 
-use std::ffi::{c_char, CString};
-
 use crate::db::column_family::ColumnFamily;
 use crate::db::database::Db;
+use crate::raw::cstr::pairs;
 use crate::raw::error::{ErrPtr, Error, ErrorKind, Result};
 use crate::raw::ffi;
-
-/// Names and values as C strings, and pointers to them for the call.
-struct Pairs {
-    _owned: Vec<(CString, CString)>,
-    keys: Vec<*const c_char>,
-    values: Vec<*const c_char>,
-}
-
-fn pairs(options: &[(&str, &str)]) -> Result<Pairs> {
-    let owned: Vec<(CString, CString)> = options
-        .iter()
-        .map(|(k, v)| {
-            Ok((
-                CString::new(*k).map_err(|e| Error::invalid("option name", e))?,
-                CString::new(*v).map_err(|e| Error::invalid("option value", e))?,
-            ))
-        })
-        .collect::<Result<_>>()?;
-    Ok(Pairs {
-        keys: owned.iter().map(|(k, _)| k.as_ptr()).collect(),
-        values: owned.iter().map(|(_, v)| v.as_ptr()).collect(),
-        _owned: owned,
-    })
-}
 
 /// RocksDB's refusal of a name or value, with what was asked. `code` is the status code
 /// the guarded call reported (0 if none).

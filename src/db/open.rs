@@ -19,6 +19,7 @@ use crate::db::opening::Mode;
 use crate::options::db_options::Options;
 use crate::options::stored_options::StoredOptions;
 use crate::options::transaction_options::TransactionDbOptions;
+use crate::options::tuning::seconds;
 use crate::raw::cstr::path_to_cstring;
 use crate::raw::error::{ErrPtr, Error, Result};
 use crate::raw::ffi;
@@ -27,7 +28,7 @@ use std::ffi::CStr;
 /// A TTL in RocksDB's unit: whole seconds in an `i32`, rounded up (a sub-second TTL is
 /// one second, not RocksDB's zero, which keeps entries forever).
 fn ttl_seconds(ttl: Duration) -> Result<i32> {
-    let secs = ttl.as_secs() + u64::from(ttl.subsec_nanos() > 0);
+    let secs = seconds(ttl);
     i32::try_from(secs)
         .map_err(|_| Error::invalid("ttl", format!("{ttl:?} is more than i32::MAX seconds")))
 }

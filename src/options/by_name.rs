@@ -2,9 +2,10 @@
 //! (its `GetDBOptionsFromMap` / `GetColumnFamilyOptionsFromMap` and `StringToMap`), checked
 //! by RocksDB, all or none.
 
-use std::ffi::{c_char, c_void, CString};
+use std::ffi::{c_char, c_void};
 
 use crate::options::db_options::Options;
+use crate::raw::cstr::pairs;
 use crate::raw::error::{ErrPtr, Error, ErrorKind, Result};
 use crate::raw::ffi;
 use crate::raw::pinned::value_slice;
@@ -52,26 +53,16 @@ impl Options {
                 ));
             }
         }
-        let owned: Vec<(CString, CString)> = options
-            .iter()
-            .map(|(k, v)| {
-                Ok((
-                    CString::new(*k).map_err(|e| Error::invalid("option name", e))?,
-                    CString::new(*v).map_err(|e| Error::invalid("option value", e))?,
-                ))
-            })
-            .collect::<Result<_>>()?;
-        let keys: Vec<*const c_char> = owned.iter().map(|(k, _)| k.as_ptr()).collect();
-        let values: Vec<*const c_char> = owned.iter().map(|(_, v)| v.as_ptr()).collect();
+        let pairs = pairs(options)?;
         let (mut refused, mut code, mut err) = (0usize, 0, ErrPtr::new());
-        // SAFETY: live options, exclusively borrowed; `keys` and `values` hold `len`
-        // NUL-terminated strings, alive for the call (RocksDB copies them). Guarded.
+        // SAFETY: live options, exclusively borrowed; `pairs` holds as many NUL-terminated
+        // names as values, alive for the call (RocksDB copies them). Guarded.
         unsafe {
             ffi::pinrocks_options_set_by_name(
                 self.raw_mut(),
-                keys.len(),
-                keys.as_ptr(),
-                values.as_ptr(),
+                pairs.keys.len(),
+                pairs.keys.as_ptr(),
+                pairs.values.as_ptr(),
                 &mut refused,
                 &mut code,
                 err.as_out(),

@@ -11,8 +11,8 @@ use crate::raw::ffi;
 use crate::raw::setter::setter;
 
 /// Whole seconds, rounded up (a sub-second period is one second, not RocksDB's 0, which
-/// turns the feature off).
-fn seconds(d: Duration) -> u64 {
+/// turns the feature off). RocksDB's unit for periods and TTLs.
+pub(crate) fn seconds(d: Duration) -> u64 {
     d.as_secs() + u64::from(d.subsec_nanos() > 0)
 }
 

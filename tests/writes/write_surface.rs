@@ -70,6 +70,16 @@ fn contents(reader: pinrocks::Reader<'_, impl pinrocks::ReadSource>) -> BTreeMap
         .collect()
 }
 
+/// A plain database with the default family and "named" (the concatenating merge).
+fn open_plain(db_options: &Options, named: &Options, path: &std::path::Path) -> Db {
+    Db::open_with(
+        db_options,
+        path,
+        [("default", db_options), ("named", named)],
+    )
+    .unwrap()
+}
+
 type Model = (BTreeMap<Vec<u8>, Vec<u8>>, BTreeMap<Vec<u8>, Vec<u8>>);
 
 fn assert_db_holds(db: &Db, model: &Model, target: &str) {
@@ -85,12 +95,7 @@ fn the_same_writes_through_every_target_leave_the_same_database() {
 
     // The database.
     let dir = tempfile::tempdir().unwrap();
-    let db = Db::open_with(
-        &db_options,
-        dir.path(),
-        [("default", &db_options), ("named", &named_options)],
-    )
-    .unwrap();
+    let db = open_plain(&db_options, &named_options, dir.path());
     let named = db.cf("named").unwrap();
     let mut model = Model::default();
     the_sequence!(db.writer(), &named, &mut model);
@@ -99,12 +104,7 @@ fn the_same_writes_through_every_target_leave_the_same_database() {
 
     // A batch, then written.
     let dir = tempfile::tempdir().unwrap();
-    let db = Db::open_with(
-        &db_options,
-        dir.path(),
-        [("default", &db_options), ("named", &named_options)],
-    )
-    .unwrap();
+    let db = open_plain(&db_options, &named_options, dir.path());
     let named = db.cf("named").unwrap();
     let mut batch = WriteBatch::new();
     let mut model = Model::default();
@@ -120,12 +120,7 @@ fn the_same_writes_through_every_target_leave_the_same_database() {
 
     // An indexed batch: read through it before it is written, then written.
     let dir = tempfile::tempdir().unwrap();
-    let db = Db::open_with(
-        &db_options,
-        dir.path(),
-        [("default", &db_options), ("named", &named_options)],
-    )
-    .unwrap();
+    let db = open_plain(&db_options, &named_options, dir.path());
     let named = db.cf("named").unwrap();
     let mut indexed = db.indexed_batch().unwrap();
     let mut model = Model::default();
@@ -267,12 +262,7 @@ fn typed_scans_through_a_transaction_and_an_indexed_batch_match_a_btreemap() {
 fn range_deletes_and_write_options_through_the_database_and_a_batch() {
     let (db_options, named_options) = options();
     let dir = tempfile::tempdir().unwrap();
-    let db = Db::open_with(
-        &db_options,
-        dir.path(),
-        [("default", &db_options), ("named", &named_options)],
-    )
-    .unwrap();
+    let db = open_plain(&db_options, &named_options, dir.path());
     let named = db.cf("named").unwrap();
     let mut synced = pinrocks::WriteOptions::new();
     synced.sync(true);
