@@ -1,12 +1,26 @@
-// Database administration beyond RocksDB's C API: DB::Close and CompactRange, each reporting
-// the Status that rocksdb_close and rocksdb_compact_range_cf drop.
+// Database administration beyond RocksDB's C API: DB::Close, CompactRange with its options,
+// CompactFiles, Flush of several families, background work control and Resume, DestroyDB and
+// RepairDB, each reporting its Status (which the C API drops or lets an exception past).
 #include "rocksdb/db.h"
+
+#include <string>
+#include <vector>
 
 #include "guarded.h"
 #include "layout.h"
 #include "pinrocks.h"
+#include "rocksdb/convenience.h"
 #include "rocksdb/options.h"
 #include "rocksdb/slice.h"
+
+#define PINROCKS_SAME_BOTTOMMOST(ours, theirs)                                        \
+  static_assert(ours == static_cast<int>(rocksdb::BottommostLevelCompaction::theirs), \
+                #ours " is not rocksdb::BottommostLevelCompaction::" #theirs)
+PINROCKS_SAME_BOTTOMMOST(PINROCKS_BOTTOMMOST_SKIP, kSkip);
+PINROCKS_SAME_BOTTOMMOST(PINROCKS_BOTTOMMOST_IF_HAVE_COMPACTION_FILTER, kIfHaveCompactionFilter);
+PINROCKS_SAME_BOTTOMMOST(PINROCKS_BOTTOMMOST_FORCE, kForce);
+PINROCKS_SAME_BOTTOMMOST(PINROCKS_BOTTOMMOST_FORCE_OPTIMIZED, kForceOptimized);
+#undef PINROCKS_SAME_BOTTOMMOST
 
 extern "C" {
 
@@ -15,18 +29,114 @@ void pinrocks_db_close(rocksdb_t* db, int* status_code, char** errptr) PINROCKS_
                     [&] { pinrocks::report(errptr, status_code, pinrocks::db_of(db)->Close()); });
 }
 
-void pinrocks_compact_range(rocksdb_t* db, rocksdb_column_family_handle_t* column_family,
-                            const char* start, size_t startlen, const char* limit, size_t limitlen,
-                            int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+void pinrocks_compact_range(rocksdb_t* db, const pinrocks_compact_options* options,
+                            rocksdb_column_family_handle_t* column_family, const char* start,
+                            size_t startlen, const char* limit, size_t limitlen, int* status_code,
+                            char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] {
     rocksdb::Slice start_slice(start, startlen);
     rocksdb::Slice limit_slice(limit, limitlen);
-    rocksdb::CompactRangeOptions options;
+    rocksdb::CompactRangeOptions o;
+    if (options != nullptr) {
+      o.exclusive_manual_compaction = options->exclusive != 0;
+      o.change_level = options->change_level != 0;
+      o.target_level = options->target_level;
+      o.bottommost_level_compaction =
+          static_cast<rocksdb::BottommostLevelCompaction>(options->bottommost);
+      o.allow_write_stall = options->allow_write_stall != 0;
+      o.max_subcompactions = options->max_subcompactions;
+    }
     pinrocks::report(
         errptr, status_code,
-        pinrocks::db_of(db)->CompactRange(options, pinrocks::column_family_of(db, column_family),
+        pinrocks::db_of(db)->CompactRange(o, pinrocks::column_family_of(db, column_family),
                                           start == nullptr ? nullptr : &start_slice,
                                           limit == nullptr ? nullptr : &limit_slice));
+  });
+}
+
+void pinrocks_compact_files(rocksdb_t* db, rocksdb_column_family_handle_t* column_family,
+                            size_t count, const char* const* names, int output_level,
+                            pinrocks_value_fn fn, void* ctx, int* status_code,
+                            char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    std::vector<std::string> inputs(names, names + count);
+    std::vector<std::string> outputs;
+    rocksdb::Status s = pinrocks::db_of(db)->CompactFiles(
+        rocksdb::CompactionOptions(), pinrocks::handle_of(column_family), inputs, output_level,
+        /*output_path_id=*/-1, &outputs);
+    pinrocks::report(errptr, status_code, s);
+    if (s.ok()) {
+      for (const std::string& name : outputs) {
+        fn(ctx, name.data(), name.size());
+      }
+    }
+  });
+}
+
+void pinrocks_flush(rocksdb_t* db, size_t count, rocksdb_column_family_handle_t* const* families,
+                    unsigned char wait, unsigned char allow_write_stall, int* status_code,
+                    char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    std::vector<rocksdb::ColumnFamilyHandle*> handles;
+    handles.reserve(count);
+    for (size_t i = 0; i < count; i++) {
+      handles.push_back(pinrocks::handle_of(families[i]));
+    }
+    rocksdb::FlushOptions o;
+    o.wait = wait != 0;
+    o.allow_write_stall = allow_write_stall != 0;
+    pinrocks::report(errptr, status_code, pinrocks::db_of(db)->Flush(o, handles));
+  });
+}
+
+void pinrocks_db_background(rocksdb_t* db, int op, int* status_code,
+                            char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb::DB* d = pinrocks::db_of(db);
+    rocksdb::Status s;
+    switch (op) {
+      case PINROCKS_BG_PAUSE:
+        s = d->PauseBackgroundWork();
+        break;
+      case PINROCKS_BG_CONTINUE:
+        s = d->ContinueBackgroundWork();
+        break;
+      case PINROCKS_BG_CANCEL:
+      case PINROCKS_BG_CANCEL_AND_WAIT:
+        rocksdb::CancelAllBackgroundWork(d, /*wait=*/op == PINROCKS_BG_CANCEL_AND_WAIT);
+        break;
+      case PINROCKS_BG_DISABLE_DELETIONS:
+        s = d->DisableFileDeletions();
+        break;
+      case PINROCKS_BG_ENABLE_DELETIONS:
+        s = d->EnableFileDeletions();
+        break;
+      case PINROCKS_BG_RESUME:
+        s = d->Resume();
+        break;
+      default:
+        s = rocksdb::Status::InvalidArgument("pinrocks_db_background: unknown op");
+    }
+    pinrocks::report(errptr, status_code, s);
+  });
+}
+
+void pinrocks_destroy_or_repair(const rocksdb_options_t* options, const char* name, int op,
+                                int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    const rocksdb::Options& o = pinrocks::options_of(options);
+    rocksdb::Status s;
+    switch (op) {
+      case PINROCKS_DESTROY_DB:
+        s = rocksdb::DestroyDB(name, o);
+        break;
+      case PINROCKS_REPAIR_DB:
+        s = rocksdb::RepairDB(name, o);
+        break;
+      default:
+        s = rocksdb::Status::InvalidArgument("pinrocks_destroy_or_repair: unknown op");
+    }
+    pinrocks::report(errptr, status_code, s);
   });
 }
 

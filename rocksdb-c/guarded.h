@@ -10,6 +10,7 @@
 #include <exception>
 #include <memory>
 #include <new>
+#include <type_traits>
 
 #include "layout.h"
 #include "pinrocks.h"
@@ -116,6 +117,16 @@ rocksdb::Status record_op(Target& target, int op, Family* cf, const rocksdb::Sli
       return target.Delete(cf, key);
     case PINROCKS_RECORD_MERGE:
       return target.Merge(cf, key, value);
+    case PINROCKS_RECORD_SINGLE_DELETE:
+      return target.SingleDelete(cf, key);
+    case PINROCKS_RECORD_LOG_DATA:
+      // Transaction::PutLogData returns nothing, WriteBatchWithIndex's a Status.
+      if constexpr (std::is_void_v<decltype(target.PutLogData(key))>) {
+        target.PutLogData(key);
+        return rocksdb::Status::OK();
+      } else {
+        return target.PutLogData(key);
+      }
     default:
       return rocksdb::Status::InvalidArgument("pinrocks: unknown write operation");
   }

@@ -350,6 +350,14 @@ void pinrocks_iter_move(rocksdb_iterator_t* iter, int op) PINROCKS_NOEXCEPT {
   });
 }
 
+void pinrocks_iter_refresh_at(rocksdb_iterator_t* iter, const rocksdb_readoptions_t* at,
+                              int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    const rocksdb::Snapshot* snapshot = pinrocks::read_options_of(at).snapshot;
+    pinrocks::report(errptr, status_code, pinrocks::iterator_of(iter)->Refresh(snapshot));
+  });
+}
+
 rocksdb_wal_iterator_t* pinrocks_get_updates_since(rocksdb_t* db, uint64_t seq_number,
                                                    int* status_code,
                                                    char** errptr) PINROCKS_NOEXCEPT {

@@ -64,6 +64,14 @@ unsigned char pinrocks_key_may_exist_cf(rocksdb_t* db, const rocksdb_readoptions
 void pinrocks_iter_seek(rocksdb_iterator_t* iter, const char* key, size_t keylen) PINROCKS_NOEXCEPT;
 void pinrocks_iter_seek_for_prev(rocksdb_iterator_t* iter, const char* key,
                                  size_t keylen) PINROCKS_NOEXCEPT;
+/* rocksdb_iter_refresh (no try/catch; it rebuilds the iterator's tree), to the snapshot set in
+ * `at` (Iterator::Refresh(snapshot)), or to the latest state if `at` has none. The iterator
+ * keeps the snapshot pointer: the caller keeps that snapshot alive while the iterator lives or
+ * until the next refresh. The iterator is not positioned afterwards (seek it). An iterator
+ * that cannot be refreshed (through a transaction or an indexed batch) reports NotSupported and
+ * stays as it was. */
+void pinrocks_iter_refresh_at(rocksdb_iterator_t* iter, const rocksdb_readoptions_t* at,
+                              int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
 /* ---- SST file writer ---- */
 

@@ -152,6 +152,10 @@ void pinrocks_wbwi_multi_get_pinned(rocksdb_t* db, rocksdb_writebatch_wi_t* batc
         pinned.statuses()[i] =
             read_one(db, b, ro, cf, pinned.keys()[i], /*batch_only=*/true, &pinned.values()[i]);
       }
+    } else if (pinrocks::PinnedBatch::NeedsOneByOne(ro)) {
+      pinned.EachKey([&](const rocksdb::Slice& key, rocksdb::PinnableSlice* value) {
+        return read_one(db, b, ro, cf, key, /*batch_only=*/false, value);
+      });
     } else {
       b->MultiGetFromBatchAndDB(pinrocks::db_of(db), ro, cf, num_keys, pinned.keys(),
                                 pinned.values(), pinned.statuses(), /*sorted_input=*/false);

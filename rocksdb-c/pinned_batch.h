@@ -10,6 +10,7 @@
 
 #include "guarded.h"
 #include "pinrocks.h"
+#include "rocksdb/options.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
 
@@ -65,6 +66,20 @@ class PinnedBatch {
   rocksdb::Slice* keys() { return keys_.data(); }
   rocksdb::PinnableSlice* values() { return values_.data(); }
   rocksdb::Status* statuses() { return statuses_.data(); }
+
+  // RocksDB 11.8.1's MultiGet reads a data block that is not in the block cache from its file
+  // even with read_tier kBlockCacheTier (BlockBasedTable::MultiGet's RetrieveMultipleBlocks
+  // does not check no_io), where Get answers Incomplete without I/O. A cache-only batch is
+  // therefore read key by key, through `get_one(key, value)`, which honours the tier.
+  static bool NeedsOneByOne(const rocksdb::ReadOptions& ro) {
+    return ro.read_tier == rocksdb::kBlockCacheTier;
+  }
+  template <typename GetOne>
+  void EachKey(GetOne&& get_one) {
+    for (size_t i = 0; i < n_; i++) {
+      statuses_[i] = get_one(keys_[i], &values_[i]);
+    }
+  }
 
   // After the MultiGet: the first per-key error is the call's (nothing is called back);
   // otherwise fn for each key in order while every value is pinned, until it asks to stop.

@@ -141,7 +141,8 @@ unsigned char pinrocks_get_pinned(rocksdb_t* db, const rocksdb_readoptions_t* op
 /* DB::MultiGet of `num_keys` keys of one column family (NULL: default) into PinnableSlices
  * held in one array for the batch (on this function's stack for up to 32 keys), then fn for
  * each key in order while they are pinned. On the first per-key error (or a failed
- * allocation), nothing is called back. */
+ * allocation), nothing is called back. With read_tier kBlockCacheTier, DB::Get per key instead
+ * (RocksDB's MultiGet reads uncached blocks from their files even then: pinned_batch.h). */
 void pinrocks_multi_get_pinned(rocksdb_t* db, const rocksdb_readoptions_t* options,
                                rocksdb_column_family_handle_t* column_family, size_t num_keys,
                                const pinrocks_slice* keys, pinrocks_multi_value_fn fn, void* ctx,
@@ -154,18 +155,68 @@ void pinrocks_multi_get_pinned(rocksdb_t* db, const rocksdb_readoptions_t* optio
  * rocksdb_close (or the transaction databases' close) afterwards as usual. */
 void pinrocks_db_close(rocksdb_t* db, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
-/* CompactRange over [start, limit) of a column family (NULL: default), reporting its Status,
- * which the C API's rocksdb_compact_range drops. A NULL start or limit means unbounded. */
-void pinrocks_compact_range(rocksdb_t* db, rocksdb_column_family_handle_t* column_family,
-                            const char* start, size_t startlen, const char* limit, size_t limitlen,
-                            int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+/* rocksdb::BottommostLevelCompaction's values (static_asserts in rocksdb-c/db.cc). */
+#define PINROCKS_BOTTOMMOST_SKIP 0
+#define PINROCKS_BOTTOMMOST_IF_HAVE_COMPACTION_FILTER 1
+#define PINROCKS_BOTTOMMOST_FORCE 2
+#define PINROCKS_BOTTOMMOST_FORCE_OPTIMIZED 3
+
+/* The CompactRangeOptions fields pinrocks sets (the rest keep RocksDB's defaults). */
+typedef struct pinrocks_compact_options {
+  unsigned char exclusive;
+  unsigned char change_level;
+  int target_level;
+  int bottommost; /* a PINROCKS_BOTTOMMOST_* */
+  unsigned char allow_write_stall;
+  uint32_t max_subcompactions;
+} pinrocks_compact_options;
+
+/* CompactRange over [start, limit) of a column family (NULL: default), with `options` (NULL:
+ * RocksDB's defaults), reporting its Status, which the C API's rocksdb_compact_range drops. A
+ * NULL start or limit means unbounded. */
+void pinrocks_compact_range(rocksdb_t* db, const pinrocks_compact_options* options,
+                            rocksdb_column_family_handle_t* column_family, const char* start,
+                            size_t startlen, const char* limit, size_t limitlen, int* status_code,
+                            char** errptr) PINROCKS_NOEXCEPT;
+
+/* DB::CompactFiles of `count` SST files (their names, as live_files gives them) of a column
+ * family (never NULL) into `output_level`; fn(ctx, name, len) for each file written. */
+void pinrocks_compact_files(rocksdb_t* db, rocksdb_column_family_handle_t* column_family,
+                            size_t count, const char* const* names, int output_level,
+                            pinrocks_value_fn fn, void* ctx, int* status_code,
+                            char** errptr) PINROCKS_NOEXCEPT;
+
+/* DB::Flush of `count` column families (never NULL) in one call: atomic across them with
+ * atomic_flush. `wait`: return when the flush is done; `allow_write_stall`: flush at once
+ * even if that stalls writes. */
+void pinrocks_flush(rocksdb_t* db, size_t count, rocksdb_column_family_handle_t* const* families,
+                    unsigned char wait, unsigned char allow_write_stall, int* status_code,
+                    char** errptr) PINROCKS_NOEXCEPT;
+
+#define PINROCKS_BG_PAUSE 0             /* PauseBackgroundWork */
+#define PINROCKS_BG_CONTINUE 1          /* ContinueBackgroundWork */
+#define PINROCKS_BG_CANCEL 2            /* CancelAllBackgroundWork(wait = false) */
+#define PINROCKS_BG_CANCEL_AND_WAIT 3   /* CancelAllBackgroundWork(wait = true) */
+#define PINROCKS_BG_DISABLE_DELETIONS 4 /* DisableFileDeletions */
+#define PINROCKS_BG_ENABLE_DELETIONS 5  /* EnableFileDeletions */
+#define PINROCKS_BG_RESUME 6            /* Resume: recover from a background error */
+/* One control of the database's background work (op: PINROCKS_BG_*). */
+void pinrocks_db_background(rocksdb_t* db, int op, int* status_code,
+                            char** errptr) PINROCKS_NOEXCEPT;
+
+#define PINROCKS_DESTROY_DB 0 /* DestroyDB */
+#define PINROCKS_REPAIR_DB 1  /* RepairDB */
+/* DestroyDB or RepairDB (op: PINROCKS_*_DB) of the database at `name` (not open), with
+ * `options`. */
+void pinrocks_destroy_or_repair(const rocksdb_options_t* options, const char* name, int op,
+                                int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
 /* ---- Writes to a database (rocksdb-c/writes.cc) ---- */
 
-/* Put, Delete, Merge or DeleteRange (op: PINROCKS_RECORD_PUT, _DELETE, _MERGE,
- * _DELETE_RANGE with `value` the range's end) on the database: rocksdb_put_cf & co.
- * without an exception escaping (DB::Put copies key and value into a new WriteBatch, so a
- * value that fits in memory once but not twice throws std::bad_alloc there). */
+/* Put, Delete, SingleDelete, Merge or DeleteRange (op: PINROCKS_RECORD_PUT, _DELETE,
+ * _SINGLE_DELETE, _MERGE, _DELETE_RANGE with `value` the range's end) on the database:
+ * rocksdb_put_cf & co. without an exception escaping (DB::Put copies key and value into a new
+ * WriteBatch, so a value that fits in memory once but not twice throws std::bad_alloc there). */
 void pinrocks_db_write_op(rocksdb_t* db, const rocksdb_writeoptions_t* options,
                           rocksdb_column_family_handle_t* column_family, int op, const char* key,
                           size_t keylen, const char* value, size_t valuelen, int* status_code,
@@ -177,8 +228,9 @@ void pinrocks_db_write(rocksdb_t* db, const rocksdb_writeoptions_t* options,
 
 /* ---- Write batches (rocksdb-c/write_batch.cc) ---- */
 
-/* One write into a batch, `op` a PINROCKS_RECORD_* (PUT, DELETE, MERGE, DELETE_RANGE; for a
- * range, `value` is its end; any other op is InvalidArgument), for a column family (NULL: the
+/* One write into a batch, `op` a PINROCKS_RECORD_* (PUT, DELETE, SINGLE_DELETE, MERGE,
+ * DELETE_RANGE, LOG_DATA; for a range, `value` is its end; for log data, `key` is the blob and
+ * the column family is unused; any other op is InvalidArgument), for a column family (NULL: the
  * default one), reporting the Status that the C API's rocksdb_writebatch_* drop (RocksDB
  * refuses a key or value over 4 GiB, and then leaves the entry out of the batch). */
 void pinrocks_writebatch_write(rocksdb_writebatch_t* batch,
@@ -407,7 +459,8 @@ void pinrocks_transaction_multi_get_pinned(rocksdb_transaction_t* txn,
                                            int for_update, pinrocks_multi_value_fn fn, void* ctx,
                                            int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
-/* Put, Delete or Merge (op: PINROCKS_RECORD_PUT, _DELETE, _MERGE) through a transaction,
+/* Put, Delete, SingleDelete, Merge or PutLogData (op: PINROCKS_RECORD_PUT, _DELETE,
+ * _SINGLE_DELETE, _MERGE, _LOG_DATA with `key` the blob) through a transaction,
  * as rocksdb_transaction_put_cf & co. do but with no exception escaping (they copy the
  * key and value into the transaction's batch and lock tracker: std::bad_alloc). */
 void pinrocks_transaction_write_op(rocksdb_transaction_t* txn,
@@ -455,8 +508,9 @@ void pinrocks_transaction_savepoint(rocksdb_transaction_t* txn, int op, int* sta
  * and so must the comparator of every column family written to it. NULL on failure. */
 rocksdb_writebatch_wi_t* pinrocks_wbwi_create(rocksdb_t* db, int* status_code,
                                               char** errptr) PINROCKS_NOEXCEPT;
-/* Put, Delete or Merge (op: PINROCKS_RECORD_PUT, _DELETE, _MERGE; `value` unused for a
- * delete) into a column family (never NULL), reporting the Status the C API drops. */
+/* Put, Delete, SingleDelete, Merge or PutLogData (op: PINROCKS_RECORD_PUT, _DELETE,
+ * _SINGLE_DELETE, _MERGE, _LOG_DATA with `key` the blob; `value` unused but for put and merge)
+ * into a column family (never NULL), reporting the Status the C API drops. */
 void pinrocks_wbwi_write(rocksdb_writebatch_wi_t* batch,
                          rocksdb_column_family_handle_t* column_family, int op, const char* key,
                          size_t keylen, const char* value, size_t valuelen, int* status_code,

@@ -37,10 +37,16 @@ void pinrocks_multi_get_pinned(rocksdb_t* db, const rocksdb_readoptions_t* optio
     // On this frame for up to 32 keys (no allocation of ours); beyond, sized by the
     // caller's key count on the heap, where std::bad_alloc is reported as an error.
     pinrocks::PinnedBatch batch(num_keys, keys);
-    pinrocks::db_of(db)->MultiGet(pinrocks::read_options_of(options),
-                                  pinrocks::column_family_of(db, column_family), num_keys,
-                                  batch.keys(), batch.values(), batch.statuses(),
-                                  /*sorted_input=*/false);
+    const rocksdb::ReadOptions& ro = pinrocks::read_options_of(options);
+    rocksdb::ColumnFamilyHandle* cf = pinrocks::column_family_of(db, column_family);
+    if (pinrocks::PinnedBatch::NeedsOneByOne(ro)) {
+      batch.EachKey([&](const rocksdb::Slice& key, rocksdb::PinnableSlice* value) {
+        return pinrocks::db_of(db)->Get(ro, cf, key, value);
+      });
+    } else {
+      pinrocks::db_of(db)->MultiGet(ro, cf, num_keys, batch.keys(), batch.values(),
+                                    batch.statuses(), /*sorted_input=*/false);
+    }
     batch.Deliver(fn, ctx, status_code, errptr);
   });
 }

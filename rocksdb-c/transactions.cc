@@ -145,6 +145,10 @@ void pinrocks_transaction_multi_get_pinned(rocksdb_transaction_t* txn,
           break;  // Deliver reports it; the keys after it keep their default OK status
         }
       }
+    } else if (pinrocks::PinnedBatch::NeedsOneByOne(ro)) {
+      batch.EachKey([&](const rocksdb::Slice& key, rocksdb::PinnableSlice* value) {
+        return t->Get(ro, cf, key, value);
+      });
     } else {
       t->MultiGet(ro, cf, num_keys, batch.keys(), batch.values(), batch.statuses(),
                   /*sorted_input=*/false);

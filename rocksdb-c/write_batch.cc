@@ -98,8 +98,14 @@ void pinrocks_writebatch_write(rocksdb_writebatch_t* batch,
       case PINROCKS_RECORD_MERGE:
         s = b.Merge(cf, k, v);
         break;
+      case PINROCKS_RECORD_SINGLE_DELETE:
+        s = b.SingleDelete(cf, k);
+        break;
       case PINROCKS_RECORD_DELETE_RANGE:
         s = b.DeleteRange(cf, k, v);
+        break;
+      case PINROCKS_RECORD_LOG_DATA:
+        s = b.PutLogData(k);
         break;
       default:
         s = rocksdb::Status::InvalidArgument("pinrocks: unknown write operation");

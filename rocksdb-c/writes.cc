@@ -32,6 +32,9 @@ void pinrocks_db_write_op(rocksdb_t* db, const rocksdb_writeoptions_t* options,
       case PINROCKS_RECORD_MERGE:
         s = d->Merge(o, cf, k, v);
         break;
+      case PINROCKS_RECORD_SINGLE_DELETE:
+        s = d->SingleDelete(o, cf, k);
+        break;
       case PINROCKS_RECORD_DELETE_RANGE:
         s = d->DeleteRange(o, cf, k, v);
         break;

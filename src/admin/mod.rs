@@ -1,8 +1,10 @@
 //! Running a database: backups, SST files, file and level metadata, the write-ahead log's
-//! updates, and options changed while it is open.
+//! updates, options changed while it is open, and maintenance (manual compactions and
+//! flushes, background work, destroy and repair).
 
 pub(crate) mod backup;
 pub(crate) mod live_options;
+pub(crate) mod maintenance;
 pub(crate) mod metadata;
 pub(crate) mod sst;
 pub(crate) mod updates;

@@ -125,30 +125,6 @@ impl<'db> ColumnFamily<'db> {
         }
     }
 
-    /// Compacts keys in `[from, to)` (`None`: unbounded) and waits for it. Unlike the C
-    /// API's `rocksdb_compact_range`, a failure is reported.
-    pub fn compact_range(&self, from: Option<&[u8]>, to: Option<&[u8]>) -> Result<()> {
-        self.db.check_writable("compact_range")?;
-        let (from_ptr, from_len) = from.map_or((std::ptr::null(), 0), |k| (k.as_ptr(), k.len()));
-        let (to_ptr, to_len) = to.map_or((std::ptr::null(), 0), |k| (k.as_ptr(), k.len()));
-        let mut err = ErrPtr::new();
-        let mut code = 0;
-        // SAFETY: live db and handle; the bounds are borrowed for the call only.
-        unsafe {
-            ffi::pinrocks_compact_range(
-                self.db.raw(),
-                self.handle.raw(),
-                from_ptr.cast(),
-                from_len,
-                to_ptr.cast(),
-                to_len,
-                &mut code,
-                err.as_out(),
-            )
-        };
-        err.check_with_code(Some(code))
-    }
-
     /// A RocksDB property of this column family (for example `rocksdb.stats`), or `None`
     /// if RocksDB does not know the property.
     #[doc(alias = "GetProperty")]

@@ -162,12 +162,6 @@ impl Db {
         self.default_cf().flush()
     }
 
-    /// Compacts keys in `[from, to)` of the default column family (`None`: unbounded).
-    #[doc(alias = "CompactRange")]
-    pub fn compact_range(&self, from: Option<&[u8]>, to: Option<&[u8]>) -> Result<()> {
-        self.default_cf().compact_range(from, to)
-    }
-
     /// A RocksDB property of the default column family, such as `rocksdb.stats`.
     #[doc(alias = "GetProperty")]
     pub fn property(&self, name: &str) -> Result<Option<String>> {

@@ -55,6 +55,13 @@ impl Snapshot {
         }
     }
 
+    /// The sequence number this snapshot reads at: it sees the writes numbered up to this
+    /// one (compare [`Db::latest_sequence_number`](crate::Db::latest_sequence_number)).
+    pub fn sequence_number(&self) -> u64 {
+        // SAFETY: a live snapshot (held by `self`); `GetSequenceNumber` only reads it.
+        unsafe { ffi::rocksdb_snapshot_get_sequence_number(self.inner.raw) }
+    }
+
     pub(crate) fn raw(&self) -> *const ffi::rocksdb_snapshot_t {
         self.inner.raw
     }

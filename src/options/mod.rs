@@ -2,6 +2,7 @@
 //! cache, compression, compaction styles, rate limiters, table options, statistics, and
 //! options loaded from a database's own OPTIONS file.
 
+pub(crate) mod budgets;
 pub(crate) mod by_name;
 pub(crate) mod cache;
 pub(crate) mod compaction_style;

@@ -58,6 +58,18 @@ pub enum ErrorKind {
     /// Waiting for a lock would deadlock with another transaction (`Busy` with
     /// `kDeadlock`, with deadlock detection on). Retrying may succeed.
     Deadlock,
+    /// A read with [`ReadTier::BlockCache`](crate::ReadTier::BlockCache) would have had to
+    /// read a file: the value may exist, but is not in memory (`Incomplete`, RocksDB's
+    /// answer to a read that may do no I/O). Not a miss: a miss is `None`.
+    NotInCache,
+    /// A write with [`WriteOptions::no_slowdown`](crate::WriteOptions::no_slowdown) (or
+    /// [`low_pri`](crate::WriteOptions::low_pri)) would have waited for a write stall, and
+    /// was not done (`Incomplete` "Write stall"). Retry later, or write without it.
+    WouldStall,
+    /// The disk is full or the [`SstFileManager`](crate::SstFileManager)'s space limit is
+    /// reached (`IOError` with `kNoSpace` or `kSpaceLimit`). Writes stop until space is
+    /// freed or the limit raised, then [`Db::resume`](crate::Db::resume).
+    NoSpace,
     /// A status RocksDB reported that this version of pinrocks does not know.
     Unknown,
 }
@@ -371,6 +383,11 @@ pub enum Error {
     },
 }
 
+/// What RocksDB says of a read that may do no I/O (`kBlockCacheTier`) and would have had
+/// to: a block (table/block_based/block_based_table_reader_sync_and_async.h, seen in
+/// `tests/reads/controls.rs`) or an embedded blob (block_based_table_reader.cc).
+const NOT_IN_CACHE: [&str; 2] = ["no blocking io", "block-cache-only mode"];
+
 impl Error {
     /// Whether retrying the transaction (from its beginning) may succeed: a write conflict,
     /// a lock timeout, a deadlock, RocksDB's "try again", or an expired transaction (a new
@@ -406,6 +423,17 @@ impl Error {
                 ErrorKind::LockTimeout
             }
             ErrorKind::Busy if message.contains("Deadlock") => ErrorKind::Deadlock,
+            ErrorKind::Incomplete if message.contains("Write stall") => ErrorKind::WouldStall,
+            ErrorKind::Incomplete if NOT_IN_CACHE.iter().any(|m| message.contains(m)) => {
+                ErrorKind::NotInCache
+            }
+            ErrorKind::IoError
+                if message.contains("No space left on device")
+                    || message.contains("Space limit reached")
+                    || message.contains("Max allowed space was reached") =>
+            {
+                ErrorKind::NoSpace
+            }
             other => other,
         };
         if kind == ErrorKind::Corruption && message.contains("Merge operator failed") {

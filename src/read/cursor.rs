@@ -9,6 +9,7 @@ use std::ops::Bound;
 use std::ptr::NonNull;
 
 use crate::callbacks::comparator::{compare, Comparator};
+use crate::db::snapshot::Snapshot;
 use crate::raw::error::{ErrPtr, Error, ErrorKind, Result};
 use crate::raw::ffi;
 use crate::raw::pinned::value_slice;
@@ -103,7 +104,7 @@ use crate::read::source::DbSource;
 #[doc(alias = "NewIterator")]
 #[doc(alias = "rocksdb_iterator_t")]
 pub struct Cursor<'a, S = DbSource> {
-    raw: NonNull<ffi::rocksdb_iterator_t>,
+    pub(super) raw: NonNull<ffi::rocksdb_iterator_t>,
     lower: Bound<Box<[u8]>>,
     upper: Bound<Box<[u8]>>,
     /// The column family's key order, which the bounds are compared in.
@@ -111,6 +112,10 @@ pub struct Cursor<'a, S = DbSource> {
     /// Read options of this iterator's own (prefix iteration), which RocksDB points into:
     /// dropped after `raw` is destroyed (`Drop` runs before the fields drop).
     _own_options: Option<Box<ReadOptions>>,
+    /// The database read (to refuse a snapshot of another one).
+    pub(super) db_id: u64,
+    /// The snapshot(s) a refresh pointed RocksDB's iterator at: dropped after `raw`.
+    pub(super) refreshed_to: Vec<Snapshot>,
     /// The database, column family and read options (whose bounds RocksDB points into)
     /// must outlive the iterator; and what it reads through (`S`).
     _borrow: PhantomData<(&'a (), S)>,
@@ -131,6 +136,7 @@ impl<'a, S> Cursor<'a, S> {
     /// are the read options `raw` was made with, if the iterator owns them.
     pub(crate) fn new(
         raw: *mut ffi::rocksdb_iterator_t,
+        db_id: u64,
         range: &dyn KeyRange,
         order: Option<&'a Comparator>,
         options: Option<Box<ReadOptions>>,
@@ -142,6 +148,8 @@ impl<'a, S> Cursor<'a, S> {
             upper,
             order,
             _own_options: options,
+            db_id,
+            refreshed_to: Vec::new(),
             _borrow: PhantomData,
         }
     }

@@ -5,6 +5,7 @@
 pub(crate) mod cursor;
 pub(crate) mod key_range;
 pub(crate) mod pinned_value;
+pub(crate) mod read_controls;
 pub(crate) mod read_options;
 pub(crate) mod reader;
 pub(crate) mod source;

@@ -29,7 +29,7 @@ use crate::raw::setter::setter;
 ///
 /// [`Reader::options`]: crate::Reader::options
 pub struct ReadOptions {
-    raw: Owned<ffi::rocksdb_readoptions_t>,
+    pub(crate) raw: Owned<ffi::rocksdb_readoptions_t>,
     lower_bound: Option<Box<[u8]>>,
     upper_bound: Option<Box<[u8]>>,
     snapshot: Option<Snapshot>,

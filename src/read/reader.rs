@@ -482,7 +482,7 @@ impl<'a, S: ReadSource> Reader<'a, S> {
         // The options are boxed into the iterator, which destroys its RocksDB iterator
         // before them.
         let raw = self.raw_iter(&own);
-        let mut it = Cursor::new(raw, &range, self.cf.order.as_ref(), Some(own));
+        let mut it = Cursor::new(raw, self.db.id, &range, self.cf.order.as_ref(), Some(own));
         it.seek_to_first();
         it
     }
@@ -533,7 +533,7 @@ impl<'a, S: ReadSource> Reader<'a, S> {
 
     fn new_iter(&self, range: &dyn KeyRange) -> Cursor<'a, S> {
         let raw = self.raw_iter(self.options);
-        Cursor::new(raw, range, self.cf.order.as_ref(), None)
+        Cursor::new(raw, self.db.id, range, self.cf.order.as_ref(), None)
     }
 
     /// A RocksDB iterator over this reader's source: the database, or the transaction's

@@ -12,6 +12,7 @@ use crate::raw::ffi;
 use crate::raw::owned::Owned;
 use crate::write::target::sealed::Target;
 use crate::write::target::DbTarget;
+use crate::write::target::LogDataTarget;
 use crate::write::write_options::WriteOptions;
 use crate::write::writer::Writer;
 
@@ -305,6 +306,8 @@ impl Default for WriteBatch {
 
 /// Writes into a batch: what [`WriteBatch::writer`] gives.
 pub struct BatchTarget<'a>(&'a mut WriteBatch);
+
+impl LogDataTarget for BatchTarget<'_> {}
 
 // The sealed trait's methods name crate-private types: unreachable from outside.
 #[allow(private_interfaces)]

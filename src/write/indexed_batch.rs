@@ -21,6 +21,7 @@ use crate::read::reader::Reader;
 use crate::read::source::BatchSource;
 use crate::write::batch::NamedFamily;
 use crate::write::target::sealed::Target;
+use crate::write::target::LogDataTarget;
 use crate::write::write_options::WriteOptions;
 use crate::write::writer::Writer;
 use std::sync::Arc;
@@ -311,6 +312,8 @@ impl Drop for IndexedBatch<'_> {
 
 /// Writes into an indexed batch: what [`IndexedBatch::writer`] gives.
 pub struct IndexedBatchTarget<'a, 'db>(&'a mut IndexedBatch<'db>);
+
+impl LogDataTarget for IndexedBatchTarget<'_, '_> {}
 
 // The sealed trait's methods name crate-private types: unreachable from outside.
 #[allow(private_interfaces)]

@@ -16,6 +16,11 @@ pub trait WriteTarget: sealed::Target {}
 
 impl<T: sealed::Target> WriteTarget for T {}
 
+/// A target whose writes gather in a batch, which can carry a blob for the WAL alone
+/// ([`Writer::put_log_data`](crate::Writer::put_log_data)): a batch, an indexed batch, a
+/// transaction. Not the database: RocksDB's `DB` has no `PutLogData`.
+pub trait LogDataTarget: WriteTarget {}
+
 pub(crate) mod sealed {
     use super::*;
 

@@ -27,6 +27,7 @@ use crate::read::read_options::ReadOptions;
 use crate::read::reader::Reader;
 use crate::read::source::TransactionSource;
 use crate::write::target::sealed::Target;
+use crate::write::target::LogDataTarget;
 use crate::write::write_options::WriteOptions;
 use crate::write::writer::Writer;
 
@@ -556,6 +557,8 @@ pub enum Lock {
 /// # Ok(()) }
 /// ```
 pub struct TransactionTarget<'a, 'db>(&'a mut Transaction<'db>);
+
+impl LogDataTarget for TransactionTarget<'_, '_> {}
 
 // The sealed trait's methods name crate-private types: unreachable from outside.
 #[allow(private_interfaces)]

@@ -8,7 +8,7 @@ use crate::raw::setter::setter;
 
 /// Options for writes (`rocksdb_writeoptions_t`).
 pub struct WriteOptions {
-    raw: Owned<ffi::rocksdb_writeoptions_t>,
+    pub(crate) raw: Owned<ffi::rocksdb_writeoptions_t>,
 }
 
 // SAFETY: a plain C++ value that `DBImpl::WriteImpl` reads through a const reference and
@@ -40,6 +40,23 @@ impl WriteOptions {
         /// Skip the WAL: faster, but every acknowledged write not yet flushed to an SST file
         /// is lost if the process dies (`tests/crash.rs` shows all of them lost).
         disable_wal(bool) => rocksdb_writeoptions_disable_WAL as i32
+    );
+    setter!(
+        /// `no_slowdown`: a write that would wait for a write stall (or a slowdown) fails at
+        /// once with [`ErrorKind::WouldStall`](crate::ErrorKind::WouldStall) instead, and
+        /// writes nothing. For a latency-bound writer that can shed load.
+        no_slowdown(bool) => rocksdb_writeoptions_set_no_slowdown as u8
+    );
+    setter!(
+        /// `low_pri`: a write that yields to compaction: while compaction is behind, RocksDB
+        /// slows it down (or, with `no_slowdown`, fails it with `WouldStall`) before other
+        /// writes. For background loads.
+        low_pri(bool) => rocksdb_writeoptions_set_low_pri as u8
+    );
+    setter!(
+        /// `ignore_missing_column_families`: a batch's writes to a column family dropped
+        /// meanwhile are skipped instead of failing the whole batch.
+        ignore_missing_column_families(bool) => rocksdb_writeoptions_set_ignore_missing_column_families as u8
     );
 
     /// The raw `rocksdb_writeoptions_t`, for the C API in [`ffi`](crate::ffi) where

@@ -10,7 +10,7 @@ use crate::db::database::Db;
 use crate::db::handles::{CfHandle, DbInner};
 use crate::raw::error::{ErrPtr, Error, Result};
 use crate::raw::ffi;
-use crate::write::target::{sealed::Target, DbTarget, WriteTarget};
+use crate::write::target::{sealed::Target, DbTarget, LogDataTarget, WriteTarget};
 use crate::write::write_options::WriteOptions;
 
 /// Rejects a delete range whose start sorts after its end, in the column family's order.
@@ -121,11 +121,43 @@ impl<'a, T: WriteTarget> Writer<'a, T> {
         self.apply("delete", ffi::PINROCKS_RECORD_DELETE, key, &[])
     }
 
+    /// Removes `key`, written at most once since it was last removed (RocksDB's
+    /// `SingleDelete`): the tombstone and the one put it removes vanish together in
+    /// compaction, so deleting is cheaper. RocksDB leaves undefined what reads see if `key`
+    /// was put twice (or merged) since, or mixed with `delete`; use it only for keys written
+    /// once.
+    #[doc(alias = "SingleDelete")]
+    pub fn single_delete(&mut self, key: &[u8]) -> Result<()> {
+        self.apply(
+            "single_delete",
+            ffi::PINROCKS_RECORD_SINGLE_DELETE,
+            key,
+            &[],
+        )
+    }
+
     /// Adds `operand` to `key`'s pending merge operands, combined with its value by the
     /// column family's [`MergeOperator`](crate::MergeOperator) when read or compacted.
     /// Without a merge operator RocksDB refuses it (`NotSupported`).
     pub fn merge(&mut self, key: &[u8], operand: &[u8]) -> Result<()> {
         self.apply("merge", ffi::PINROCKS_RECORD_MERGE, key, operand)
+    }
+}
+
+impl<T: LogDataTarget> Writer<'_, T> {
+    /// Adds `blob` to the WAL record of this batch (or transaction), not to the database:
+    /// what tails the WAL ([`Db::updates_since`](crate::Db::updates_since)) sees it as a
+    /// [`BatchRecord::LogData`](crate::BatchRecord::LogData); reads never do. The database
+    /// itself takes none:
+    ///
+    /// ```compile_fail
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let db = pinrocks::Db::open(&pinrocks::Options::new(), dir.path()).unwrap();
+    /// db.writer().put_log_data(b"audit"); // error: `DbTarget` is not a `LogDataTarget`
+    /// ```
+    #[doc(alias = "PutLogData")]
+    pub fn put_log_data(&mut self, blob: &[u8]) -> Result<()> {
+        self.apply("put_log_data", ffi::PINROCKS_RECORD_LOG_DATA, blob, &[])
     }
 }
 

@@ -6,7 +6,9 @@
 mod common;
 
 mod admin;
+mod budgets;
 mod cache;
 mod configuration;
 mod data_in_out;
 mod kinds;
+mod maintenance;

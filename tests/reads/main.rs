@@ -5,6 +5,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod controls;
 mod pinned;
 mod scans;
 mod tiers;

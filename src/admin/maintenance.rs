@@ -1,0 +1,410 @@
+//! Maintenance a service schedules itself: manual compactions with RocksDB's options
+//! (bottommost level, target level, exclusive, change level) and of chosen files, flushes
+//! with options and of several families at once, pausing and cancelling background work,
+//! holding file deletions, and destroying or repairing a database that is not open.
+
+use std::ffi::{c_char, c_void, CString};
+use std::path::Path;
+
+use crate::db::column_family::ColumnFamily;
+use crate::db::database::Db;
+use crate::db::handles::{DirInUse, DirUse};
+use crate::options::db_options::Options;
+use crate::raw::cstr::path_to_cstring;
+use crate::raw::error::{ErrPtr, Error, Result};
+use crate::raw::ffi;
+use crate::raw::reentry;
+
+/// What a manual compaction does with the last level (RocksDB's
+/// `BottommostLevelCompaction`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Bottommost {
+    /// Leave the last level's files as they are.
+    Skip,
+    /// Compact the last level only with a compaction filter (RocksDB's default).
+    #[default]
+    IfHaveCompactionFilter,
+    /// Always compact the last level, even files just written by this compaction.
+    Force,
+    /// Compact the last level, but not the files this compaction wrote there.
+    ForceOptimized,
+}
+
+/// Options of a manual compaction ([`ColumnFamily::compact_range_with`]), RocksDB's
+/// `CompactRangeOptions`; `default()` is RocksDB's defaults.
+#[derive(Clone)]
+pub struct CompactOptions {
+    raw: ffi::pinrocks_compact_options,
+}
+
+impl std::fmt::Debug for CompactOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let r = &self.raw;
+        f.debug_struct("CompactOptions")
+            .field("exclusive", &(r.exclusive != 0))
+            .field("change_level", &(r.change_level != 0))
+            .field("target_level", &r.target_level)
+            .field("bottommost", &r.bottommost)
+            .field("allow_write_stall", &(r.allow_write_stall != 0))
+            .field("max_subcompactions", &r.max_subcompactions)
+            .finish()
+    }
+}
+
+impl Default for CompactOptions {
+    fn default() -> Self {
+        CompactOptions {
+            raw: ffi::pinrocks_compact_options {
+                exclusive: 0,
+                change_level: 0,
+                target_level: -1,
+                bottommost: ffi::PINROCKS_BOTTOMMOST_IF_HAVE_COMPACTION_FILTER as i32,
+                allow_write_stall: 0,
+                max_subcompactions: 0,
+            },
+        }
+    }
+}
+
+impl CompactOptions {
+    /// RocksDB's defaults.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// `exclusive_manual_compaction`: no automatic compaction runs beside this one (off by
+    /// default in RocksDB 11).
+    pub fn exclusive(&mut self, exclusive: bool) -> &mut Self {
+        self.raw.exclusive = u8::from(exclusive);
+        self
+    }
+
+    /// `change_level` and `target_level`: move the compacted files to `level` (`-1`: the
+    /// lowest level that can hold them), for example back up after `num_levels` shrank.
+    pub fn target_level(&mut self, level: i32) -> &mut Self {
+        self.raw.change_level = 1;
+        self.raw.target_level = level;
+        self
+    }
+
+    /// `bottommost_level_compaction`: see [`Bottommost`].
+    pub fn bottommost(&mut self, bottommost: Bottommost) -> &mut Self {
+        self.raw.bottommost = match bottommost {
+            Bottommost::Skip => ffi::PINROCKS_BOTTOMMOST_SKIP,
+            Bottommost::IfHaveCompactionFilter => {
+                ffi::PINROCKS_BOTTOMMOST_IF_HAVE_COMPACTION_FILTER
+            }
+            Bottommost::Force => ffi::PINROCKS_BOTTOMMOST_FORCE,
+            Bottommost::ForceOptimized => ffi::PINROCKS_BOTTOMMOST_FORCE_OPTIMIZED,
+        } as i32;
+        self
+    }
+
+    /// `allow_write_stall`: start at once even if that stalls writes (otherwise RocksDB
+    /// waits until flushing would not stall them).
+    pub fn allow_write_stall(&mut self, allow: bool) -> &mut Self {
+        self.raw.allow_write_stall = u8::from(allow);
+        self
+    }
+
+    /// `max_subcompactions`: threads splitting this compaction (0: the database's
+    /// setting).
+    pub fn max_subcompactions(&mut self, threads: u32) -> &mut Self {
+        self.raw.max_subcompactions = threads;
+        self
+    }
+}
+
+/// Options of a flush ([`Db::flush_with`], [`Db::flush_families`]), RocksDB's
+/// `FlushOptions`; `default()` waits and does not stall writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FlushOptions {
+    wait: bool,
+    allow_write_stall: bool,
+}
+
+impl Default for FlushOptions {
+    fn default() -> Self {
+        FlushOptions {
+            wait: true,
+            allow_write_stall: false,
+        }
+    }
+}
+
+impl FlushOptions {
+    /// RocksDB's defaults: wait, do not stall writes.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// `wait`: return when the memtables are in SST files (`false`: once the flush is
+    /// scheduled).
+    pub fn wait(&mut self, wait: bool) -> &mut Self {
+        self.wait = wait;
+        self
+    }
+
+    /// `allow_write_stall`: flush at once even if that stalls writes.
+    pub fn allow_write_stall(&mut self, allow: bool) -> &mut Self {
+        self.allow_write_stall = allow;
+        self
+    }
+}
+
+impl ColumnFamily<'_> {
+    /// Compacts keys in `[from, to)` (`None`: unbounded) and waits for it. Unlike the C
+    /// API's `rocksdb_compact_range`, a failure is reported.
+    pub fn compact_range(&self, from: Option<&[u8]>, to: Option<&[u8]>) -> Result<()> {
+        self.compact_range_with(from, to, &CompactOptions::default())
+    }
+
+    /// Compacts keys in `[from, to)` (`None`: unbounded) with `options`, and waits for it.
+    #[doc(alias = "CompactRange")]
+    pub fn compact_range_with(
+        &self,
+        from: Option<&[u8]>,
+        to: Option<&[u8]>,
+        options: &CompactOptions,
+    ) -> Result<()> {
+        self.db.check_writable("compact_range")?;
+        let (from_ptr, from_len) = from.map_or((std::ptr::null(), 0), |k| (k.as_ptr(), k.len()));
+        let (to_ptr, to_len) = to.map_or((std::ptr::null(), 0), |k| (k.as_ptr(), k.len()));
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live database and handle; the bounds and options are borrowed for the
+        // call only. No C++ exception leaves it.
+        unsafe {
+            ffi::pinrocks_compact_range(
+                self.db.raw(),
+                &options.raw,
+                self.handle().raw(),
+                from_ptr.cast(),
+                from_len,
+                to_ptr.cast(),
+                to_len,
+                &mut code,
+                err.as_out(),
+            )
+        };
+        err.check_with_code(Some(code))
+    }
+
+    /// Compacts exactly these SST files (names as [`Db::live_files`] gives them, such as
+    /// `/000012.sst`) into `output_level`, and returns the names of the files written.
+    /// RocksDB refuses files of another family, files already being compacted, and an
+    /// output level above an input's.
+    #[doc(alias = "CompactFiles")]
+    pub fn compact_files(&self, files: &[&str], output_level: i32) -> Result<Vec<String>> {
+        self.db.check_writable("compact_files")?;
+        let names = files
+            .iter()
+            .map(|f| {
+                CString::new(*f)
+                    .map_err(|_| Error::invalid("compact_files", "a file name holds a NUL byte"))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let pointers: Vec<*const c_char> = names.iter().map(|n| n.as_ptr()).collect();
+        let mut outputs: Vec<String> = Vec::new();
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live database and handle; the names live for the call; `collect` is
+        // called during the call only, with `outputs` as its context. No C++ exception
+        // leaves the call, and `collect` cannot panic (it pushes a lossily decoded name).
+        unsafe {
+            ffi::pinrocks_compact_files(
+                self.db.raw(),
+                self.handle().raw(),
+                pointers.len(),
+                pointers.as_ptr(),
+                output_level,
+                Some(collect),
+                (&mut outputs as *mut Vec<String>).cast(),
+                &mut code,
+                err.as_out(),
+            )
+        };
+        err.check_with_code(Some(code))?;
+        Ok(outputs)
+    }
+}
+
+/// Receives one output file name of `pinrocks_compact_files`.
+unsafe extern "C" fn collect(ctx: *mut c_void, data: *const c_char, len: usize) {
+    // SAFETY: `ctx` is the `Vec<String>` of the caller above, alive and unaliased for the
+    // call; `data` holds `len` bytes for this call.
+    unsafe {
+        let outputs = &mut *ctx.cast::<Vec<String>>();
+        let name = std::slice::from_raw_parts(data.cast::<u8>(), len);
+        // Allocation failure aborts (it does not unwind); nothing else here can panic.
+        outputs.push(String::from_utf8_lossy(name).into_owned());
+    }
+}
+
+impl Db {
+    /// Flushes the default column family with `options`.
+    pub fn flush_with(&self, options: &FlushOptions) -> Result<()> {
+        self.flush_families(&[&self.default_cf()], options)
+    }
+
+    /// Flushes these column families in one call: with
+    /// [`atomic_flush`](crate::Options::atomic_flush), atomically (all their memtables or
+    /// none reach SST files, so they stay consistent with each other without the WAL).
+    ///
+    /// # Panics
+    /// If a family is of another database.
+    pub fn flush_families(
+        &self,
+        families: &[&ColumnFamily<'_>],
+        options: &FlushOptions,
+    ) -> Result<()> {
+        self.check_writable("flush")?;
+        let handles: Vec<*mut ffi::rocksdb_column_family_handle_t> = families
+            .iter()
+            .map(|cf| cf.handle_for(self.inner()).raw())
+            .collect();
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live database; the handles are kept alive by `families` (borrowed for the
+        // call) and are of this database (`handle_for` checks). No C++ exception leaves.
+        unsafe {
+            ffi::pinrocks_flush(
+                self.inner().raw(),
+                handles.len(),
+                handles.as_ptr(),
+                u8::from(options.wait),
+                u8::from(options.allow_write_stall),
+                &mut code,
+                err.as_out(),
+            )
+        };
+        err.check_with_code(Some(code))
+    }
+
+    /// Compacts keys in `[from, to)` of the default column family (`None`: unbounded).
+    #[doc(alias = "CompactRange")]
+    pub fn compact_range(&self, from: Option<&[u8]>, to: Option<&[u8]>) -> Result<()> {
+        self.default_cf().compact_range(from, to)
+    }
+
+    /// Compacts keys in `[from, to)` of the default column family with `options`.
+    pub fn compact_range_with(
+        &self,
+        from: Option<&[u8]>,
+        to: Option<&[u8]>,
+        options: &CompactOptions,
+    ) -> Result<()> {
+        self.default_cf().compact_range_with(from, to, options)
+    }
+
+    /// Stops background flushes and compactions, waiting for those running to finish,
+    /// until [`continue_background_work`](Self::continue_background_work) (pauses nest:
+    /// each needs its continue). Writes go on until the memtables fill up, then stall.
+    #[doc(alias = "PauseBackgroundWork")]
+    pub fn pause_background_work(&self) -> Result<()> {
+        self.background(ffi::PINROCKS_BG_PAUSE, "pause_background_work")
+    }
+
+    /// Undoes one [`pause_background_work`](Self::pause_background_work).
+    #[doc(alias = "ContinueBackgroundWork")]
+    pub fn continue_background_work(&self) -> Result<()> {
+        self.background(ffi::PINROCKS_BG_CONTINUE, "continue_background_work")
+    }
+
+    /// Cancels every background flush and compaction for good, waiting for those running
+    /// if `wait`: what a service does before closing a database fast. Afterwards flushes
+    /// and compactions fail with `ShutdownInProgress`; reads and writes (to the WAL and
+    /// memtables) go on, and [`close`](Self::close) works.
+    #[doc(alias = "CancelAllBackgroundWork")]
+    pub fn cancel_background_work(&self, wait: bool) -> Result<()> {
+        let op = if wait {
+            ffi::PINROCKS_BG_CANCEL_AND_WAIT
+        } else {
+            ffi::PINROCKS_BG_CANCEL
+        };
+        self.background(op, "cancel_background_work")
+    }
+
+    /// Keeps every obsolete file on disk until
+    /// [`enable_file_deletions`](Self::enable_file_deletions) (counted: each disable needs
+    /// its enable), so an external copy of the files stays consistent.
+    #[doc(alias = "DisableFileDeletions")]
+    pub fn disable_file_deletions(&self) -> Result<()> {
+        self.background(ffi::PINROCKS_BG_DISABLE_DELETIONS, "disable_file_deletions")
+    }
+
+    /// Undoes one [`disable_file_deletions`](Self::disable_file_deletions); the last one
+    /// deletes what became obsolete meanwhile.
+    #[doc(alias = "EnableFileDeletions")]
+    pub fn enable_file_deletions(&self) -> Result<()> {
+        self.background(ffi::PINROCKS_BG_ENABLE_DELETIONS, "enable_file_deletions")
+    }
+
+    /// Recovers from a background error that stopped writes (a failed flush or compaction:
+    /// a full disk, the [`SstFileManager`](crate::SstFileManager)'s space limit), once its
+    /// cause is gone (RocksDB's `Resume`): flushes what is pending and lets writes in
+    /// again. `Ok` at once if there is no such error; the error again if the cause is not
+    /// gone; `ErrorKind::Busy` while RocksDB's own recovery runs (it starts one for a
+    /// no-space error when an `SstFileManager` is set, polling for space): retry.
+    #[doc(alias = "Resume")]
+    pub fn resume(&self) -> Result<()> {
+        self.background(ffi::PINROCKS_BG_RESUME, "resume")
+    }
+
+    fn background(&self, op: u32, operation: &'static str) -> Result<()> {
+        reentry::refuse_inside(operation)?;
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live database (borrowed); no C++ exception leaves the call.
+        unsafe {
+            ffi::pinrocks_db_background(self.inner().raw(), op as i32, &mut code, err.as_out())
+        };
+        err.check_with_code(Some(code))
+    }
+
+    /// Deletes the database at `path` and every file RocksDB made for it (SST files, WAL,
+    /// MANIFEST, OPTIONS, LOG, LOCK), then the directory if it is left empty (RocksDB's
+    /// `DestroyDB`; `options` say where the WAL and info log are if elsewhere). Refused with
+    /// `Error::DatabaseOpenThere` while this process has it open.
+    #[doc(alias = "DestroyDB")]
+    pub fn destroy(options: &Options, path: impl AsRef<Path>) -> Result<()> {
+        Self::destroy_or_repair(options, path.as_ref(), ffi::PINROCKS_DESTROY_DB, "destroy")
+    }
+
+    /// Rebuilds the MANIFEST of the database at `path` from the SST files and WAL it finds
+    /// (RocksDB's `RepairDB`), for a database that no longer opens (a lost or corrupt
+    /// MANIFEST). What cannot be read is moved to `lost/`; data may be lost, and keys
+    /// deleted may come back. Refused while this process has it open.
+    #[doc(alias = "RepairDB")]
+    pub fn repair(options: &Options, path: impl AsRef<Path>) -> Result<()> {
+        Self::destroy_or_repair(options, path.as_ref(), ffi::PINROCKS_REPAIR_DB, "repair")
+    }
+
+    fn destroy_or_repair(
+        options: &Options,
+        path: &Path,
+        op: u32,
+        operation: &'static str,
+    ) -> Result<()> {
+        reentry::refuse_inside(operation)?;
+        options.check()?;
+        // Exclusive: no open (of any kind) or restore of `path` in this process meanwhile.
+        let _claim = DirInUse::claim(path, DirUse::Restore)?;
+        let c_path = path_to_cstring(path)?;
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live options and a NUL-terminated path, borrowed for the call; no C++
+        // exception leaves it.
+        unsafe {
+            ffi::pinrocks_destroy_or_repair(
+                options.raw(),
+                c_path.as_ptr(),
+                op as i32,
+                &mut code,
+                err.as_out(),
+            )
+        };
+        err.check_with_code(Some(code))
+    }
+}

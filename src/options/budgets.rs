@@ -1,0 +1,302 @@
+//! Budgets shared across column families and databases: memtable memory
+//! ([`WriteBufferManager`]), SST file space and deletion rate ([`SstFileManager`]), the row
+//! cache, and the background thread pools. Each is a cheap-to-clone handle: the options it
+//! is given to, and every database opened with them, hold it (RocksDB keeps a
+//! `shared_ptr`), so a database outlives the handle its user dropped.
+
+use std::sync::Arc;
+
+use crate::options::cache::Cache;
+use crate::options::db_options::Options;
+use crate::raw::ffi;
+use crate::raw::owned::Owned;
+
+/// One memtable memory budget (`rocksdb::WriteBufferManager`) for every column family and
+/// database given it: when their memtables together pass `buffer_size`, RocksDB flushes
+/// the largest ones, and with `allow_stall`, stalls writes until memory is back under it.
+///
+/// ```
+/// use pinrocks::{Db, Options, WriteBufferManager};
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// let budget = WriteBufferManager::new(64 << 20, false);
+/// let mut options = Options::new();
+/// options.create_if_missing(true).write_buffer_manager(&budget);
+/// let a = Db::open(&options, dir.path().join("a"))?;
+/// let b = Db::open(&options, dir.path().join("b"))?;
+/// a.put(b"k", &[1; 1000])?;
+/// assert!(budget.memory_usage() >= 1000); // both databases' memtables count
+/// # drop(b);
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct WriteBufferManager {
+    inner: Arc<RawWriteBufferManager>,
+}
+
+/// Owns one `rocksdb_write_buffer_manager_t` (a `shared_ptr<WriteBufferManager>`).
+struct RawWriteBufferManager(Owned<ffi::rocksdb_write_buffer_manager_t>);
+
+// SAFETY: `WriteBufferManager` keeps its sizes in atomics (`buffer_size_`,
+// `memory_used_`, `allow_stall_`) and locks `mu_` for its stall queue and cache
+// reservations (memory/write_buffer_manager.cc): every method is callable from any thread,
+// as RocksDB's databases call it from theirs.
+unsafe impl Send for RawWriteBufferManager {}
+// SAFETY: see `Send`.
+unsafe impl Sync for RawWriteBufferManager {}
+
+impl WriteBufferManager {
+    /// A budget of `buffer_size` bytes of memtables (0: none, only counts). With
+    /// `allow_stall`, writes stall while the memtables are over it.
+    pub fn new(buffer_size: usize, allow_stall: bool) -> Self {
+        // SAFETY: plain constructor.
+        let raw = unsafe { ffi::rocksdb_write_buffer_manager_create(buffer_size, allow_stall) };
+        Self::own(raw)
+    }
+
+    /// The same, with memtable memory also charged to `cache` (as dummy entries), so one
+    /// [`Cache`] bounds block cache and memtables together.
+    pub fn with_cache(buffer_size: usize, cache: &Cache, allow_stall: bool) -> Self {
+        // SAFETY: live cache; the manager copies its `shared_ptr`.
+        let raw = unsafe {
+            ffi::rocksdb_write_buffer_manager_create_with_cache(
+                buffer_size,
+                cache.raw(),
+                allow_stall,
+            )
+        };
+        Self::own(raw)
+    }
+
+    fn own(raw: *mut ffi::rocksdb_write_buffer_manager_t) -> Self {
+        WriteBufferManager {
+            // SAFETY: a new object, ours alone (or NULL).
+            inner: Arc::new(RawWriteBufferManager(
+                unsafe { Owned::from_raw(raw) }.expect("a NULL write buffer manager"),
+            )),
+        }
+    }
+
+    fn raw(&self) -> *mut ffi::rocksdb_write_buffer_manager_t {
+        self.inner.0.as_ptr()
+    }
+
+    /// Bytes of memtables counted now, across every database using the budget.
+    pub fn memory_usage(&self) -> usize {
+        // SAFETY: live manager; an atomic load.
+        unsafe { ffi::rocksdb_write_buffer_manager_memory_usage(self.raw()) }
+    }
+
+    /// Of [`memory_usage`](Self::memory_usage), the memtables still being written.
+    pub fn mutable_memtable_memory_usage(&self) -> usize {
+        // SAFETY: as above.
+        unsafe { ffi::rocksdb_write_buffer_manager_mutable_memtable_memory_usage(self.raw()) }
+    }
+
+    /// The budget, in bytes.
+    pub fn buffer_size(&self) -> usize {
+        // SAFETY: as above.
+        unsafe { ffi::rocksdb_write_buffer_manager_buffer_size(self.raw()) }
+    }
+
+    /// Changes the budget for every database using it (must stay above 0 if it was).
+    pub fn set_buffer_size(&self, bytes: usize) {
+        // SAFETY: live manager; an atomic store (RocksDB asserts a nonzero size).
+        unsafe { ffi::rocksdb_write_buffer_manager_set_buffer_size(self.raw(), bytes.max(1)) }
+    }
+
+    /// Whether writes stall while over the budget.
+    pub fn set_allow_stall(&self, allow: bool) {
+        // SAFETY: live manager; an atomic store.
+        unsafe { ffi::rocksdb_write_buffer_manager_set_allow_stall(self.raw(), allow) }
+    }
+}
+
+/// SST file space and deletion, shared by every database given it
+/// (`rocksdb::SstFileManager`): it tracks the size of their SST and blob files, can refuse
+/// to go over a space limit (a flush or compaction that would fails with
+/// [`ErrorKind::NoSpace`](crate::ErrorKind::NoSpace) and stops writes until
+/// [`Db::resume`](crate::Db::resume) after the limit is raised), and rate-limits file
+/// deletions through a trash directory so that they don't stall the disk.
+#[derive(Clone)]
+pub struct SstFileManager {
+    inner: Arc<RawSstFileManager>,
+}
+
+/// Owns one `rocksdb_sst_file_manager_t` (a `shared_ptr<SstFileManager>`).
+struct RawSstFileManager(Owned<ffi::rocksdb_sst_file_manager_t>);
+
+// SAFETY: `SstFileManagerImpl` guards its sizes and limits with its mutex `mu_` and its
+// delete scheduler with its own; RocksDB calls it from every flush and compaction thread of
+// every database using it (file/sst_file_manager_impl.cc).
+unsafe impl Send for RawSstFileManager {}
+// SAFETY: see `Send`.
+unsafe impl Sync for RawSstFileManager {}
+
+impl SstFileManager {
+    /// A manager on the default file system, with no space limit and no deletion rate.
+    pub fn new() -> Self {
+        // SAFETY: the default environment is process-wide and never freed; destroying its
+        // C wrapper does not free it (`is_default`). The manager keeps the environment's
+        // file system and clock by `shared_ptr`.
+        let raw = unsafe {
+            let env = ffi::rocksdb_create_default_env();
+            let raw = ffi::rocksdb_sst_file_manager_create(env);
+            ffi::rocksdb_env_destroy(env);
+            raw
+        };
+        SstFileManager {
+            // SAFETY: a new object, ours alone (or NULL).
+            inner: Arc::new(RawSstFileManager(
+                unsafe { Owned::from_raw(raw) }.expect("a NULL SST file manager"),
+            )),
+        }
+    }
+
+    fn raw(&self) -> *mut ffi::rocksdb_sst_file_manager_t {
+        self.inner.0.as_ptr()
+    }
+
+    /// The most bytes of SST and blob files all its databases may hold (0: no limit).
+    pub fn set_max_allowed_space_usage(&self, bytes: u64) {
+        // SAFETY: live manager; locks its own mutex.
+        unsafe { ffi::rocksdb_sst_file_manager_set_max_allowed_space_usage(self.raw(), bytes) }
+    }
+
+    /// Bytes kept free for compactions under the space limit: a compaction starts only if
+    /// its estimated output fits with this much to spare.
+    pub fn set_compaction_buffer_size(&self, bytes: u64) {
+        // SAFETY: as above.
+        unsafe { ffi::rocksdb_sst_file_manager_set_compaction_buffer_size(self.raw(), bytes) }
+    }
+
+    /// Whether the files tracked are at or over the space limit.
+    pub fn is_max_allowed_space_reached(&self) -> bool {
+        // SAFETY: as above.
+        unsafe { ffi::rocksdb_sst_file_manager_is_max_allowed_space_reached(self.raw()) }
+    }
+
+    /// Deletes obsolete files at most this fast, through a trash directory (0: at once).
+    pub fn set_delete_rate_bytes_per_second(&self, rate: i64) {
+        // SAFETY: as above.
+        unsafe { ffi::rocksdb_sst_file_manager_set_delete_rate_bytes_per_second(self.raw(), rate) }
+    }
+
+    /// The share of trash over live data above which files are deleted at once, whatever
+    /// the rate.
+    pub fn set_max_trash_db_ratio(&self, ratio: f64) {
+        // SAFETY: as above.
+        unsafe { ffi::rocksdb_sst_file_manager_set_max_trash_db_ratio(self.raw(), ratio) }
+    }
+
+    /// Bytes of SST and blob files tracked, across its databases.
+    pub fn total_size(&self) -> u64 {
+        // SAFETY: as above.
+        unsafe { ffi::rocksdb_sst_file_manager_get_total_size(self.raw()) }
+    }
+
+    /// Bytes waiting in the trash to be deleted.
+    pub fn total_trash_size(&self) -> u64 {
+        // SAFETY: as above.
+        unsafe { ffi::rocksdb_sst_file_manager_get_total_trash_size(self.raw()) }
+    }
+}
+
+impl Default for SstFileManager {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// A background thread pool of the process-wide default environment (`Env::Default()`,
+/// which every database pinrocks opens uses).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ThreadPool {
+    /// Compactions (RocksDB's `LOW` pool).
+    Low,
+    /// Flushes (`HIGH`).
+    High,
+    /// Compactions into the last level, when given threads (`BOTTOM`).
+    Bottom,
+}
+
+/// The process-wide default environment's thread pools: what flushes and compactions of
+/// every database run on. Sizing them is process-wide, as in RocksDB; a database asks for
+/// at least [`max_background_jobs`](Options::max_background_jobs) worth at open.
+pub struct Env;
+
+impl Env {
+    /// Sizes `pool` to `threads` (it grows at once; it shrinks as threads finish).
+    pub fn set_background_threads(pool: ThreadPool, threads: i32) {
+        Self::with_default(|env| {
+            // SAFETY: live environment wrapper; `SetBackgroundThreads` locks the pool.
+            unsafe {
+                match pool {
+                    ThreadPool::Low => {
+                        ffi::rocksdb_env_set_low_priority_background_threads(env, threads)
+                    }
+                    ThreadPool::High => {
+                        ffi::rocksdb_env_set_high_priority_background_threads(env, threads)
+                    }
+                    ThreadPool::Bottom => {
+                        ffi::rocksdb_env_set_bottom_priority_background_threads(env, threads)
+                    }
+                }
+            }
+        })
+    }
+
+    /// The threads `pool` has.
+    pub fn background_threads(pool: ThreadPool) -> i32 {
+        Self::with_default(|env| {
+            // SAFETY: live environment wrapper; `GetBackgroundThreads` locks the pool.
+            unsafe {
+                match pool {
+                    ThreadPool::Low => ffi::rocksdb_env_get_low_priority_background_threads(env),
+                    ThreadPool::High => ffi::rocksdb_env_get_high_priority_background_threads(env),
+                    ThreadPool::Bottom => {
+                        ffi::rocksdb_env_get_bottom_priority_background_threads(env)
+                    }
+                }
+            }
+        })
+    }
+
+    fn with_default<R>(f: impl FnOnce(*mut ffi::rocksdb_env_t) -> R) -> R {
+        // SAFETY: a wrapper of the process-wide default environment, which destroying the
+        // wrapper does not free (`is_default`).
+        unsafe {
+            let env = ffi::rocksdb_create_default_env();
+            let result = f(env);
+            ffi::rocksdb_env_destroy(env);
+            result
+        }
+    }
+}
+
+impl Options {
+    /// Counts (and bounds) memtable memory in `manager`, shared with every column family
+    /// and database given the same one. Replaces `db_write_buffer_size`.
+    pub fn write_buffer_manager(&mut self, manager: &WriteBufferManager) -> &mut Self {
+        // SAFETY: live options and manager; the options copy its `shared_ptr`.
+        unsafe { ffi::rocksdb_options_set_write_buffer_manager(self.raw_mut(), manager.raw()) };
+        self
+    }
+
+    /// Tracks SST file space (and applies its limit and deletion rate) in `manager`.
+    pub fn sst_file_manager(&mut self, manager: &SstFileManager) -> &mut Self {
+        // SAFETY: live options and manager; the options copy its `shared_ptr`.
+        unsafe { ffi::rocksdb_options_set_sst_file_manager(self.raw_mut(), manager.raw()) };
+        self
+    }
+
+    /// Caches whole rows found by point reads in `cache` (RocksDB's `row_cache`), looked up
+    /// before the block cache: a hit costs no block search. Iterators and multi-get do not
+    /// use it. Counted by the `rocksdb.row.cache.hit` and `.miss` tickers.
+    pub fn row_cache(&mut self, cache: &Cache) -> &mut Self {
+        // SAFETY: live options and cache; the options copy its `shared_ptr`.
+        unsafe { ffi::rocksdb_options_set_row_cache(self.raw_mut(), cache.raw()) };
+        self
+    }
+}
