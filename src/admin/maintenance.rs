@@ -248,7 +248,8 @@ impl Db {
         self.flush_families(&[&self.default_cf()], options)
     }
 
-    /// Flushes these column families in one call: with
+    /// Flushes these column families (each once, however often named; none: nothing) in one
+    /// call: with
     /// [`atomic_flush`](crate::Options::atomic_flush), atomically (all their memtables or
     /// none reach SST files, so they stay consistent with each other without the WAL).
     ///
@@ -260,10 +261,18 @@ impl Db {
         options: &FlushOptions,
     ) -> Result<()> {
         self.check_writable("flush")?;
-        let handles: Vec<*mut ffi::rocksdb_column_family_handle_t> = families
+        let mut handles: Vec<*mut ffi::rocksdb_column_family_handle_t> = families
             .iter()
             .map(|cf| cf.handle_for(self.inner()).raw())
             .collect();
+        // RocksDB's atomic flush of a list naming a family twice reads past the memtable
+        // ids it gathered (one per family): each family once. An empty list would flush
+        // every family there: nothing to do.
+        handles.sort_unstable();
+        handles.dedup();
+        if handles.is_empty() {
+            return Ok(());
+        }
         let mut err = ErrPtr::new();
         let mut code = 0;
         // SAFETY: live database; the handles are kept alive by `families` (borrowed for the
@@ -301,6 +310,9 @@ impl Db {
     /// Stops background flushes and compactions, waiting for those running to finish,
     /// until [`continue_background_work`](Self::continue_background_work) (pauses nest:
     /// each needs its continue). Writes go on until the memtables fill up, then stall.
+    /// Meanwhile a flush that waits, a manual compaction and `resume` wait for the
+    /// continue too (they need background work); closing or dropping the database
+    /// continues it first, so a close cannot wait forever.
     #[doc(alias = "PauseBackgroundWork")]
     pub fn pause_background_work(&self) -> Result<()> {
         self.background(ffi::PINROCKS_BG_PAUSE, "pause_background_work")

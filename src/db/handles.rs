@@ -146,12 +146,33 @@ impl RawDb {
             RawDb::Transaction { handle, .. } | RawDb::Optimistic { handle, .. } => *handle,
         }
     }
+
+    /// Undoes every `pause_background_work` in force, so that a close (which may flush and
+    /// wait) cannot wait forever; RocksDB refuses a continue when nothing is paused.
+    fn unpause(&self) {
+        for _ in 0..=u32::from(u16::MAX) {
+            let (mut code, mut err) = (0, ErrPtr::new());
+            // SAFETY: the open database, owned; no C++ exception leaves the call.
+            unsafe {
+                ffi::pinrocks_db_background(
+                    self.handle().as_ptr(),
+                    ffi::PINROCKS_BG_CONTINUE as i32,
+                    &mut code,
+                    err.as_out(),
+                )
+            };
+            if err.check_with_code(Some(code)).is_err() {
+                break;
+            }
+        }
+    }
 }
 
 impl Drop for RawDb {
     fn drop(&mut self) {
         // Guarded (a close flushes and frees): a failure here has no one to report to, and
         // only the exception must not reach Rust.
+        self.unpause();
         let (mut code, mut err) = (0, ErrPtr::new());
         // SAFETY: owned by `self` and closed exactly once, after the handles (field order
         // in `DbInner`) and after every snapshot, iterator, transaction and pin (their
@@ -195,6 +216,7 @@ impl RawDb {
     /// `DB::Close` (rocksdb-c/), reporting its status; the `Drop` that follows then only
     /// frees. `NotSupported` (a database that closes in its destructor) counts as closed.
     fn close(&self) -> Result<()> {
+        self.unpause();
         let mut err = ErrPtr::new();
         let mut code = 0;
         // SAFETY: the open database, owned; closed once here and then only freed by `Drop`

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use crate::options::cache::Cache;
 use crate::options::db_options::Options;
+use crate::raw::error::{Error, Result};
 use crate::raw::ffi;
 use crate::raw::owned::Owned;
 
@@ -99,10 +100,19 @@ impl WriteBufferManager {
         unsafe { ffi::rocksdb_write_buffer_manager_buffer_size(self.raw()) }
     }
 
-    /// Changes the budget for every database using it (must stay above 0 if it was).
-    pub fn set_buffer_size(&self, bytes: usize) {
-        // SAFETY: live manager; an atomic store (RocksDB asserts a nonzero size).
-        unsafe { ffi::rocksdb_write_buffer_manager_set_buffer_size(self.raw(), bytes.max(1)) }
+    /// Changes the budget for every database using it. Refused (`InvalidInput`) for 0 and
+    /// for a manager made with 0: RocksDB counts memory only when made with a budget, and
+    /// one enabled later would free memory it never counted.
+    pub fn set_buffer_size(&self, bytes: usize) -> Result<()> {
+        if bytes == 0 || self.buffer_size() == 0 {
+            return Err(Error::invalid(
+                "set_buffer_size",
+                "a write buffer manager's budget must be set at creation and stay above 0",
+            ));
+        }
+        // SAFETY: live, enabled manager; an atomic store of a nonzero size.
+        unsafe { ffi::rocksdb_write_buffer_manager_set_buffer_size(self.raw(), bytes) };
+        Ok(())
     }
 
     /// Whether writes stall while over the budget.
@@ -227,7 +237,9 @@ pub enum ThreadPool {
 pub struct Env;
 
 impl Env {
-    /// Sizes `pool` to `threads` (it grows at once; it shrinks as threads finish).
+    /// Sizes `pool` to `threads` (it grows at once; it shrinks as threads finish). With no
+    /// thread in both `Low` and `High`, no flush runs in the whole process: writes then
+    /// stall and waiting flushes wait.
     pub fn set_background_threads(pool: ThreadPool, threads: i32) {
         Self::with_default(|env| {
             // SAFETY: live environment wrapper; `SetBackgroundThreads` locks the pool.
@@ -291,9 +303,9 @@ impl Options {
         self
     }
 
-    /// Caches whole rows found by point reads in `cache` (RocksDB's `row_cache`), looked up
-    /// before the block cache: a hit costs no block search. Iterators and multi-get do not
-    /// use it. Counted by the `rocksdb.row.cache.hit` and `.miss` tickers.
+    /// Caches whole rows found by point reads and multi-get in `cache` (RocksDB's
+    /// `row_cache`), looked up before the block cache: a hit costs no block search.
+    /// Iterators do not use it. Counted by the `rocksdb.row.cache.hit` and `.miss` tickers.
     pub fn row_cache(&mut self, cache: &Cache) -> &mut Self {
         // SAFETY: live options and cache; the options copy its `shared_ptr`.
         unsafe { ffi::rocksdb_options_set_row_cache(self.raw_mut(), cache.raw()) };

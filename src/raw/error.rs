@@ -385,8 +385,14 @@ pub enum Error {
 
 /// What RocksDB says of a read that may do no I/O (`kBlockCacheTier`) and would have had
 /// to: a block (table/block_based/block_based_table_reader_sync_and_async.h, seen in
-/// `tests/reads/controls.rs`) or an embedded blob (block_based_table_reader.cc).
-const NOT_IN_CACHE: [&str; 2] = ["no blocking io", "block-cache-only mode"];
+/// `tests/reads/controls.rs`), a table not open (db/table_cache.cc, with `max_open_files`
+/// set), a blob (db/blob/blob_source.cc) or an embedded blob (block_based_table_reader.cc).
+const NOT_IN_CACHE: [&str; 4] = [
+    "no blocking io",
+    "no_io is set",
+    "no disk I/O allowed",
+    "block-cache-only mode",
+];
 
 impl Error {
     /// Whether retrying the transaction (from its beginning) may succeed: a write conflict,
@@ -423,7 +429,9 @@ impl Error {
                 ErrorKind::LockTimeout
             }
             ErrorKind::Busy if message.contains("Deadlock") => ErrorKind::Deadlock,
-            ErrorKind::Incomplete if message.contains("Write stall") => ErrorKind::WouldStall,
+            ErrorKind::Incomplete if message.to_ascii_lowercase().contains("write stall") => {
+                ErrorKind::WouldStall
+            }
             ErrorKind::Incomplete if NOT_IN_CACHE.iter().any(|m| message.contains(m)) => {
                 ErrorKind::NotInCache
             }

@@ -114,6 +114,8 @@ pub struct Cursor<'a, S = DbSource> {
     _own_options: Option<Box<ReadOptions>>,
     /// The database read (to refuse a snapshot of another one).
     pub(super) db_id: u64,
+    /// Whether the database is a secondary instance (which reads at no snapshot).
+    pub(super) secondary: bool,
     /// The snapshot(s) a refresh pointed RocksDB's iterator at: dropped after `raw`.
     pub(super) refreshed_to: Vec<Snapshot>,
     /// The database, column family and read options (whose bounds RocksDB points into)
@@ -136,7 +138,7 @@ impl<'a, S> Cursor<'a, S> {
     /// are the read options `raw` was made with, if the iterator owns them.
     pub(crate) fn new(
         raw: *mut ffi::rocksdb_iterator_t,
-        db_id: u64,
+        (db_id, secondary): (u64, bool),
         range: &dyn KeyRange,
         order: Option<&'a Comparator>,
         options: Option<Box<ReadOptions>>,
@@ -149,6 +151,7 @@ impl<'a, S> Cursor<'a, S> {
             order,
             _own_options: options,
             db_id,
+            secondary,
             refreshed_to: Vec::new(),
             _borrow: PhantomData,
         }

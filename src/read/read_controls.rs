@@ -5,7 +5,7 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::db::snapshot::Snapshot;
-use crate::raw::error::{ErrPtr, Result};
+use crate::raw::error::{ErrPtr, Error, Result};
 use crate::raw::ffi;
 use crate::raw::setter::setter;
 use crate::read::cursor::Cursor;
@@ -41,9 +41,10 @@ impl ReadTier {
     }
 }
 
-/// Microseconds, saturating at `u64::MAX` (RocksDB's unit for deadlines and timeouts).
+/// Microseconds, saturating at `i64::MAX`: RocksDB's unit for deadlines and timeouts, kept
+/// in a signed `std::chrono::microseconds` (a larger value would read as negative: passed).
 fn micros(d: Duration) -> u64 {
-    u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
+    u64::try_from(d.as_micros()).map_or(i64::MAX as u64, |us| us.min(i64::MAX as u64))
 }
 
 impl ReadOptions {
@@ -147,10 +148,19 @@ impl Cursor<'_, DbSource> {
             snapshot.db_id() == self.db_id,
             "refresh_to: a snapshot of another database"
         );
+        if self.secondary {
+            // `DBImplSecondary` refuses iterators at a snapshot (the primary does not keep
+            // its sequence numbers for it); a refresh must not get round that.
+            return Err(Error::invalid(
+                "refresh_to",
+                "a secondary instance reads at no snapshot",
+            ));
+        }
         self.refresh_at(Some(snapshot))
     }
 
     fn refresh_at(&mut self, snapshot: Option<&Snapshot>) -> Result<()> {
+        crate::raw::reentry::refuse_read_inside("refresh")?;
         let mut at = ReadOptions::new();
         if let Some(snapshot) = snapshot {
             at.snapshot(snapshot);

@@ -37,7 +37,7 @@ use std::sync::Arc;
 
 use crate::db::column_family::ColumnFamily;
 use crate::db::database::Db;
-use crate::db::handles::{CfHandle, DbInner};
+use crate::db::handles::{CfHandle, DbInner, DbKind};
 use crate::raw::error::{ErrPtr, Result};
 use crate::raw::ffi;
 use crate::raw::pinned;
@@ -482,7 +482,13 @@ impl<'a, S: ReadSource> Reader<'a, S> {
         // The options are boxed into the iterator, which destroys its RocksDB iterator
         // before them.
         let raw = self.raw_iter(&own);
-        let mut it = Cursor::new(raw, self.db.id, &range, self.cf.order.as_ref(), Some(own));
+        let mut it = Cursor::new(
+            raw,
+            self.db_of_cursor(),
+            &range,
+            self.cf.order.as_ref(),
+            Some(own),
+        );
         it.seek_to_first();
         it
     }
@@ -531,9 +537,20 @@ impl<'a, S: ReadSource> Reader<'a, S> {
         it.backward(f)
     }
 
+    /// What a cursor knows of its database: its id, and whether it is a secondary.
+    fn db_of_cursor(&self) -> (u64, bool) {
+        (self.db.id, self.db.kind == DbKind::Secondary)
+    }
+
     fn new_iter(&self, range: &dyn KeyRange) -> Cursor<'a, S> {
         let raw = self.raw_iter(self.options);
-        Cursor::new(raw, self.db.id, range, self.cf.order.as_ref(), None)
+        Cursor::new(
+            raw,
+            self.db_of_cursor(),
+            range,
+            self.cf.order.as_ref(),
+            None,
+        )
     }
 
     /// A RocksDB iterator over this reader's source: the database, or the transaction's

@@ -5,7 +5,7 @@ use std::sync::{Arc, Weak};
 use crate::callbacks::comparator::compare;
 use crate::db::column_family::ColumnFamily;
 use crate::db::database::Db;
-use crate::db::handles::{CfHandle, DbInner, WritingAll};
+use crate::db::handles::{CfHandle, DbInner, DbKind, WritingAll};
 use crate::raw::batch_records::{for_each_record, BatchRecord};
 use crate::raw::error::{ErrPtr, Error, Result};
 use crate::raw::ffi;
@@ -359,6 +359,25 @@ impl<'a> Writer<'a, DbTarget<'a>> {
         families: &[NamedFamily],
     ) -> Result<()> {
         let db = self.target.0;
+        if db.kind == DbKind::Ttl {
+            // `DBWithTTLImpl::Write` rebuilds the batch through a handler without
+            // `SingleDeleteCF` (utilities/ttl/db_ttl_impl.cc): the default family's single
+            // deletes would be dropped while the write reports success.
+            let mut single_delete = false;
+            // SAFETY: `raw` is live and ours for the call (the caller's contract).
+            unsafe {
+                for_each_record(raw, |r| {
+                    single_delete |= matches!(r, BatchRecord::SingleDelete { .. })
+                })
+            }?;
+            if single_delete {
+                return Err(Error::invalid(
+                    "write",
+                    "a single delete in a batch written to a TTL database, which RocksDB's TTL \
+                     write would drop: use delete",
+                ));
+            }
+        }
         let mut err = ErrPtr::new();
         let mut code = 0;
         // The families stay undroppable until the write returns (no lock is held: a write

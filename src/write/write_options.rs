@@ -54,8 +54,10 @@ impl WriteOptions {
         low_pri(bool) => rocksdb_writeoptions_set_low_pri as u8
     );
     setter!(
-        /// `ignore_missing_column_families`: a batch's writes to a column family dropped
-        /// meanwhile are skipped instead of failing the whole batch.
+        /// `ignore_missing_column_families`: RocksDB skips a batch's writes to a column
+        /// family it does not know instead of failing the batch. pinrocks refuses a batch
+        /// naming a family dropped through it before RocksDB sees the batch
+        /// ([`Error::ColumnFamilyDropped`](crate::Error::ColumnFamilyDropped)) whatever this says.
         ignore_missing_column_families(bool) => rocksdb_writeoptions_set_ignore_missing_column_families as u8
     );
 

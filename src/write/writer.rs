@@ -157,6 +157,11 @@ impl<T: LogDataTarget> Writer<'_, T> {
     /// ```
     #[doc(alias = "PutLogData")]
     pub fn put_log_data(&mut self, blob: &[u8]) -> Result<()> {
+        // RocksDB stores the blob's length in 32 bits but appends the whole blob: a longer
+        // one would be read back as records of the batch.
+        if u32::try_from(blob.len()).is_err() {
+            return Err(Error::invalid("put_log_data", "a blob of 4 GiB or more"));
+        }
         self.apply("put_log_data", ffi::PINROCKS_RECORD_LOG_DATA, blob, &[])
     }
 }

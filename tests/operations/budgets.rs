@@ -47,6 +47,11 @@ fn a_shared_memtable_budget_flushes_databases_neither_would_flush_alone() {
     let b = Db::open(&options, dir.path().join("b")).unwrap();
     drop(options);
     assert_eq!(budget.buffer_size(), 256 << 10);
+    assert!(budget.set_buffer_size(0).is_err());
+    assert!(WriteBufferManager::new(0, false)
+        .set_buffer_size(1 << 20)
+        .is_err());
+    budget.set_buffer_size(256 << 10).unwrap();
     fill_both(&a, &b);
     a.flush_wal(false).unwrap();
     assert!(

@@ -167,6 +167,68 @@ fn one_flush_of_several_families() {
 }
 
 #[test]
+fn a_family_named_twice_is_flushed_once_and_none_is_nothing() {
+    let mut options = create_options();
+    options.atomic_flush(true);
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open_cf(&options, dir.path(), ["one"]).unwrap();
+    let one = db.cf("one").unwrap();
+    one.writer().put(b"k", b"1").unwrap();
+    db.put(b"d", b"0").unwrap();
+    db.flush_families(&[&one, &one], &FlushOptions::new())
+        .unwrap();
+    db.flush_families(&[], &FlushOptions::new()).unwrap();
+    let families: Vec<String> = db
+        .live_files()
+        .unwrap()
+        .into_iter()
+        .map(|f| f.column_family)
+        .collect();
+    assert_eq!(families, ["one"]);
+}
+
+#[test]
+fn a_database_dropped_or_closed_while_paused_still_closes() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut unlogged = WriteOptions::new();
+    unlogged.disable_wal(true);
+    for close in [true, false] {
+        let db = Db::open(&create_options(), dir.path()).unwrap();
+        // Unlogged data makes the close flush and wait for the flush.
+        db.writer().options(&unlogged).put(b"k", b"v").unwrap();
+        db.pause_background_work().unwrap();
+        db.pause_background_work().unwrap();
+        if close {
+            db.close().unwrap();
+        } else {
+            drop(db);
+        }
+    }
+    let db = Db::open(&create_options(), dir.path()).unwrap();
+    assert_eq!(db.get(b"k").unwrap(), Some(b"v".to_vec()));
+}
+
+#[test]
+fn a_single_delete_in_a_batch_for_a_ttl_database_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open_with_ttl(
+        &create_options(),
+        dir.path(),
+        std::time::Duration::from_secs(3600),
+    )
+    .unwrap();
+    db.put(b"k", b"v").unwrap();
+    let mut batch = WriteBatch::new();
+    batch.writer().single_delete(b"k").unwrap();
+    let err = db.write(&batch).unwrap_err();
+    assert!(matches!(err, Error::InvalidInput { .. }), "{err:?}");
+    assert_eq!(db.get(b"k").unwrap(), Some(b"v".to_vec()));
+    // A single delete straight to the database is not rewritten by the TTL layer.
+    db.writer().single_delete(b"k").unwrap();
+    assert_eq!(db.get(b"k").unwrap(), None);
+}
+
+#[test]
 #[should_panic(expected = "belongs to another database")]
 fn flushing_a_family_of_another_database_panics() {
     let (_a, one) = open_db(&["x"]);
