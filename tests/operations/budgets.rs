@@ -16,13 +16,16 @@ fn big_memtable() -> Options {
     options
 }
 
-/// Writes 2 MiB in 1 KiB values, alternating between `a` and `b`.
+/// Writes 2 MiB in 1 KiB values, alternating between `a` and `b`, then waits for the
+/// flushes that scheduled (none of its own: `wait_for_compact(false)`).
 fn fill_both(a: &Db, b: &Db) {
     let value = patterned(1024, 5);
     for i in 0..2048u32 {
         let db = if i % 2 == 0 { a } else { b };
         db.put(&i.to_be_bytes(), &value).unwrap();
     }
+    a.wait_for_compact(false).unwrap();
+    b.wait_for_compact(false).unwrap();
 }
 
 fn sst_count(db: &Db) -> usize {
