@@ -366,13 +366,7 @@ impl Db {
 
     fn background(&self, op: u32, operation: &'static str) -> Result<()> {
         reentry::refuse_inside(operation)?;
-        let mut err = ErrPtr::new();
-        let mut code = 0;
-        // SAFETY: live database (borrowed); no C++ exception leaves the call.
-        unsafe {
-            ffi::pinrocks_db_background(self.inner().raw(), op as i32, &mut code, err.as_out())
-        };
-        err.check_with_code(Some(code))
+        self.inner().raw_db().background(op)
     }
 
     /// Deletes the database at `path` and every file RocksDB made for it (SST files, WAL,

@@ -147,21 +147,21 @@ impl RawDb {
         }
     }
 
+    /// One control of the database's background work (`op`: a `PINROCKS_BG_*`).
+    pub(crate) fn background(&self, op: u32) -> Result<()> {
+        let (mut code, mut err) = (0, ErrPtr::new());
+        // SAFETY: the open database, owned; no C++ exception leaves the call.
+        unsafe {
+            ffi::pinrocks_db_background(self.handle().as_ptr(), op as i32, &mut code, err.as_out())
+        };
+        err.check_with_code(Some(code))
+    }
+
     /// Undoes every `pause_background_work` in force, so that a close (which may flush and
     /// wait) cannot wait forever; RocksDB refuses a continue when nothing is paused.
     fn unpause(&self) {
         for _ in 0..=u32::from(u16::MAX) {
-            let (mut code, mut err) = (0, ErrPtr::new());
-            // SAFETY: the open database, owned; no C++ exception leaves the call.
-            unsafe {
-                ffi::pinrocks_db_background(
-                    self.handle().as_ptr(),
-                    ffi::PINROCKS_BG_CONTINUE as i32,
-                    &mut code,
-                    err.as_out(),
-                )
-            };
-            if err.check_with_code(Some(code)).is_err() {
+            if self.background(ffi::PINROCKS_BG_CONTINUE).is_err() {
                 break;
             }
         }

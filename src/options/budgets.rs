@@ -146,15 +146,9 @@ unsafe impl Sync for RawSstFileManager {}
 impl SstFileManager {
     /// A manager on the default file system, with no space limit and no deletion rate.
     pub fn new() -> Self {
-        // SAFETY: the default environment is process-wide and never freed; destroying its
-        // C wrapper does not free it (`is_default`). The manager keeps the environment's
-        // file system and clock by `shared_ptr`.
-        let raw = unsafe {
-            let env = ffi::rocksdb_create_default_env();
-            let raw = ffi::rocksdb_sst_file_manager_create(env);
-            ffi::rocksdb_env_destroy(env);
-            raw
-        };
+        // SAFETY: a live wrapper of the process-wide default environment, which is never
+        // freed; the manager keeps the environment's file system and clock by `shared_ptr`.
+        let raw = Env::with_default(|env| unsafe { ffi::rocksdb_sst_file_manager_create(env) });
         SstFileManager {
             // SAFETY: a new object, ours alone (or NULL).
             inner: Arc::new(RawSstFileManager(

@@ -44,7 +44,7 @@ impl ReadTier {
 /// Microseconds, saturating at `i64::MAX`: RocksDB's unit for deadlines and timeouts, kept
 /// in a signed `std::chrono::microseconds` (a larger value would read as negative: passed).
 fn micros(d: Duration) -> u64 {
-    u64::try_from(d.as_micros()).map_or(i64::MAX as u64, |us| us.min(i64::MAX as u64))
+    d.as_micros().min(i64::MAX as u128) as u64
 }
 
 impl ReadOptions {
