@@ -3,6 +3,7 @@
 // RepairDB, each reporting its Status (which the C API drops or lets an exception past).
 #include "rocksdb/db.h"
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "rocksdb/convenience.h"
 #include "rocksdb/options.h"
 #include "rocksdb/slice.h"
+#include "rocksdb/table.h"
 
 #define PINROCKS_SAME_BOTTOMMOST(ours, theirs)                                        \
   static_assert(ours == static_cast<int>(rocksdb::BottommostLevelCompaction::theirs), \
@@ -138,6 +140,65 @@ void pinrocks_destroy_or_repair(const rocksdb_options_t* options, const char* na
     }
     pinrocks::report(errptr, status_code, s);
   });
+}
+
+unsigned char pinrocks_cf_capabilities(rocksdb_column_family_handle_t* column_family)
+    PINROCKS_NOEXCEPT {
+  const unsigned char unknown = PINROCKS_CF_MERGES | PINROCKS_CF_RANGE_DELETES;
+  try {
+    rocksdb::ColumnFamilyDescriptor descriptor;
+    if (!pinrocks::handle_of(column_family)->GetDescriptor(&descriptor).ok()) {
+      return unknown;  // let RocksDB decide, as before
+    }
+    const rocksdb::ColumnFamilyOptions& o = descriptor.options;
+    unsigned char capabilities = 0;
+    if (o.merge_operator != nullptr) {
+      capabilities |= PINROCKS_CF_MERGES;
+    }
+    // PlainTableBuilder fails every flush that meets a range tombstone.
+    if (o.table_factory == nullptr || std::strcmp(o.table_factory->Name(), "PlainTable") != 0) {
+      capabilities |= PINROCKS_CF_RANGE_DELETES;
+    }
+    return capabilities;
+  } catch (...) {
+    return unknown;
+  }
+}
+
+void pinrocks_create_column_families(rocksdb_t* db, size_t count,
+                                     const rocksdb_options_t* const* options,
+                                     const char* const* names,
+                                     rocksdb_column_family_handle_t** handles, size_t* created,
+                                     int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  *created = 0;
+  std::vector<rocksdb_column_family_handle_t*> wrappers;
+  pinrocks::guarded(status_code, errptr, [&] {
+    std::vector<rocksdb::ColumnFamilyDescriptor> families;
+    families.reserve(count);
+    for (size_t i = 0; i < count; i++) {
+      families.emplace_back(names[i],
+                            rocksdb::ColumnFamilyOptions(pinrocks::options_of(options[i])));
+    }
+    // Every wrapper made before RocksDB creates anything, so that none of our allocations
+    // can fail after it has (an exception inside RocksDB's own call would leak what it made).
+    wrappers.reserve(count);
+    for (size_t i = 0; i < count; i++) {
+      wrappers.push_back(new rocksdb_column_family_handle_t{nullptr, false});
+    }
+    std::vector<rocksdb::ColumnFamilyHandle*> made;
+    made.reserve(count);
+    rocksdb::Status s = pinrocks::db_of(db)->CreateColumnFamilies(families, &made);
+    for (size_t i = 0; i < made.size() && i < count; i++) {
+      wrappers[i]->rep = made[i];
+      handles[i] = wrappers[i];
+      wrappers[i] = nullptr;
+      *created = i + 1;
+    }
+    pinrocks::report(errptr, status_code, s);
+  });
+  for (rocksdb_column_family_handle_t* unused : wrappers) {
+    delete unused;  // NULL once handed out
+  }
 }
 
 }  // extern "C"

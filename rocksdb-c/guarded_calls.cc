@@ -157,21 +157,28 @@ rocksdb_pinnableslice_t* pinrocks_transaction_get_pinned_handle(
   return result;
 }
 
-// c.cc:2890 rocksdb_key_may_exist_cf, with value, timestamp and value_found all NULL.
+// c.cc:2890 rocksdb_key_may_exist_cf, with no timestamp, and the value (if asked for) handed
+// to a sink instead of a malloc'd copy.
 unsigned char pinrocks_key_may_exist_cf(rocksdb_t* db, const rocksdb_readoptions_t* options,
                                         rocksdb_column_family_handle_t* column_family,
-                                        const char* key, size_t keylen, int* status_code,
+                                        const char* key, size_t keylen,
+                                        void (*found)(void* ctx, const char* value, size_t len),
+                                        void* ctx, int* status_code,
                                         char** errptr) PINROCKS_NOEXCEPT {
   unsigned char result = 1;  // on error: "may exist", which is never wrong
   guarded(status_code, errptr, [&] {
-    std::string tmp;
-    std::string* no_timestamp = nullptr;
-    bool* no_value_found = nullptr;
+    std::string value;
+    bool value_found = false;
+    // The overload without a timestamp: the one StackableDB forwards (a transaction or TTL
+    // database; the TTL one strips its timestamp), where the other is DB's "may exist".
     result = pinrocks::db_of(db)->KeyMayExist(
                  pinrocks::read_options_of(options), pinrocks::handle_of(column_family),
-                 rocksdb::Slice(key, keylen), &tmp, no_timestamp, no_value_found)
+                 rocksdb::Slice(key, keylen), &value, found != nullptr ? &value_found : nullptr)
                  ? 1
                  : 0;
+    if (result != 0 && value_found) {
+      found(ctx, value.data(), value.size());
+    }
   });
   return result;
 }
@@ -192,7 +199,7 @@ void pinrocks_iter_seek_for_prev(rocksdb_iterator_t* iter, const char* key,
 
 // ---- SST file writer ----
 
-// c.cc:8043 rocksdb_sstfilewriter_put, c.cc:8065 _delete, c.cc:8058 _merge.
+// c.cc:8043 rocksdb_sstfilewriter_put, c.cc:8065 _delete, c.cc:8058 _merge, _delete_range.
 void pinrocks_sstfilewriter_write(rocksdb_sstfilewriter_t* writer, int op, const char* key,
                                   size_t keylen, const char* value, size_t valuelen,
                                   int* status_code, char** errptr) PINROCKS_NOEXCEPT {
@@ -210,6 +217,9 @@ void pinrocks_sstfilewriter_write(rocksdb_sstfilewriter_t* writer, int op, const
         break;
       case PINROCKS_RECORD_MERGE:
         s = w->Merge(k, v);
+        break;
+      case PINROCKS_RECORD_DELETE_RANGE:  // the value is the range's end
+        s = w->DeleteRange(k, v);
         break;
       default:
         s = rocksdb::Status::InvalidArgument("pinrocks: unknown SST file writer operation");

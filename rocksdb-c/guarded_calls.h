@@ -44,12 +44,15 @@ rocksdb_pinnableslice_t* pinrocks_transaction_get_pinned_handle(
     rocksdb_column_family_handle_t* column_family, const char* key, size_t keylen, int for_update,
     int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
-/* Replaces rocksdb_key_may_exist_cf with no value, timestamp or value_found asked for (no
- * try/catch; KeyMayExist still reads a memtable value into a std::string). Returns 0 only if
- * the key certainly does not exist; 1 (always a safe answer) if it may, or on error. */
+/* Replaces rocksdb_key_may_exist_cf (no try/catch; KeyMayExist reads a value it finds in
+ * memory into a std::string). Returns 0 only if the key certainly does not exist; 1 (always a
+ * safe answer) if it may, or on error. With a `found` sink, a value RocksDB found is handed to
+ * it (once, before returning) with `ctx`. */
 unsigned char pinrocks_key_may_exist_cf(rocksdb_t* db, const rocksdb_readoptions_t* options,
                                         rocksdb_column_family_handle_t* column_family,
-                                        const char* key, size_t keylen, int* status_code,
+                                        const char* key, size_t keylen,
+                                        void (*found)(void* ctx, const char* value, size_t len),
+                                        void* ctx, int* status_code,
                                         char** errptr) PINROCKS_NOEXCEPT;
 
 /* ---- Iterators ---- */

@@ -1,17 +1,21 @@
 // Options and statistics beyond RocksDB's C API: the capped prefix extractor (the C API has
-// only the fixed one), a copy of read options (for an iterator that needs its own bounds),
-// and typed access to the database's statistics by ticker and histogram name (the C API
-// reads them only through the options object that opened the database).
+// only the fixed one), a Rust one set without an exception escaping, memtable kinds (the C
+// API has no way back to a skip list), paths (db_paths, cf_paths, wal_dir, db_log_dir), a copy of
+// read options (for an iterator that needs its own bounds), and typed access to the database's
+// statistics by ticker and histogram name (the C API reads them only through the options object
+// that opened the database).
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "guarded.h"
 #include "layout.h"
 #include "pinrocks.h"
 #include "rocksdb/convenience.h"
+#include "rocksdb/memtablerep.h"
 #include "rocksdb/slice_transform.h"
 #include "rocksdb/statistics.h"
 #include "util/crc32c.h"
@@ -41,6 +45,75 @@ void pinrocks_options_set_prefix_extractor(rocksdb_options_t* options, int kind,
       default:
         pinrocks::save_error(errptr, status_code, rocksdb::Status::kInvalidArgument,
                              "unknown prefix extractor kind");
+    }
+  });
+}
+
+unsigned char pinrocks_options_has_prefix_extractor(const rocksdb_options_t* options)
+    PINROCKS_NOEXCEPT {
+  return pinrocks::options_of(options).prefix_extractor != nullptr ? 1 : 0;
+}
+
+void pinrocks_options_set_custom_prefix_extractor(rocksdb_options_t* options,
+                                                  rocksdb_slicetransform_t* extractor,
+                                                  int* status_code,
+                                                  char** errptr) PINROCKS_NOEXCEPT {
+  // The C API's setter, guarded: its shared_ptr::reset deletes the extractor if it cannot
+  // allocate a control block, then throws.
+  pinrocks::guarded(status_code, errptr,
+                    [&] { rocksdb_options_set_prefix_extractor(options, extractor); });
+}
+
+void pinrocks_options_set_memtable(rocksdb_options_t* options, int kind, size_t count,
+                                   int32_t height, int32_t branching, int* status_code,
+                                   char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb::Options& o = pinrocks::options_of(options);
+    switch (kind) {
+      case PINROCKS_MEMTABLE_SKIP_LIST:
+        o.memtable_factory = std::make_shared<rocksdb::SkipListFactory>(count);
+        break;
+      case PINROCKS_MEMTABLE_VECTOR:
+        o.memtable_factory = std::make_shared<rocksdb::VectorRepFactory>(count);
+        break;
+      case PINROCKS_MEMTABLE_HASH_SKIP_LIST:
+        o.memtable_factory.reset(rocksdb::NewHashSkipListRepFactory(count, height, branching));
+        break;
+      case PINROCKS_MEMTABLE_HASH_LINK_LIST:
+        o.memtable_factory.reset(rocksdb::NewHashLinkListRepFactory(count));
+        break;
+      default:
+        pinrocks::save_error(errptr, status_code, rocksdb::Status::kInvalidArgument,
+                             "unknown memtable kind");
+    }
+  });
+}
+
+void pinrocks_options_set_paths(rocksdb_options_t* options, int kind, const char* const* paths,
+                                const uint64_t* target_sizes, size_t count, int* status_code,
+                                char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb::Options& o = pinrocks::options_of(options);
+    std::vector<rocksdb::DbPath> listed;
+    for (size_t i = 0; i < count; i++) {
+      listed.emplace_back(paths[i], target_sizes[i]);
+    }
+    switch (kind) {
+      case PINROCKS_PATHS_DB:
+        o.db_paths = std::move(listed);
+        break;
+      case PINROCKS_PATHS_CF:
+        o.cf_paths = std::move(listed);
+        break;
+      case PINROCKS_PATH_WAL_DIR:
+        o.wal_dir = count > 0 ? paths[0] : "";
+        break;
+      case PINROCKS_PATH_DB_LOG_DIR:
+        o.db_log_dir = count > 0 ? paths[0] : "";
+        break;
+      default:
+        pinrocks::save_error(errptr, status_code, rocksdb::Status::kInvalidArgument,
+                             "unknown path setting");
     }
   });
 }

@@ -211,6 +211,22 @@ void pinrocks_db_background(rocksdb_t* db, int op, int* status_code,
 void pinrocks_destroy_or_repair(const rocksdb_options_t* options, const char* name, int op,
                                 int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
+#define PINROCKS_CF_MERGES 1        /* it has a merge operator */
+#define PINROCKS_CF_RANGE_DELETES 2 /* its table format takes range tombstones (not plain) */
+/* What the family's options let it hold (PINROCKS_CF_* flags, from
+ * ColumnFamilyHandle::GetDescriptor); all of them if that cannot be told. */
+unsigned char pinrocks_cf_capabilities(rocksdb_column_family_handle_t* column_family)
+    PINROCKS_NOEXCEPT;
+
+/* DB::CreateColumnFamilies, one descriptor per family (`options[i]`, `names[i]`): one
+ * OPTIONS file written for all. RocksDB stops at the first failure; `*created` handles (new
+ * wrappers, the caller's) are in `handles`, whatever the status. */
+void pinrocks_create_column_families(rocksdb_t* db, size_t count,
+                                     const rocksdb_options_t* const* options,
+                                     const char* const* names,
+                                     rocksdb_column_family_handle_t** handles, size_t* created,
+                                     int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
 /* ---- Writes to a database (rocksdb-c/writes.cc) ---- */
 
 /* Put, Delete, SingleDelete, Merge or DeleteRange (op: PINROCKS_RECORD_PUT, _DELETE,
@@ -248,6 +264,12 @@ typedef unsigned char (*pinrocks_record_fn)(void* ctx, int kind, unsigned int co
  * Transaction markers (prepare, commit, rollback, noop) are passed over. */
 void pinrocks_writebatch_iterate(const rocksdb_writebatch_t* batch, pinrocks_record_fn fn,
                                  void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+/* The same over a batch's bytes (WriteBatch::Data of some batch), checked whole: too short,
+ * a bad record or a wrong count is Corruption, and anything a pinrocks batch cannot hold (a
+ * transaction marker, a timed put, a wide-column entity, a blob index) NotSupported. */
+void pinrocks_writebatch_iterate_bytes(const char* data, size_t len, pinrocks_record_fn fn,
+                                       void* ctx, int* status_code,
+                                       char** errptr) PINROCKS_NOEXCEPT;
 /* The number of entries in the batch, as the C++ WriteBatch reports it. */
 unsigned int pinrocks_writebatch_count(rocksdb_writebatch_t* batch) PINROCKS_NOEXCEPT;
 /* Whether the batch holds a two-phase commit marker (begin/end prepare, commit, rollback):
@@ -356,6 +378,34 @@ void pinrocks_options_set_compaction_filter_factory(
 void pinrocks_options_set_prefix_extractor(rocksdb_options_t* options, int kind, size_t len,
                                            int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
+/* Whether the options have a prefix extractor. */
+unsigned char pinrocks_options_has_prefix_extractor(const rocksdb_options_t* options)
+    PINROCKS_NOEXCEPT;
+/* Sets the options' prefix extractor to `extractor` (a new one, which they take over, and
+ * free if this fails). */
+void pinrocks_options_set_custom_prefix_extractor(rocksdb_options_t* options,
+                                                  rocksdb_slicetransform_t* extractor,
+                                                  int* status_code,
+                                                  char** errptr) PINROCKS_NOEXCEPT;
+
+#define PINROCKS_MEMTABLE_SKIP_LIST 0      /* count: lookahead (0: none) */
+#define PINROCKS_MEMTABLE_VECTOR 1         /* count: entries reserved */
+#define PINROCKS_MEMTABLE_HASH_SKIP_LIST 2 /* count: buckets; height, branching: the lists' */
+#define PINROCKS_MEMTABLE_HASH_LINK_LIST 3 /* count: buckets */
+/* Sets the options' memtable factory (kind: PINROCKS_MEMTABLE_*). */
+void pinrocks_options_set_memtable(rocksdb_options_t* options, int kind, size_t count,
+                                   int32_t height, int32_t branching, int* status_code,
+                                   char** errptr) PINROCKS_NOEXCEPT;
+
+#define PINROCKS_PATHS_DB 0        /* db_paths: `count` paths, each with its target size */
+#define PINROCKS_PATHS_CF 1        /* cf_paths: likewise */
+#define PINROCKS_PATH_WAL_DIR 2    /* wal_dir: paths[0] (count 0: the database's own) */
+#define PINROCKS_PATH_DB_LOG_DIR 3 /* db_log_dir: paths[0] (count 0: the database's own) */
+/* Sets one of the options' paths (kind: PINROCKS_PATH*). */
+void pinrocks_options_set_paths(rocksdb_options_t* options, int kind, const char* const* paths,
+                                const uint64_t* target_sizes, size_t count, int* status_code,
+                                char** errptr) PINROCKS_NOEXCEPT;
+
 /* A new read options handle (free with rocksdb_readoptions_destroy) with `source`'s
  * settings, snapshot included, and no iterate bounds; NULL if allocation failed. */
 rocksdb_readoptions_t* pinrocks_readoptions_copy(const rocksdb_readoptions_t* source)
@@ -438,6 +488,14 @@ rocksdb_t* pinrocks_transactiondb_as_db(rocksdb_transactiondb_t* txn_db) PINROCK
  * rocksdb_optimistictransactiondb_close_base_db). */
 rocksdb_t* pinrocks_optimistictransactiondb_as_db(rocksdb_optimistictransactiondb_t* txn_db)
     PINROCKS_NOEXCEPT;
+/* DeleteRange on an optimistic transaction database's base database (its own DeleteRange
+ * says NotSupported): a plain write, in no transaction. */
+void pinrocks_optimistictransactiondb_delete_range(rocksdb_optimistictransactiondb_t* txn_db,
+                                                   const rocksdb_writeoptions_t* options,
+                                                   rocksdb_column_family_handle_t* column_family,
+                                                   const char* start, size_t startlen,
+                                                   const char* end, size_t endlen, int* status_code,
+                                                   char** errptr) PINROCKS_NOEXCEPT;
 
 /* pinrocks_get_pinned through a transaction: Transaction::Get (its own writes first, then
  * the database) or GetForUpdate, into a PinnableSlice on this function's stack. `db` is the

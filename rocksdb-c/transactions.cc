@@ -39,6 +39,22 @@ rocksdb_t* pinrocks_optimistictransactiondb_as_db(rocksdb_optimistictransactiond
   }
 }
 
+void pinrocks_optimistictransactiondb_delete_range(rocksdb_optimistictransactiondb_t* txn_db,
+                                                   const rocksdb_writeoptions_t* options,
+                                                   rocksdb_column_family_handle_t* column_family,
+                                                   const char* start, size_t startlen,
+                                                   const char* end, size_t endlen, int* status_code,
+                                                   char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    // The base database: OptimisticTransactionDB's own DeleteRange says NotSupported.
+    rocksdb::DB* base = pinrocks::optimistic_transaction_db_of(txn_db)->GetBaseDB();
+    pinrocks::report(
+        errptr, status_code,
+        base->DeleteRange(pinrocks::write_options_of(options), pinrocks::handle_of(column_family),
+                          rocksdb::Slice(start, startlen), rocksdb::Slice(end, endlen)));
+  });
+}
+
 // The wrapper alone (layout.h's complete rocksdb_transaction_t, c.cc's own definition).
 void pinrocks_transaction_forget(rocksdb_transaction_t* txn) PINROCKS_NOEXCEPT { delete txn; }
 

@@ -1,10 +1,11 @@
 // Write batches (rocksdb::WriteBatch) beyond RocksDB's C API: Put, Merge, Delete and
 // DeleteRange into a batch reporting the Status the C API's rocksdb_writebatch_* drop, the
-// batch's records handed one by one to a Rust callback (WriteBatch::Iterate), its count, and
-// whether it holds two-phase-commit markers.
+// batch's records handed one by one to a Rust callback (WriteBatch::Iterate; also of a batch's
+// bytes from outside, strictly), its count, and whether it holds two-phase-commit markers.
 #include "rocksdb/write_batch.h"
 
 #include <cstdint>
+#include <string>
 
 #include "guarded.h"
 #include "layout.h"
@@ -59,7 +60,7 @@ class RecordHandler : public rocksdb::WriteBatch::Handler {
   }
   bool Continue() override { return !stopped_; }
 
- private:
+ protected:
   rocksdb::Status Emit(int kind, uint32_t cf, const rocksdb::Slice& key,
                        const rocksdb::Slice& value) {
     if (fn_(ctx_, kind, cf, key.data(), key.size(), value.data(), value.size()) != 0) {
@@ -71,6 +72,41 @@ class RecordHandler : public rocksdb::WriteBatch::Handler {
   pinrocks_record_fn fn_;
   void* ctx_;
   bool stopped_ = false;
+};
+
+// Only what a pinrocks batch can hold (Put, Delete, SingleDelete, DeleteRange, Merge, log
+// data): bytes from outside are rebuilt from these, and anything else refused, so that no
+// record a memtable would refuse (stopping the database) gets into a batch.
+class StrictHandler : public RecordHandler {
+ public:
+  using RecordHandler::RecordHandler;
+
+  rocksdb::Status TimedPutCF(uint32_t, const rocksdb::Slice&, const rocksdb::Slice&,
+                             uint64_t) override {
+    return Refuse("a timed put");
+  }
+  rocksdb::Status PutEntityCF(uint32_t, const rocksdb::Slice&, const rocksdb::Slice&) override {
+    return Refuse("a wide-column entity");
+  }
+  rocksdb::Status MarkBeginPrepare(bool) override { return Refuse("a transaction marker"); }
+  rocksdb::Status MarkEndPrepare(const rocksdb::Slice&) override {
+    return Refuse("a transaction marker");
+  }
+  rocksdb::Status MarkNoop(bool) override { return Refuse("a transaction marker"); }
+  rocksdb::Status MarkRollback(const rocksdb::Slice&) override {
+    return Refuse("a transaction marker");
+  }
+  rocksdb::Status MarkCommit(const rocksdb::Slice&) override {
+    return Refuse("a transaction marker");
+  }
+  rocksdb::Status MarkCommitWithTimestamp(const rocksdb::Slice&, const rocksdb::Slice&) override {
+    return Refuse("a transaction marker");
+  }
+
+ private:
+  static rocksdb::Status Refuse(const char* what) {
+    return rocksdb::Status::NotSupported("pinrocks: a write batch's bytes hold", what);
+  }
 };
 
 }  // namespace
@@ -119,6 +155,24 @@ void pinrocks_writebatch_iterate(const rocksdb_writebatch_t* batch, pinrocks_rec
   pinrocks::guarded(status_code, errptr, [&] {
     RecordHandler handler(fn, ctx);
     pinrocks::report(errptr, status_code, pinrocks::batch_of(batch).Iterate(&handler));
+  });
+}
+
+void pinrocks_writebatch_iterate_bytes(const char* data, size_t len, pinrocks_record_fn fn,
+                                       void* ctx, int* status_code,
+                                       char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    // WriteBatch::Count reads the 12-byte header unchecked; Iterate checks the rest (each
+    // record's tag and lengths, and the count against the records).
+    constexpr size_t kHeader = 12;  // WriteBatchInternal::kHeader: sequence (8), count (4)
+    if (len < kHeader) {
+      pinrocks::report(errptr, status_code,
+                       rocksdb::Status::Corruption("malformed WriteBatch (too small)"));
+      return;
+    }
+    const rocksdb::WriteBatch batch(std::string(data, len));
+    StrictHandler handler(fn, ctx);
+    pinrocks::report(errptr, status_code, batch.Iterate(&handler));
   });
 }
 

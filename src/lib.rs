@@ -45,7 +45,9 @@ mod write;
 pub use admin::backup::{BackupEngine, BackupInfo};
 pub use admin::live_options::MemoryUsage;
 pub use admin::maintenance::{Bottommost, CompactOptions, FlushOptions};
-pub use admin::metadata::{ColumnFamilyMetadata, LevelMetadata, LiveFile, SstFileMetadata};
+pub use admin::metadata::{
+    ColumnFamilyMetadata, LevelMetadata, LiveFile, MayExist, SstFileMetadata,
+};
 pub use admin::sst::{IngestOptions, SstFileWriter};
 pub use admin::updates::{LoggedBatch, Updates};
 pub use callbacks::compaction_filter::{
@@ -53,6 +55,7 @@ pub use callbacks::compaction_filter::{
 };
 pub use callbacks::comparator::Comparator;
 pub use callbacks::merge::{MergeError, MergeInput, MergeOperands, MergeOperator, MergeOutput};
+pub use callbacks::prefix_extractor::CustomPrefix;
 pub use db::column_family::ColumnFamily;
 pub use db::database::Db;
 pub use db::family_handle::DEFAULT_COLUMN_FAMILY;
@@ -61,7 +64,8 @@ pub use options::budgets::{Env, SstFileManager, ThreadPool, WriteBufferManager};
 pub use options::cache::{Cache, LruCacheOptions};
 pub use options::compaction_style::{CompactionStyle, FifoOptions, UniversalOptions};
 pub use options::compression::{Compression, CompressionOptions};
-pub use options::db_options::{Options, PrefixExtractor, WalRecoveryMode};
+pub use options::db_options::{Options, WalRecoveryMode};
+pub use options::formats::{Memtable, PlainTableOptions, PrefixExtractor};
 pub use options::rate_limiter::RateLimiter;
 pub use options::statistics::{
     crc32c_mode, Histogram, HistogramData, PerfContext, PerfLevel, PerfMetric, Statistics, Ticker,
@@ -73,6 +77,7 @@ pub use options::table_options::{
 pub use options::transaction_options::{
     OptimisticTransactionOptions, TransactionDbOptions, TransactionOptions,
 };
+pub use options::tuning::LogLevel;
 pub use raw::batch_records::BatchRecord;
 pub use raw::error::{Error, ErrorKind, Result};
 pub use raw::ffi;

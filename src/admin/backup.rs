@@ -35,6 +35,15 @@ impl Db {
     #[doc(alias = "CreateCheckpoint")]
     #[doc(alias = "Checkpoint")]
     pub fn checkpoint(&self, path: impl AsRef<Path>) -> Result<()> {
+        self.checkpoint_with(path, 0)
+    }
+
+    /// A checkpoint, as [`checkpoint`](Self::checkpoint), that flushes the memtables only
+    /// if the live WAL files hold at least `log_size_for_flush` bytes; below that the WAL
+    /// files are copied instead and replayed when the copy opens (a cheaper checkpoint of
+    /// a database with small memtables). 0 always flushes.
+    #[doc(alias = "log_size_for_flush")]
+    pub fn checkpoint_with(&self, path: impl AsRef<Path>, log_size_for_flush: u64) -> Result<()> {
         reentry::refuse_inside("checkpoint")?;
         let c_path = path_to_cstring(path.as_ref())?;
         let (db, _) = self.as_raw();
@@ -48,12 +57,11 @@ impl Db {
             if checkpoint.is_null() {
                 return err.check_with_code(Some(code));
             }
-            // log_size_for_flush 0: always flush the memtables first.
             ffi::pinrocks_guarded_checkpoint_create(
                 &mut code,
                 checkpoint,
                 c_path.as_ptr(),
-                0,
+                log_size_for_flush,
                 err.as_out(),
             );
             ffi::rocksdb_checkpoint_object_destroy(checkpoint);

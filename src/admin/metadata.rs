@@ -1,13 +1,14 @@
 //! What the database holds and does: its live SST files, a column family's levels and
 //! files, approximate sizes of key ranges, and the calls that wait for or flush its work.
 
-use std::ffi::{c_char, CStr};
+use std::ffi::{c_char, c_void, CStr};
 
 use crate::db::column_family::ColumnFamily;
 use crate::db::database::Db;
 use crate::raw::error::{ErrPtr, Error, Result};
 use crate::raw::ffi;
 use crate::raw::pinned::value_slice;
+use crate::raw::trampoline::Carried;
 use crate::read::read_options::ReadOptions;
 
 /// One live SST file, as [`Db::live_files`] lists it.
@@ -301,14 +302,43 @@ impl<'db> ColumnFamily<'db> {
     /// `true`, the answer that is never wrong.
     #[doc(alias = "KeyMayExist")]
     pub fn key_may_exist(&self, key: &[u8]) -> bool {
+        self.may_exist(key, false) != MayExist::No
+    }
+
+    /// As [`key_may_exist`](Self::key_may_exist), with the value when RocksDB found it in
+    /// memory (a memtable, the row cache or a cached block): a read that never waits for a
+    /// file. The value is copied (RocksDB hands it over in a string of its own).
+    ///
+    /// ```
+    /// use pinrocks::MayExist;
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let mut options = pinrocks::Options::new();
+    /// # options.create_if_missing(true);
+    /// let db = pinrocks::Db::open(&options, dir.path())?;
+    /// db.put(b"k", b"in the memtable")?;
+    /// let cf = db.default_cf();
+    /// assert_eq!(cf.key_may_exist_value(b"k"), MayExist::Found(b"in the memtable".to_vec()));
+    /// assert_eq!(cf.key_may_exist_value(b"other"), MayExist::No);
+    /// # Ok(()) }
+    /// ```
+    #[doc(alias = "KeyMayExist")]
+    pub fn key_may_exist_value(&self, key: &[u8]) -> MayExist {
+        self.may_exist(key, true)
+    }
+
+    fn may_exist(&self, key: &[u8], want_value: bool) -> MayExist {
         if crate::raw::reentry::refuse_read_inside("key_may_exist").is_err() {
-            return true;
+            return MayExist::Maybe;
         }
+        let mut value = Carried::new(None::<Vec<u8>>);
         let mut err = ErrPtr::new();
         let mut code: i32 = 0;
-        // SAFETY: live database, options and handle; `key` is borrowed for the call. No
-        // value is asked for, so nothing is handed back to free; RocksDB may still copy a
-        // memtable value internally, and an exception from that is caught in C++.
+        let sink: Option<unsafe extern "C" fn(*mut c_void, *const c_char, usize)> =
+            want_value.then_some(found_value);
+        // SAFETY: live database, options and handle; `key` is borrowed for the call, and
+        // `value` (the sink's context) outlives it. The sink runs at most once, inside the
+        // call; an exception inside is caught in C++.
         let may_exist = unsafe {
             ffi::pinrocks_key_may_exist_cf(
                 self.db.raw(),
@@ -316,13 +346,19 @@ impl<'db> ColumnFamily<'db> {
                 self.handle().raw(),
                 key.as_ptr().cast(),
                 key.len(),
+                sink,
+                value.as_ctx(),
                 &mut code,
                 err.as_out(),
             )
         };
-        // On a failure inside (std::bad_alloc) the answer is `true`, which is never wrong;
-        // the message, if any, is freed with `err`.
-        may_exist != 0
+        // On a failure inside (std::bad_alloc) the answer is "may exist", which is never
+        // wrong; the message, if any, is freed with `err`.
+        match (may_exist != 0, value.finish()) {
+            (false, _) => MayExist::No,
+            (true, Some(value)) if code == 0 => MayExist::Found(value),
+            (true, _) => MayExist::Maybe,
+        }
     }
 
     /// Deletes the SST files whose keys all lie in `[from, to]`, at once, without writing
@@ -352,4 +388,28 @@ impl<'db> ColumnFamily<'db> {
             })?;
         err.check_with_code(Some(code))
     }
+}
+
+/// What [`ColumnFamily::key_may_exist_value`] learned from memory alone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MayExist {
+    /// Certainly absent.
+    No,
+    /// Perhaps present: only reading a file would tell.
+    Maybe,
+    /// Present, with this value, found in a memtable or a cache.
+    Found(Vec<u8>),
+}
+
+/// The sink of `pinrocks_key_may_exist_cf`: copies the value RocksDB found.
+unsafe extern "C" fn found_value(ctx: *mut c_void, value: *const c_char, len: usize) {
+    // SAFETY: `ctx` is the `Carried` of `may_exist`, live and used by nothing else during
+    // the call; the value is RocksDB's string, valid for this call.
+    let (carried, value) = unsafe {
+        (
+            Carried::<Option<Vec<u8>>>::from_ctx(ctx),
+            value_slice(value, len),
+        )
+    };
+    carried.run(|kept| *kept = Some(value.to_vec()));
 }

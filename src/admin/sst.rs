@@ -16,6 +16,7 @@ use crate::raw::ffi;
 use crate::raw::owned::Owned;
 use crate::raw::setter::setter;
 use crate::typed::encoding::encode;
+use crate::write::writer::check_range;
 
 /// Writes one SST file of keys in strictly ascending (bytewise) order, for
 /// [`ColumnFamily::ingest`]. Use the options of the column family it will be ingested into
@@ -125,6 +126,18 @@ impl SstFileWriter {
         Ok(())
     }
 
+    /// Adds a range tombstone over `[from, to)`: ingested, it hides every older value in the
+    /// range. Ranges need not follow the keys' order (RocksDB keeps them in a block of
+    /// their own); an empty range (`from == to`) is nothing, an inverted one an
+    /// [`Error::InvertedRange`] in the options' order.
+    #[doc(alias = "DeleteRange")]
+    pub fn delete_range(&mut self, from: &[u8], to: &[u8]) -> Result<()> {
+        check_range(self.order.as_ref(), from, to)?;
+        self.write(ffi::PINROCKS_RECORD_DELETE_RANGE, from, to)?;
+        self.entries += 1;
+        Ok(())
+    }
+
     /// One entry through `pinrocks_sstfilewriter_write` (the C API's
     /// `rocksdb_sstfilewriter_put` / `_delete` inside a try/catch): `op` is a
     /// `PINROCKS_RECORD_*` value, `value` unused for a delete.
@@ -154,7 +167,7 @@ impl SstFileWriter {
         encode::<K, _>(key, |k| encode::<V, _>(value, |v| self.put(k, v)))??
     }
 
-    /// How many entries were added.
+    /// How many entries were added (keys and ranges).
     pub fn entries(&self) -> u64 {
         self.entries
     }

@@ -103,6 +103,46 @@ impl Db {
         Ok(ColumnFamily::new(&self.inner, handle))
     }
 
+    /// Creates several column families in one call, each with its options, and gives them
+    /// in the same order. RocksDB writes the OPTIONS file once for all (creating many
+    /// families one by one rewrites it each time); a TTL or pessimistic transaction
+    /// database creates them one by one. A name named twice, or one that exists, is
+    /// refused before anything is created. A later failure (RocksDB refusing a family's
+    /// options) stops there: the families created before it stay, reachable with
+    /// [`cf`](Self::cf), and the error is returned.
+    ///
+    /// ```
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let mut options = pinrocks::Options::new();
+    /// # options.create_if_missing(true);
+    /// let db = pinrocks::Db::open(&options, dir.path())?;
+    /// let plain = pinrocks::Options::new();
+    /// let families = db.create_cfs(&[("users", &plain), ("orders", &plain)])?;
+    /// let (users, orders) = (&families[0], &families[1]);
+    /// users.writer().put(b"u1", b"ann")?;
+    /// assert_eq!(users.reader().get(b"u1")?.as_deref(), Some(&b"ann"[..]));
+    /// assert_eq!(orders.reader().get(b"u1")?, None);
+    /// assert_eq!(db.cf_names(), ["default", "orders", "users"]);
+    /// # Ok(()) }
+    /// ```
+    #[doc(alias = "CreateColumnFamilies")]
+    pub fn create_cfs(&self, families: &[(&str, &Options)]) -> Result<Vec<ColumnFamily<'_>>> {
+        for (_, options) in families {
+            options.check()?;
+        }
+        let raw: Vec<_> = families
+            .iter()
+            .map(|(name, options)| (*name, options.raw(), options.traits()))
+            .collect();
+        Ok(self
+            .inner
+            .create_cfs(&raw)?
+            .into_iter()
+            .map(|handle| ColumnFamily::new(&self.inner, handle))
+            .collect())
+    }
+
     /// Drops a column family and its data. What still holds it (a `ColumnFamily`, a
     /// `Table`, a pinned value, an iterator) goes on reading the dropped family's data until
     /// it is dropped; a write naming it fails with [`Error::ColumnFamilyDropped`].

@@ -6,7 +6,7 @@ use std::sync::{Arc, Condvar, Mutex};
 
 use crate::callbacks::comparator::Comparator;
 use crate::options::db_options::FamilyTraits;
-use crate::raw::error::{Error, Result};
+use crate::raw::error::{Error, ErrorKind, Result};
 use crate::raw::ffi;
 
 /// The name RocksDB gives the column family every database has.
@@ -97,6 +97,8 @@ pub(crate) struct CfHandle {
     idle: Condvar,
     /// Its key order, when not bytewise; the `DbInner` keeps it alive for RocksDB.
     pub(crate) order: Option<Comparator>,
+    /// What its options let it hold (`PINROCKS_CF_*`, fixed for the life of the open).
+    capabilities: u8,
 }
 
 // SAFETY: `ColumnFamilyHandleImpl` (db/column_family.h) is immutable after creation (a
@@ -121,7 +123,38 @@ impl CfHandle {
             gate: Mutex::new(Gate::default()),
             idle: Condvar::new(),
             order: traits.order,
+            // SAFETY: the new handle, live (RocksDB just made it); guarded.
+            capabilities: unsafe { ffi::pinrocks_cf_capabilities(raw) },
         }
+    }
+
+    /// `Err(NotSupported)` for a merge into this family without a merge operator, as
+    /// `DB::Merge` refuses it. In a batch or a transaction RocksDB would take it into the
+    /// WAL, fail it in the memtable, and then refuse every later write until a reopen.
+    pub(crate) fn check_merge(&self) -> Result<()> {
+        self.check_can(
+            ffi::PINROCKS_CF_MERGES,
+            "Provide a merge_operator when opening DB",
+        )
+    }
+
+    /// `Err(NotSupported)` for a range delete into a plain-table family: RocksDB would take
+    /// it, then fail every flush that meets it and stop the database.
+    pub(crate) fn check_range_delete(&self) -> Result<()> {
+        self.check_can(
+            ffi::PINROCKS_CF_RANGE_DELETES,
+            "Range deletion unsupported by the plain table format",
+        )
+    }
+
+    fn check_can(&self, capability: u32, refusal: &str) -> Result<()> {
+        if u32::from(self.capabilities) & capability != 0 {
+            return Ok(());
+        }
+        Err(Error::RocksDb {
+            kind: ErrorKind::NotSupported,
+            message: format!("Not implemented: {refusal} (column family {:?})", self.name),
+        })
     }
 
     pub(crate) fn raw(&self) -> *mut ffi::rocksdb_column_family_handle_t {

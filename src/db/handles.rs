@@ -321,10 +321,21 @@ impl DbInner {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    fn column_families_mut(&self) -> RwLockWriteGuard<'_, HashMap<String, Arc<CfHandle>>> {
+    pub(super) fn column_families_mut(
+        &self,
+    ) -> RwLockWriteGuard<'_, HashMap<String, Arc<CfHandle>>> {
         self.column_families
             .write()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Keeps `order` alive until the database has closed (RocksDB holds it by pointer).
+    pub(super) fn keep_comparator(&self, order: &Comparator) {
+        self.native
+            .comparators
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .push(order.clone());
     }
 
     /// `Err(ReadOnly)` for a change to a database opened read-only (or as a secondary).
@@ -364,63 +375,6 @@ impl DbInner {
         }
         let _writing = cf.enter()?;
         Ok(write())
-    }
-
-    /// Creates a column family (`rocksdb_create_column_family`, or with `ttl` seconds
-    /// `rocksdb_create_column_family_with_ttl`, for a TTL database only: the C API casts
-    /// to `DBWithTTL`) and keeps its handle; `traits` are those of `options`.
-    pub(crate) fn create_cf(
-        &self,
-        name: &str,
-        options: *const ffi::rocksdb_options_t,
-        traits: FamilyTraits,
-        ttl: Option<i32>,
-    ) -> Result<Arc<CfHandle>> {
-        assert!(
-            ttl.is_none() || self.kind == DbKind::Ttl,
-            "a TTL family needs a TTL database"
-        );
-        self.check_writable("create_cf")?;
-        let c_name = CString::new(name).map_err(|e| Error::invalid("column family name", e))?;
-        // Checked, then released: RocksDB's create waits for the write queue (a stall), and
-        // the map's lock is taken by every `cf()` lookup. Two creates of one name that race
-        // past this check are told apart by RocksDB ("already exists").
-        if self.column_families().contains_key(name) {
-            return Err(Error::ColumnFamilyExists {
-                name: name.to_owned(),
-            });
-        }
-        // Kept before RocksDB sees it, whatever the outcome: RocksDB can fail after the
-        // family exists (writing the OPTIONS file), and then still points to it.
-        if let Some(order) = &traits.order {
-            self.native
-                .comparators
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .push(order.clone());
-        }
-        let mut err = ErrPtr::new();
-        let mut code = 0;
-        // SAFETY: live database (owned) and options (borrowed by the caller); RocksDB
-        // copies the options and the name. The result is a new handle (NULL on error),
-        // owned by us; guarded (no exception leaves the call); a TTL call only on a TTL
-        // database (asserted above).
-        let raw = unsafe {
-            ffi::pinrocks_create_column_family(
-                self.raw(),
-                options,
-                c_name.as_ptr(),
-                ttl.unwrap_or(0),
-                u8::from(ttl.is_some()),
-                &mut code,
-                err.as_out(),
-            )
-        };
-        err.check_with_code(Some(code))?;
-        let handle = Arc::new(CfHandle::new(raw, name.to_owned(), self.id, traits));
-        self.column_families_mut()
-            .insert(name.to_owned(), Arc::clone(&handle));
-        Ok(handle)
     }
 
     /// Drops a column family (`rocksdb_drop_column_family`): from the start no write may

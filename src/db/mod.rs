@@ -2,6 +2,7 @@
 //! alive, column families and snapshots.
 
 pub(crate) mod column_family;
+pub(crate) mod create_family;
 pub(crate) mod database;
 pub(crate) mod dirs_in_use;
 pub(crate) mod family_handle;

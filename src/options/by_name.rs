@@ -15,6 +15,11 @@ use crate::raw::trampoline::Carried;
 /// its back: the key order it checks bounds in.
 const SET_THROUGH_RUST: &[(&str, &str)] = &[("comparator", "Options::comparator")];
 
+/// Why the cuckoo table format is refused: what it does to writes in RocksDB 11.8.1.
+const LOSES_WRITES: &str = "the cuckoo table format: RocksDB 11.8.1's cuckoo builder drops \
+    every value whose length differs from the file's first (and every merge) and still \
+    reports the flush done, so acknowledged writes would be lost";
+
 impl Options {
     /// Sets database and column family options by RocksDB's own names and value syntax,
     /// as its OPTIONS file and `ldb` write them: `[("max_open_files", "512"),
@@ -26,7 +31,8 @@ impl Options {
     /// take, is [`Error::OptionRejected`] naming that option with RocksDB's reason, and
     /// these options are left as they were. A comparator is refused here
     /// ([`Error::InvalidInput`]): set it with [`Options::comparator`], since pinrocks checks
-    /// range bounds in the column family's order. A table factory set here is replaced by
+    /// range bounds in the column family's order. So is the cuckoo table format, which loses
+    /// writes in RocksDB 11.8.1. A table factory set here is replaced by
     /// the next typed table setter (`block_cache_size`, `bloom_filter`, ...), as for
     /// [`StoredOptions`](crate::StoredOptions).
     ///
@@ -50,6 +56,14 @@ impl Options {
                 return Err(Error::invalid(
                     "options",
                     format!("{name}={value}: set it with {setter}, not by name"),
+                ));
+            }
+            if name.contains("table_factory")
+                && (name.contains("cuckoo") || value.contains("Cuckoo"))
+            {
+                return Err(Error::invalid(
+                    "options",
+                    format!("{name}={value}: {LOSES_WRITES}"),
                 ));
             }
         }

@@ -5,8 +5,9 @@ use std::ffi::c_int;
 
 use crate::raw::ffi;
 
-/// Block compression for SST files. Only the algorithms compiled in (the `lz4`, `zstd`
-/// and `snappy` features) can be used; RocksDB rejects others when the database opens.
+/// Block compression for SST files. Only the algorithms compiled in (the `lz4`, `zstd`,
+/// `snappy`, `zlib` and `bzip2` features, all on by default) can be used; RocksDB rejects
+/// others when the database opens. (RocksDB's Xpress exists only on Windows.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Compression {
     /// No compression.
@@ -19,6 +20,10 @@ pub enum Compression {
     Lz4hc,
     /// Zstandard (feature `zstd`).
     Zstd,
+    /// zlib's deflate (feature `zlib`).
+    Zlib,
+    /// bzip2 (feature `bzip2`).
+    Bzip2,
 }
 
 impl Compression {
@@ -29,6 +34,8 @@ impl Compression {
             Compression::Lz4 => ffi::rocksdb_lz4_compression,
             Compression::Lz4hc => ffi::rocksdb_lz4hc_compression,
             Compression::Zstd => ffi::rocksdb_zstd_compression,
+            Compression::Zlib => ffi::rocksdb_zlib_compression,
+            Compression::Bzip2 => ffi::rocksdb_bz2_compression,
         }) as c_int
     }
 }

@@ -10,7 +10,7 @@ use crate::options::cache::Cache;
 use crate::options::compaction_style::CompactionStyle;
 use crate::options::compression::{Compression, CompressionOptions};
 use crate::options::rate_limiter::RateLimiter;
-use crate::options::table_options::{BlockBasedOptions, FilterPolicy};
+use crate::options::table_options::{BlockBasedOptions, FilterPolicy, TableFormat};
 use crate::raw::error::{ErrPtr, Error, Result};
 use crate::raw::ffi;
 use crate::raw::owned::Owned;
@@ -53,15 +53,8 @@ pub struct Options {
     /// RocksDB keeps only a raw pointer to the comparator: these options keep it alive, and
     /// so does every database opened with them (see `DbInner`).
     comparator: Option<Comparator>,
-}
-
-/// How a key's prefix is taken, for prefix bloom filters and prefix seeks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PrefixExtractor {
-    /// The first `n` bytes; shorter keys have no prefix (they are filtered by whole key).
-    Fixed(usize),
-    /// The first `n` bytes, or the whole key if it is shorter.
-    Capped(usize),
+    /// The SST format chosen: `table` applies only to the block-based one.
+    pub(crate) format: TableFormat,
 }
 
 /// How the WAL is replayed when the database opens after a crash.
@@ -99,6 +92,7 @@ impl Options {
             table: BlockBasedOptions::default(),
             refused: None,
             comparator: None,
+            format: TableFormat::BlockBased,
         }
     }
 
@@ -112,6 +106,7 @@ impl Options {
             table: BlockBasedOptions::default(),
             refused: None,
             comparator: None,
+            format: TableFormat::BlockBased,
         }
     }
 
@@ -250,37 +245,6 @@ impl Options {
         }
     }
 
-    /// Takes each key's prefix with `extractor`: filters then hold prefixes, so a prefix
-    /// iteration ([`Reader::prefix_iter`](crate::Reader::prefix_iter), bounded at the
-    /// prefix's end) skips files without the prefix. Other iterations stay in total order
-    /// (pinrocks' read options have `auto_prefix_mode` on).
-    pub fn prefix_extractor(&mut self, extractor: PrefixExtractor) -> &mut Self {
-        let (kind, len) = match extractor {
-            PrefixExtractor::Fixed(n) => (ffi::PINROCKS_PREFIX_FIXED, n),
-            PrefixExtractor::Capped(n) => (ffi::PINROCKS_PREFIX_CAPPED, n),
-        };
-        let mut err = ErrPtr::new();
-        let mut code = 0;
-        // SAFETY: live options; the C++ side makes the extractor and shares it by shared_ptr.
-        unsafe {
-            ffi::pinrocks_options_set_prefix_extractor(
-                self.raw.as_ptr(),
-                kind as i32,
-                len,
-                &mut code,
-                err.as_out(),
-            )
-        };
-        self.note_failure("prefix_extractor", err.check_with_code(Some(code)));
-        self
-    }
-
-    setter!(
-        /// A bloom filter of key prefixes in each memtable, this fraction of its size (needs a
-        /// prefix extractor; 0.1 is a common choice).
-        memtable_prefix_bloom_ratio(f64) => rocksdb_options_set_memtable_prefix_bloom_size_ratio
-    );
-
     /// One compression per level, from level 0 down; the last applies to the levels below.
     pub fn compression_per_level(&mut self, levels: &[Compression]) -> &mut Self {
         let raw: Vec<c_int> = levels.iter().map(|c| c.raw()).collect();
@@ -388,7 +352,8 @@ impl Options {
         self
     }
 
-    fn note_failure(&mut self, setting: &str, outcome: Result<()>) {
+    /// Keeps the first refusal, reported when the options are used.
+    pub(crate) fn note_failure(&mut self, setting: &str, outcome: Result<()>) {
         if let Err(e) = outcome {
             self.refused
                 .get_or_insert_with(|| format!("{setting}: {e}"));
@@ -398,6 +363,9 @@ impl Options {
     /// Reads through `cache`, shared with every other column family and database given
     /// the same [`Cache`]. Replaces [`block_cache_size`](Self::block_cache_size).
     pub fn block_cache(&mut self, cache: &Cache) -> &mut Self {
+        if !self.block_based_in_use("block_cache") {
+            return self;
+        }
         self.table.block_cache(cache);
         self.apply_table_settings()
     }
@@ -406,6 +374,9 @@ impl Options {
     /// Pinned reads from SST files hold blocks of this cache. See also
     /// [`block_cache_shard_bits`](Self::block_cache_shard_bits).
     pub fn block_cache_size(&mut self, bytes: usize) -> &mut Self {
+        if !self.block_based_in_use("block_cache_size") {
+            return self;
+        }
         self.table.shared_cache = None;
         self.table.block_cache_bytes = Some(bytes);
         self.apply_table_settings()
@@ -417,36 +388,40 @@ impl Options {
     /// it is unpinned, and blocks hash unevenly to shards: for large values use fewer,
     /// larger shards, or every read goes back to the SST file.
     pub fn block_cache_shard_bits(&mut self, bits: i32) -> &mut Self {
+        if !self.block_based_in_use("block_cache_shard_bits") {
+            return self;
+        }
         self.table.block_cache_shard_bits = Some(bits);
         self.apply_table_settings()
     }
 
     /// A full bloom filter with this many bits per key, to skip files on point lookups.
     pub fn bloom_filter(&mut self, bits_per_key: f64) -> &mut Self {
+        if !self.block_based_in_use("bloom_filter") {
+            return self;
+        }
         self.table.filter(FilterPolicy::Bloom(bits_per_key));
         self.apply_table_settings()
     }
 
     /// Uncompressed size of SST data blocks (RocksDB's default is 4 KiB).
     pub fn block_size(&mut self, bytes: usize) -> &mut Self {
+        if !self.block_based_in_use("block_size") {
+            return self;
+        }
         self.table.block_size(bytes);
         self.apply_table_settings()
     }
 
-    /// Block-based table options (replacing what the table setters above set).
+    /// Block-based table options (replacing what the table setters above set), and the
+    /// block-based format (RocksDB's default) if another was chosen.
     pub fn block_based_table(&mut self, table: &BlockBasedOptions) -> &mut Self {
+        self.format = TableFormat::BlockBased;
         self.table = table.clone();
         self.apply_table_settings()
     }
 
     fn apply_table_settings(&mut self) -> &mut Self {
-        // `LRUCacheOptions::MakeSharedCache` makes no cache for 20 shard bits or more
-        // (cache/lru_cache.cc), and the table factory then silently uses a default one.
-        self.refused = self
-            .table
-            .block_cache_shard_bits
-            .filter(|&bits| bits >= 20)
-            .map(|bits| format!("block_cache_shard_bits {bits} (RocksDB takes at most 19)"));
         let table = self.table.build();
         // SAFETY: `table` is a live handle made above; the options copy it into a new table
         // factory (and its cache and filter by shared_ptr), then we destroy our handle.
@@ -486,9 +461,31 @@ impl Options {
 
     /// `Err` if a setting was refused by RocksDB without an error of its own.
     pub(crate) fn check(&self) -> Result<()> {
-        match &self.refused {
-            Some(setting) => Err(Error::invalid("options", setting)),
-            None => Ok(()),
+        if let Some(setting) = &self.refused {
+            return Err(Error::invalid("options", setting));
+        }
+        if self.format
+            == (TableFormat::Plain {
+                needs_extractor: true,
+            })
+        {
+            // SAFETY: live options, read only; no allocation.
+            if unsafe { ffi::pinrocks_options_has_prefix_extractor(self.raw()) } == 0 {
+                return Err(Error::invalid(
+                    "options",
+                    "plain_table with a hash or the prefix encoding and no prefix extractor \
+                     (RocksDB would fail the first flush): set one, or hash_table_ratio 0",
+                ));
+            }
+        }
+        // `LRUCacheOptions::MakeSharedCache` makes no cache for 20 shard bits or more
+        // (cache/lru_cache.cc), and the table factory then silently uses a default one.
+        match self.table.block_cache_shard_bits.filter(|&bits| bits >= 20) {
+            Some(bits) if self.format == TableFormat::BlockBased => Err(Error::invalid(
+                "options",
+                format!("block_cache_shard_bits {bits} (RocksDB takes at most 19)"),
+            )),
+            _ => Ok(()),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! What is set before a database opens: database and column family options, the block
-//! cache, compression, compaction styles, rate limiters, table options, statistics, and
-//! options loaded from a database's own OPTIONS file.
+//! cache, compression, compaction styles, rate limiters, table and memtable formats, shared
+//! budgets, statistics, and options loaded from a database's own OPTIONS file.
 
 pub(crate) mod budgets;
 pub(crate) mod by_name;
@@ -8,6 +8,7 @@ pub(crate) mod cache;
 pub(crate) mod compaction_style;
 pub(crate) mod compression;
 pub(crate) mod db_options;
+pub(crate) mod formats;
 pub(crate) mod rate_limiter;
 pub(crate) mod statistics;
 pub(crate) mod stored_options;

@@ -52,6 +52,15 @@ pub enum ChecksumType {
     Xxh3,
 }
 
+/// The SST format the options use: the block-based table settings apply only to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum TableFormat {
+    #[default]
+    BlockBased,
+    /// Plain tables; `needs_extractor` if their settings need a prefix extractor.
+    Plain { needs_extractor: bool },
+}
+
 /// Block-based table options.
 ///
 /// ```

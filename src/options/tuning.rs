@@ -4,11 +4,33 @@
 //! OPTIONS file); what has no setter here is reachable by name
 //! ([`Options::set_by_name`]).
 
+use std::ffi::CString;
+use std::path::Path;
 use std::time::Duration;
 
 use crate::options::db_options::Options;
+use crate::options::table_options::{BlockBasedOptions, DataBlockIndexType, FilterPolicy};
+use crate::raw::cstr::path_to_cstring;
+use crate::raw::error::{ErrPtr, Result};
 use crate::raw::ffi;
 use crate::raw::setter::setter;
+
+/// The least severe message the info log (`LOG`) keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum LogLevel {
+    /// Everything, debugging details included.
+    Debug,
+    /// Informational messages and worse (RocksDB's default in release builds).
+    Info,
+    /// Warnings and worse.
+    Warn,
+    /// Errors and worse.
+    Error,
+    /// Fatal errors only.
+    Fatal,
+    /// Only the header RocksDB writes at open (options, version).
+    Header,
+}
 
 /// Whole seconds, rounded up (a sub-second period is one second, not RocksDB's 0, which
 /// turns the feature off). RocksDB's unit for periods and TTLs.
@@ -17,6 +39,27 @@ pub(crate) fn seconds(d: Duration) -> u64 {
 }
 
 impl Options {
+    setter!(
+        /// `use_direct_reads`: read SST files with `O_DIRECT`, past the OS page cache (then
+        /// the block cache is the only cache; not with mmap reads). RocksDB refuses to open
+        /// where the file system has no direct I/O.
+        use_direct_reads(bool) => rocksdb_options_set_use_direct_reads as u8
+    );
+    setter!(
+        /// `use_direct_io_for_flush_and_compaction`: write (and compaction-read) SST files
+        /// with `O_DIRECT`, so background I/O does not evict the page cache.
+        use_direct_io_for_flush_and_compaction(bool) => rocksdb_options_set_use_direct_io_for_flush_and_compaction as u8
+    );
+    setter!(
+        /// `compaction_readahead_size`: bytes read ahead by compaction inputs (RocksDB's
+        /// default 2 MiB; matters most with direct I/O).
+        compaction_readahead_size(usize) => rocksdb_options_compaction_readahead_size
+    );
+    setter!(
+        /// `recycle_log_file_num`: WAL files kept to be reused instead of created (fewer
+        /// metadata writes on some file systems).
+        recycle_log_file_num(usize) => rocksdb_options_set_recycle_log_file_num
+    );
     setter!(
         /// `max_write_buffer_number`: memtables per column family, the one being written
         /// and those waiting to be flushed; writes stall when all are full.
@@ -150,6 +193,148 @@ impl Options {
         let secs = u32::try_from(seconds(period)).unwrap_or(u32::MAX);
         // SAFETY: `self.raw` is a live options handle owned by `self`.
         unsafe { ffi::rocksdb_options_set_stats_dump_period_sec(self.raw.as_ptr(), secs) };
+        self
+    }
+
+    /// `log_file_time_to_roll`: start a new info log file this often, in whole seconds
+    /// rounded up (`Duration::ZERO`: only by size).
+    pub fn log_file_time_to_roll(&mut self, period: Duration) -> &mut Self {
+        let secs = usize::try_from(seconds(period)).unwrap_or(usize::MAX);
+        // SAFETY: `self.raw` is a live options handle owned by `self`.
+        unsafe { ffi::rocksdb_options_set_log_file_time_to_roll(self.raw.as_ptr(), secs) };
+        self
+    }
+
+    /// `wal_compression`: compress the WAL's records with zstd (the one algorithm RocksDB
+    /// compresses the WAL with; needs the `zstd` feature).
+    pub fn wal_compression(&mut self, on: bool) -> &mut Self {
+        let kind = if on {
+            ffi::rocksdb_zstd_compression
+        } else {
+            ffi::rocksdb_no_compression
+        };
+        // SAFETY: `self.raw` is a live options handle owned by `self`.
+        unsafe { ffi::rocksdb_options_set_wal_compression(self.raw.as_ptr(), kind as i32) };
+        self
+    }
+
+    /// `info_log_level`: the least severe message the info log keeps.
+    pub fn info_log_level(&mut self, level: LogLevel) -> &mut Self {
+        // RocksDB's InfoLogLevel, in this order from 0.
+        let raw = level as i32;
+        // SAFETY: `self.raw` is a live options handle owned by `self`.
+        unsafe { ffi::rocksdb_options_set_info_log_level(self.raw.as_ptr(), raw) };
+        self
+    }
+
+    /// `wal_dir`: write the WAL there instead of the database's directory (a faster or
+    /// separate device). Give every database its own: RocksDB names WAL files by number
+    /// only, so two databases in one directory would take each other's for theirs.
+    pub fn wal_dir(&mut self, dir: impl AsRef<Path>) -> &mut Self {
+        self.set_paths("wal_dir", ffi::PINROCKS_PATH_WAL_DIR, &[(dir.as_ref(), 0)])
+    }
+
+    /// `db_log_dir`: write the info log (`LOG`) there, named after the database's path,
+    /// instead of in the database's directory.
+    pub fn db_log_dir(&mut self, dir: impl AsRef<Path>) -> &mut Self {
+        self.set_paths(
+            "db_log_dir",
+            ffi::PINROCKS_PATH_DB_LOG_DIR,
+            &[(dir.as_ref(), 0)],
+        )
+    }
+
+    /// `db_paths`: SST files spread over these directories, each with the bytes RocksDB
+    /// aims to keep there (newer data in the first ones, the rest spilling to the last):
+    /// fast and slow devices for one database. Empty: the database's own directory. Give
+    /// every database its own: RocksDB deletes the files there it does not know as its.
+    pub fn db_paths<P: AsRef<Path>>(&mut self, paths: &[(P, u64)]) -> &mut Self {
+        let paths: Vec<(&Path, u64)> = paths.iter().map(|(p, n)| (p.as_ref(), *n)).collect();
+        self.set_paths("db_paths", ffi::PINROCKS_PATHS_DB, &paths)
+    }
+
+    /// `cf_paths`: as [`db_paths`](Self::db_paths), for the column families given these
+    /// options (used in place of the database's paths).
+    pub fn cf_paths<P: AsRef<Path>>(&mut self, paths: &[(P, u64)]) -> &mut Self {
+        let paths: Vec<(&Path, u64)> = paths.iter().map(|(p, n)| (p.as_ref(), *n)).collect();
+        self.set_paths("cf_paths", ffi::PINROCKS_PATHS_CF, &paths)
+    }
+
+    fn set_paths(&mut self, setting: &str, kind: u32, paths: &[(&Path, u64)]) -> &mut Self {
+        let outcome = (|| -> Result<()> {
+            let names = paths
+                .iter()
+                .map(|(path, _)| path_to_cstring(path))
+                .collect::<Result<Vec<CString>>>()?;
+            let pointers: Vec<_> = names.iter().map(|n| n.as_ptr()).collect();
+            let sizes: Vec<u64> = paths.iter().map(|(_, size)| *size).collect();
+            let (mut code, mut err) = (0, ErrPtr::new());
+            // SAFETY: live options; `count` paths and sizes borrowed for the call, copied.
+            unsafe {
+                ffi::pinrocks_options_set_paths(
+                    self.raw.as_ptr(),
+                    kind as i32,
+                    pointers.as_ptr(),
+                    sizes.as_ptr(),
+                    paths.len(),
+                    &mut code,
+                    err.as_out(),
+                )
+            };
+            err.check_with_code(Some(code))
+        })();
+        self.note_failure(setting, outcome);
+        self
+    }
+
+    /// RocksDB's `OptimizeForPointLookup`: a block-based table with a hash index in each
+    /// data block, a 10-bit bloom filter and a block cache of `block_cache_bytes` (other
+    /// block-based settings back to their defaults), and a memtable bloom filter of whole
+    /// keys. For reads of single keys, not scans.
+    pub fn optimize_for_point_lookup(&mut self, block_cache_bytes: usize) -> &mut Self {
+        let mut table = BlockBasedOptions::new();
+        table
+            .data_block_index_type(DataBlockIndexType::BinaryAndHash)
+            .data_block_hash_table_util_ratio(0.75)
+            .filter(FilterPolicy::Bloom(10.0));
+        table.block_cache_bytes = Some(block_cache_bytes);
+        self.block_based_table(&table)
+            .memtable_prefix_bloom_ratio(0.02)
+            .memtable_whole_key_filtering(true)
+    }
+
+    /// RocksDB's `OptimizeLevelStyleCompaction`: level compaction sized for memtables of
+    /// `memtable_budget` bytes in all (write buffers, level sizes, level-0 triggers, and
+    /// no compression on levels 0 and 1, LZ4 or Snappy below where compiled in).
+    pub fn optimize_level_style_compaction(&mut self, memtable_budget: u64) -> &mut Self {
+        // SAFETY: `self.raw` is a live options handle owned by `self`; plain values (the
+        // compression vector is small and fixed).
+        unsafe {
+            ffi::rocksdb_options_optimize_level_style_compaction(self.raw.as_ptr(), memtable_budget)
+        };
+        self
+    }
+
+    /// RocksDB's `OptimizeUniversalStyleCompaction`: universal compaction sized for
+    /// memtables of `memtable_budget` bytes in all.
+    pub fn optimize_universal_style_compaction(&mut self, memtable_budget: u64) -> &mut Self {
+        // SAFETY: `self.raw` is a live options handle owned by `self`; plain values.
+        unsafe {
+            ffi::rocksdb_options_optimize_universal_style_compaction(
+                self.raw.as_ptr(),
+                memtable_budget,
+            )
+        };
+        self
+    }
+
+    /// RocksDB's `PrepareForBulkLoad`: no automatic compaction and no write stalls while
+    /// loading (level-0 triggers out of reach, no pending-bytes limits), two levels, six
+    /// memtables: load, then [`compact_range`](crate::Db::compact_range) once, then reopen
+    /// with the normal options.
+    pub fn prepare_for_bulk_load(&mut self) -> &mut Self {
+        // SAFETY: `self.raw` is a live options handle owned by `self`; plain values.
+        unsafe { ffi::rocksdb_options_prepare_for_bulk_load(self.raw.as_ptr()) };
         self
     }
 }

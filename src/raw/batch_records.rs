@@ -125,20 +125,49 @@ pub(crate) unsafe fn for_each_record<F: FnMut(BatchRecord<'_>)>(
     raw: *const ffi::rocksdb_writebatch_t,
     f: F,
 ) -> Result<()> {
+    iterate(f, |trampoline, ctx, code, err| {
+        // SAFETY: `raw` is live and unchanged during the call (the caller's contract;
+        // `WriteBatch::Iterate` only reads it).
+        unsafe { ffi::pinrocks_writebatch_iterate(raw, trampoline, ctx, code, err) }
+    })
+}
+
+/// Calls `f` with every record of the batch whose bytes are `data` (`WriteBatch::Data` of
+/// some batch), in order, after RocksDB has checked them: Corruption for malformed bytes,
+/// NotSupported for a record a pinrocks batch cannot hold (a transaction marker, a timed
+/// put, an entity; a blob index is RocksDB's InvalidArgument).
+pub(crate) fn for_each_record_in_bytes<F: FnMut(BatchRecord<'_>)>(data: &[u8], f: F) -> Result<()> {
+    iterate(f, |trampoline, ctx, code, err| {
+        // SAFETY: `data` is borrowed for the call (C++ copies it into a batch of its own).
+        unsafe {
+            ffi::pinrocks_writebatch_iterate_bytes(
+                data.as_ptr().cast(),
+                data.len(),
+                trampoline,
+                ctx,
+                code,
+                err,
+            )
+        }
+    })
+}
+
+/// Runs one iteration (`call`, given the trampoline for `f`, its context and the status
+/// out-parameters) and resumes a panic `f` raised.
+fn iterate<F: FnMut(BatchRecord<'_>)>(
+    f: F,
+    call: impl FnOnce(ffi::pinrocks_record_fn, *mut c_void, &mut c_int, *mut *mut c_char),
+) -> Result<()> {
     let mut callback = Carried::new(f);
     let mut err = ErrPtr::new();
     let mut code = 0;
-    // SAFETY: `raw` is live and unchanged during the call (the caller's contract;
-    // `WriteBatch::Iterate` only reads it); `record_trampoline::<F>` matches `callback`'s type.
-    unsafe {
-        ffi::pinrocks_writebatch_iterate(
-            raw,
-            Some(record_trampoline::<F>),
-            callback.as_ctx(),
-            &mut code,
-            err.as_out(),
-        )
-    };
+    // `record_trampoline::<F>` matches `callback`'s type.
+    call(
+        Some(record_trampoline::<F>),
+        callback.as_ctx(),
+        &mut code,
+        err.as_out(),
+    );
     callback.finish();
     err.check_with_code(Some(code))
 }

@@ -37,15 +37,17 @@ pub(crate) fn inside<R>(callback: &'static str, f: impl FnOnce() -> R) -> R {
 }
 
 /// `Err(InsideCallback)` if this thread is inside a callback that RocksDB runs inside a
-/// read (a merge operator, a comparator): a read from there would re-enter the reading
+/// read (a merge operator, a comparator, a prefix extractor): a read from there would re-enter the reading
 /// thread's RocksDB state. One thread-local load on the read path.
 #[inline]
 pub(crate) fn refuse_read_inside(operation: &'static str) -> Result<()> {
     match current() {
-        Some(callback @ (MERGE_OPERATOR | COMPARATOR)) => Err(Error::InsideCallback {
-            operation,
-            callback,
-        }),
+        Some(callback @ (MERGE_OPERATOR | COMPARATOR | PREFIX_EXTRACTOR)) => {
+            Err(Error::InsideCallback {
+                operation,
+                callback,
+            })
+        }
         _ => Ok(()),
     }
 }
@@ -59,6 +61,7 @@ fn current() -> Option<&'static str> {
 /// The callbacks RocksDB runs inside reads.
 pub(crate) const MERGE_OPERATOR: &str = "merge operator";
 pub(crate) const COMPARATOR: &str = "comparator";
+pub(crate) const PREFIX_EXTRACTOR: &str = "prefix extractor";
 
 /// Whether this thread is inside one of pinrocks' callbacks.
 pub(crate) fn is_inside() -> bool {

@@ -60,6 +60,9 @@ pub struct WriteBatch {
     /// default family has any: its order is known only at the write (see `check_ranges`).
     inverted_default_range: Option<InvertedRange>,
     default_ranges: bool,
+    /// Whether it merges into the default family, whose merge operator is known only at
+    /// the write (a named family's is checked as the merge is added).
+    default_merges: bool,
     /// The column families the batch names (`None` for the default one is not named), each
     /// once.
     families: Vec<NamedFamily>,
@@ -141,6 +144,7 @@ impl WriteBatch {
             inverted_range: None,
             inverted_default_range: None,
             default_ranges: false,
+            default_merges: false,
             families: Vec::new(),
         }
     }
@@ -158,13 +162,19 @@ impl WriteBatch {
     /// One write into the batch (`op` a `PINROCKS_RECORD_*`; for a range, `value` is its
     /// end) to `cf` (`None`: the default family, whichever database the batch is written
     /// to).
-    fn record(
+    pub(super) fn record(
         &mut self,
         cf: Option<&Arc<CfHandle>>,
         op: u32,
         key: &[u8],
         value: &[u8],
     ) -> Result<()> {
+        match (op, cf) {
+            (ffi::PINROCKS_RECORD_MERGE, Some(cf)) => cf.check_merge()?,
+            (ffi::PINROCKS_RECORD_MERGE, None) => self.default_merges = true,
+            (ffi::PINROCKS_RECORD_DELETE_RANGE, Some(cf)) => cf.check_range_delete()?,
+            _ => {} // the default family's ranges: checked at the write (`default_ranges`)
+        }
         let mut err = ErrPtr::new();
         let mut code = 0;
         let batch = self.raw.as_ptr();
@@ -246,6 +256,7 @@ impl WriteBatch {
         self.inverted_range = None;
         self.inverted_default_range = None;
         self.default_ranges = false;
+        self.default_merges = false;
         self.families.clear();
     }
 
@@ -342,6 +353,12 @@ impl<'a> Writer<'a, DbTarget<'a>> {
         let db = self.target.0;
         db.check_writable("write")?;
         batch.check_ranges(db)?;
+        if batch.default_merges {
+            db.default_cf.check_merge()?;
+        }
+        if batch.default_ranges {
+            db.default_cf.check_range_delete()?;
+        }
         // SAFETY: `batch` is live and borrowed for the call; `WriteBatch` is not `Sync`, so
         // no other thread uses it meanwhile.
         unsafe { self.write_raw(batch.raw(), batch.families()) }

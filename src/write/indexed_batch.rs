@@ -170,6 +170,9 @@ impl<'db> IndexedBatch<'db> {
     ) -> Result<()> {
         let inner = self.db.inner();
         let handle = cf.unwrap_or(&inner.default_cf);
+        if op == ffi::PINROCKS_RECORD_MERGE {
+            handle.check_merge()?;
+        }
         let mut err = ErrPtr::new();
         let mut code = 0;
         // SAFETY: live batch (exclusively borrowed: no reader or iterator of it lives) and

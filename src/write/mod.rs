@@ -2,6 +2,7 @@
 //! written, and in a transaction.
 
 pub(crate) mod batch;
+pub(crate) mod batch_bytes;
 pub(crate) mod indexed_batch;
 pub(crate) mod target;
 pub(crate) mod transaction;

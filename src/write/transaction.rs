@@ -267,6 +267,9 @@ impl<'db> Transaction<'db> {
     ) -> Result<()> {
         let inner = self.db.inner();
         let handle = cf.unwrap_or(&inner.default_cf);
+        if op == ffi::PINROCKS_RECORD_MERGE {
+            handle.check_merge()?;
+        }
         // RocksDB takes writes after a prepare, but they are not in the WAL's prepare
         // section: a crash before the commit would lose them.
         if self.prepared {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::callbacks::comparator::{compare, Comparator};
 use crate::db::column_family::ColumnFamily;
 use crate::db::database::Db;
-use crate::db::handles::{CfHandle, DbInner};
+use crate::db::handles::{CfHandle, DbInner, RawDb};
 use crate::raw::error::{ErrPtr, Error, Result};
 use crate::raw::ffi;
 use crate::write::target::{sealed::Target, DbTarget, LogDataTarget, WriteTarget};
@@ -138,7 +138,10 @@ impl<'a, T: WriteTarget> Writer<'a, T> {
 
     /// Adds `operand` to `key`'s pending merge operands, combined with its value by the
     /// column family's [`MergeOperator`](crate::MergeOperator) when read or compacted.
-    /// Without a merge operator RocksDB refuses it (`NotSupported`).
+    /// Into a family without a merge operator it is refused (`NotSupported`): by RocksDB
+    /// on the database, by pinrocks in a batch, an indexed batch or a transaction (as the
+    /// merge is added, or for a batch's default family at its write), where RocksDB would
+    /// take it into the WAL and then stop taking writes until a reopen.
     pub fn merge(&mut self, key: &[u8], operand: &[u8]) -> Result<()> {
         self.apply("merge", ffi::PINROCKS_RECORD_MERGE, key, operand)
     }
@@ -177,10 +180,17 @@ impl<'a> Writer<'a, DbTarget<'a>> {
     /// `from > to` is an [`Error::InvertedRange`], checked here: RocksDB 11.8.1 would write
     /// such a range to the WAL, fail to apply it, and then refuse every later write to the
     /// database until it is reopened.
+    ///
+    /// On an optimistic transaction database (whose own `DeleteRange` RocksDB refuses) it
+    /// goes to the base database, as a plain write in no transaction: a transaction that
+    /// read a key of the range before it and writes after it fails its commit with
+    /// [`ErrorKind::Busy`](crate::ErrorKind::Busy) (RocksDB's conflict check sees the range's tombstone). A pessimistic
+    /// one has no range delete: `NotSupported`, as RocksDB says (it cannot lock a range).
     #[doc(alias = "DeleteRange")]
     pub fn delete_range(&mut self, from: &[u8], to: &[u8]) -> Result<()> {
         let cf = self.cf.unwrap_or(&self.target.0.default_cf);
         check_range(cf.order.as_ref(), from, to)?;
+        cf.check_range_delete()?;
         self.apply("delete_range", ffi::PINROCKS_RECORD_DELETE_RANGE, from, to)
     }
 }
@@ -206,12 +216,33 @@ impl Target for DbTarget<'_> {
     ) -> Result<()> {
         let db: &DbInner = self.0;
         let cf = cf.unwrap_or(&db.default_cf);
+        // `DBImpl::Merge` refuses it itself, but a transaction database's and a TTL
+        // database's `Merge` go through a batch, which would stop the database.
+        if op == ffi::PINROCKS_RECORD_MERGE {
+            cf.check_merge()?;
+        }
         let mut err = ErrPtr::new();
         let mut code = 0;
-        db.with_live_family(operation, cf, || {
+        db.with_live_family(operation, cf, || match db.raw_db() {
+            RawDb::Optimistic { txn_db, .. } if op == ffi::PINROCKS_RECORD_DELETE_RANGE => {
+                // SAFETY: as below, on the optimistic transaction database it is (matched).
+                unsafe {
+                    ffi::pinrocks_optimistictransactiondb_delete_range(
+                        txn_db.as_ptr(),
+                        options.raw(),
+                        cf.raw(),
+                        key.as_ptr().cast(),
+                        key.len(),
+                        value.as_ptr().cast(),
+                        value.len(),
+                        &mut code,
+                        err.as_out(),
+                    )
+                }
+            }
             // SAFETY: live database, handle and options (borrowed for the call); the bytes
             // are borrowed for the call and copied by RocksDB.
-            unsafe {
+            _ => unsafe {
                 ffi::pinrocks_db_write_op(
                     db.raw(),
                     options.raw(),
@@ -224,7 +255,7 @@ impl Target for DbTarget<'_> {
                     &mut code,
                     err.as_out(),
                 )
-            }
+            },
         })?;
         err.check_with_code(Some(code))
     }

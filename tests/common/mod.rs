@@ -1,6 +1,9 @@
 //! Shared test setup: a fresh database in a temporary directory.
 #![allow(dead_code)]
 
+use std::collections::BTreeMap;
+use std::path::Path;
+
 use pinrocks::{ColumnFamily, Db, MergeOperator, Options};
 use tempfile::TempDir;
 
@@ -194,4 +197,55 @@ pub fn test_path(module_path: &str, name: &str) -> String {
         Some((_, module)) => format!("{module}::{name}"),
         None => name.to_owned(),
     }
+}
+
+/// The newest OPTIONS file RocksDB wrote in `dir`, as section -> key -> value.
+pub fn stored(dir: &Path) -> BTreeMap<String, BTreeMap<String, String>> {
+    let newest = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let n: u64 = name.strip_prefix("OPTIONS-")?.parse().ok()?;
+            Some((n, e.path()))
+        })
+        .max_by_key(|(n, _)| *n)
+        .expect("an OPTIONS file")
+        .1;
+    let mut sections = BTreeMap::new();
+    let mut current = String::new();
+    for line in std::fs::read_to_string(newest).unwrap().lines() {
+        let line = line.trim();
+        if let Some(section) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            current = section.to_string();
+        } else if let Some((k, v)) = line.split_once('=') {
+            sections
+                .entry(current.clone())
+                .or_insert_with(BTreeMap::new)
+                .insert(k.trim().to_string(), v.trim().to_string());
+        }
+    }
+    sections
+}
+
+pub fn value<'a>(
+    options: &'a BTreeMap<String, BTreeMap<String, String>>,
+    section: &str,
+    key: &str,
+) -> &'a str {
+    options
+        .get(section)
+        .unwrap_or_else(|| panic!("no section {section}: {:?}", options.keys()))
+        .get(key)
+        .unwrap_or_else(|| panic!("no {key} in {section}"))
+}
+
+/// Every entry `reader` sees, in order, copied out.
+pub fn entries<S: pinrocks::ReadSource>(
+    reader: pinrocks::Reader<'_, S>,
+) -> Vec<(Vec<u8>, Vec<u8>)> {
+    reader
+        .scan(.., |k, v| (k.to_vec(), v.to_vec()))
+        .collect::<pinrocks::Result<_>>()
+        .unwrap()
 }

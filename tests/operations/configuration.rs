@@ -6,58 +6,15 @@
 //!
 //! Long because: one test per group of settings, each read back from the OPTIONS file.
 
-use std::collections::BTreeMap;
-use std::path::Path;
 use std::time::Duration;
 
-use crate::common::every_tier;
+use crate::common::{every_tier, stored, value};
 use pinrocks::{
     BlockBasedOptions, Cache, ChecksumType, CompactionStyle, Compression, CompressionOptions,
     DataBlockIndexType, Db, Error, ErrorKind, FifoOptions, FilterPolicy, Histogram, IndexType,
     LruCacheOptions, PerfContext, PerfLevel, PerfMetric, PrefixExtractor, RateLimiter, ReadOptions,
     StoredOptions, Ticker, UniversalOptions, WalRecoveryMode,
 };
-
-/// The newest OPTIONS file RocksDB wrote in `dir`, as section -> key -> value.
-fn stored(dir: &Path) -> BTreeMap<String, BTreeMap<String, String>> {
-    let newest = std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .filter_map(|e| {
-            let name = e.file_name().into_string().ok()?;
-            let n: u64 = name.strip_prefix("OPTIONS-")?.parse().ok()?;
-            Some((n, e.path()))
-        })
-        .max_by_key(|(n, _)| *n)
-        .expect("an OPTIONS file")
-        .1;
-    let mut sections = BTreeMap::new();
-    let mut current = String::new();
-    for line in std::fs::read_to_string(newest).unwrap().lines() {
-        let line = line.trim();
-        if let Some(section) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
-            current = section.to_string();
-        } else if let Some((k, v)) = line.split_once('=') {
-            sections
-                .entry(current.clone())
-                .or_insert_with(BTreeMap::new)
-                .insert(k.trim().to_string(), v.trim().to_string());
-        }
-    }
-    sections
-}
-
-fn value<'a>(
-    options: &'a BTreeMap<String, BTreeMap<String, String>>,
-    section: &str,
-    key: &str,
-) -> &'a str {
-    options
-        .get(section)
-        .unwrap_or_else(|| panic!("no section {section}: {:?}", options.keys()))
-        .get(key)
-        .unwrap_or_else(|| panic!("no {key} in {section}"))
-}
 
 const TABLE: &str = "TableOptions/BlockBasedTable \"default\"";
 const CF: &str = "CFOptions \"default\"";

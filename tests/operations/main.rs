@@ -10,5 +10,8 @@ mod budgets;
 mod cache;
 mod configuration;
 mod data_in_out;
+mod families;
+mod formats;
 mod kinds;
 mod maintenance;
+mod placement;

@@ -354,3 +354,68 @@ fn read_only_opens_of_a_subset_and_without_a_wal() {
         Some(&b"cold"[..])
     );
 }
+
+/// A merge into a family without a merge operator: `DB::Merge` refuses it, but in a batch,
+/// an indexed batch or a transaction RocksDB would take it into the WAL, fail it in the
+/// memtable and then refuse every later write until the database is reopened. pinrocks
+/// refuses it before it reaches RocksDB, in every target, and the database goes on.
+#[test]
+fn a_merge_without_a_merge_operator_is_refused_and_does_not_poison_later_writes() {
+    let not_supported = |result: pinrocks::Result<()>| {
+        let err = result.unwrap_err();
+        assert_eq!(err.kind(), Some(ErrorKind::NotSupported), "{err}");
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let options = crate::common::create_options();
+    let db = Db::open_cf(&options, dir.path(), ["named"]).unwrap();
+    let named = db.cf("named").unwrap();
+    not_supported(db.merge(b"m", b"x"));
+    // A batch: the named family is known as the merge is added, the default one at the write.
+    let mut batch = pinrocks::WriteBatch::new();
+    not_supported(batch.writer().cf(&named).merge(b"m", b"x"));
+    batch.writer().put(b"p", b"1").unwrap();
+    batch.writer().merge(b"m", b"x").unwrap();
+    not_supported(db.write(&batch));
+    assert_eq!(
+        db.get(b"p").unwrap(),
+        None,
+        "a refused batch writes nothing"
+    );
+    // An indexed batch and a transaction know their database: refused as added.
+    let mut indexed = db.indexed_batch().unwrap();
+    not_supported(indexed.writer().merge(b"m", b"x"));
+    drop(indexed);
+    // The database still takes writes.
+    db.put(b"after", b"ok").unwrap();
+    named.writer().put(b"after", b"ok").unwrap();
+    assert_eq!(db.get(b"after").unwrap().as_deref(), Some(&b"ok"[..]));
+    drop(named);
+    drop(db);
+    let db = Db::open_transaction_db(
+        &options,
+        &pinrocks::TransactionDbOptions::new(),
+        dir.path(),
+        [("named", &options)],
+    )
+    .unwrap();
+    let mut txn = db.begin().unwrap();
+    not_supported(txn.writer().merge(b"m", b"x"));
+    txn.writer().put(b"t", b"1").unwrap();
+    txn.commit().unwrap();
+    // A transaction database's own `Merge` goes through a batch too.
+    not_supported(db.merge(b"m", b"x"));
+    db.put(b"after txn", b"ok").unwrap();
+    assert_eq!(db.get(b"t").unwrap().as_deref(), Some(&b"1"[..]));
+    drop(db);
+    // So does a TTL database's.
+    let ttl_dir = tempfile::tempdir().unwrap();
+    let db = Db::open_with_ttl(
+        &options,
+        ttl_dir.path(),
+        std::time::Duration::from_secs(3600),
+    )
+    .unwrap();
+    not_supported(db.merge(b"m", b"x"));
+    db.put(b"after ttl", b"ok").unwrap();
+    assert_eq!(db.get(b"after ttl").unwrap().as_deref(), Some(&b"ok"[..]));
+}

@@ -5,6 +5,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod batch_bytes;
 mod indexed_batch;
 mod model;
 mod transactions;
