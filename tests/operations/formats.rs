@@ -305,6 +305,7 @@ fn a_rust_prefix_extractor_is_called_and_prefix_reads_are_exact() {
         });
     drop(upto_colon); // the options keep it alive
     let db = Db::open(&options, dir.path()).unwrap();
+    drop(options); // and then the database
     let before = CALLS.load(Ordering::Relaxed);
     for (key, value) in [
         (&b"user:1"[..], &b"ann"[..]),
@@ -424,4 +425,16 @@ fn memtable_sizes_rocksdb_does_not_check_are_refused() {
             "{memtable:?}: {err}"
         );
     }
+}
+
+/// The new handle and value types cross threads like the others (a `CustomPrefix` is
+/// called from every thread RocksDB reads, writes and compacts on).
+#[test]
+fn the_new_types_are_send_and_sync() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<CustomPrefix>();
+    send_sync::<Memtable>();
+    send_sync::<PlainTableOptions>();
+    send_sync::<pinrocks::MayExist>();
+    send_sync::<pinrocks::LogLevel>();
 }
