@@ -1,15 +1,17 @@
-// User code inside RocksDB: a merge operator and a compaction filter factory whose work is
-// done by Rust functions (pinrocks.h says what each callback may assume). Written here rather
-// than through the C API because the C API's merge operator copies the operand pointers into
-// two new vectors per merge and its result into a malloc'd buffer, and its compaction filter
+// User code inside RocksDB: a merge operator, a compaction filter factory and an info log
+// whose work is done by Rust functions (pinrocks.h says what each callback may assume). Written
+// here rather than through the C API because the C API's merge operator copies the operand pointers
+// into two new vectors per merge and its result into a malloc'd buffer, and its compaction filter
 // wants a malloc'd new value: here operands reach Rust as RocksDB's own array of slices and
 // results are written straight into RocksDB's std::string.
 //
 // No exception leaves this file: the setters run in `guarded`, the callbacks' bodies catch
 // what they could throw (std::bad_alloc) and report a failed merge or keep the entry.
 #include <algorithm>
+#include <cstdarg>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <deque>
 #include <memory>
 #include <string>
@@ -20,6 +22,7 @@
 #include "pinned_batch.h"
 #include "pinrocks.h"
 #include "rocksdb/compaction_filter.h"
+#include "rocksdb/env.h"
 #include "rocksdb/merge_operator.h"
 #include "rocksdb/slice.h"
 
@@ -196,6 +199,62 @@ std::string& as_string(void* value) { return *static_cast<std::string*>(value); 
 
 }  // namespace
 
+namespace {
+
+// The info log as lines handed to Rust: RocksDB's printf-style message formatted here, whole
+// (no truncation: a long one is formatted again into a string of its length), with its
+// level. Synchronous, on the thread that logs: nothing is buffered, so nothing is lost.
+class RustLogger : public rocksdb::Logger {
+ public:
+  RustLogger(rocksdb::InfoLogLevel level, void* state, pinrocks_log_fn log,
+             pinrocks_destroy_fn destroy)
+      : rocksdb::Logger(level), state_(state), log_(log), destroy_(destroy) {}
+  ~RustLogger() override { destroy_(state_); }
+
+  void Logv(const char* format, va_list ap) override {
+    Emit(rocksdb::InfoLogLevel::INFO_LEVEL, format, ap);
+  }
+  void Logv(const rocksdb::InfoLogLevel level, const char* format, va_list ap) override {
+    if (level >= GetInfoLogLevel()) {
+      Emit(level, format, ap);
+    }
+  }
+  void LogHeader(const char* format, va_list ap) override {
+    Emit(rocksdb::InfoLogLevel::HEADER_LEVEL, format, ap);
+  }
+
+ private:
+  void Emit(rocksdb::InfoLogLevel level, const char* format, va_list ap) noexcept {
+    try {
+      char line[512];
+      va_list copy;
+      va_copy(copy, ap);
+      const int len = std::vsnprintf(line, sizeof(line), format, copy);
+      va_end(copy);
+      if (len < 0) {
+        return;
+      }
+      if (static_cast<size_t>(len) < sizeof(line)) {
+        log_(state_, static_cast<int>(level), line, static_cast<size_t>(len));
+        return;
+      }
+      std::string longer(static_cast<size_t>(len) + 1, '\0');
+      va_copy(copy, ap);
+      std::vsnprintf(longer.data(), longer.size(), format, copy);
+      va_end(copy);
+      log_(state_, static_cast<int>(level), longer.data(), static_cast<size_t>(len));
+    } catch (...) {
+      // Out of memory for one long line: that line is dropped, RocksDB goes on.
+    }
+  }
+
+  void* state_;
+  pinrocks_log_fn log_;
+  pinrocks_destroy_fn destroy_;
+};
+
+}  // namespace
+
 extern "C" {
 
 char* pinrocks_value_resize(void* value, size_t len) PINROCKS_NOEXCEPT {
@@ -232,6 +291,21 @@ void pinrocks_options_set_merge_operator(rocksdb_options_t* options, const char*
     auto op = std::make_shared<RustMergeOperator>(std::move(copied), state, full, partial, destroy);
     owned = true;
     pinrocks::options_of(options).merge_operator = std::move(op);
+  });
+  if (!owned) {
+    destroy(state);
+  }
+}
+
+void pinrocks_options_set_info_log(rocksdb_options_t* options, int level, void* state,
+                                   pinrocks_log_fn log, pinrocks_destroy_fn destroy,
+                                   int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  bool owned = false;
+  pinrocks::guarded(status_code, errptr, [&] {
+    auto logger = std::make_shared<RustLogger>(static_cast<rocksdb::InfoLogLevel>(level), state,
+                                               log, destroy);
+    owned = true;
+    pinrocks::options_of(options).info_log = std::move(logger);
   });
   if (!owned) {
     destroy(state);

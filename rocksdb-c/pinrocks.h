@@ -314,6 +314,15 @@ void pinrocks_backup_engine_verify(rocksdb_backup_engine_t* backup_engine, unsig
  * them is gone. If a setter fails, it has already called `destroy(state)`. */
 typedef void (*pinrocks_destroy_fn)(void* state);
 
+/* One line of the info log: `level` a rocksdb::InfoLogLevel (0 debug .. 4 fatal, 5 header),
+ * the message formatted whole, borrowed for the call. Called on the thread that logs. */
+typedef void (*pinrocks_log_fn)(void* state, int level, const char* message, size_t len);
+/* Sends the info log of databases opened with `options` to `log` (lines below `level` are
+ * not formatted), instead of a LOG file. */
+void pinrocks_options_set_info_log(rocksdb_options_t* options, int level, void* state,
+                                   pinrocks_log_fn log, pinrocks_destroy_fn destroy,
+                                   int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
 /* The std::string RocksDB gives a callback for its result (a merge's new value, a filter's
  * changed value), written in place. Each returns NULL / 0 if the allocation failed. */
 char* pinrocks_value_resize(void* value, size_t len) PINROCKS_NOEXCEPT;

@@ -54,6 +54,7 @@ pub use callbacks::compaction_filter::{
     CompactionContext, CompactionFilter, CompactionFilterFactory, Decision, TypedDecision,
 };
 pub use callbacks::comparator::Comparator;
+pub use callbacks::info_log::{InfoLog, LogLevel};
 pub use callbacks::merge::{MergeError, MergeInput, MergeOperands, MergeOperator, MergeOutput};
 pub use callbacks::prefix_extractor::CustomPrefix;
 pub use db::column_family::ColumnFamily;
@@ -77,7 +78,6 @@ pub use options::table_options::{
 pub use options::transaction_options::{
     OptimisticTransactionOptions, TransactionDbOptions, TransactionOptions,
 };
-pub use options::tuning::LogLevel;
 pub use raw::batch_records::BatchRecord;
 pub use raw::error::{Error, ErrorKind, Result};
 pub use raw::ffi;

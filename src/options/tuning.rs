@@ -8,29 +8,13 @@ use std::ffi::CString;
 use std::path::Path;
 use std::time::Duration;
 
+use crate::callbacks::info_log::{destroy_state, log_line, InfoLog, LogLevel};
 use crate::options::db_options::Options;
 use crate::options::table_options::{BlockBasedOptions, DataBlockIndexType, FilterPolicy};
 use crate::raw::cstr::path_to_cstring;
 use crate::raw::error::{ErrPtr, Result};
 use crate::raw::ffi;
 use crate::raw::setter::setter;
-
-/// The least severe message the info log (`LOG`) keeps.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum LogLevel {
-    /// Everything, debugging details included.
-    Debug,
-    /// Informational messages and worse (RocksDB's default in release builds).
-    Info,
-    /// Warnings and worse.
-    Warn,
-    /// Errors and worse.
-    Error,
-    /// Fatal errors only.
-    Fatal,
-    /// Only the header RocksDB writes at open (options, version).
-    Header,
-}
 
 /// Whole seconds, rounded up (a sub-second period is one second, not RocksDB's 0, which
 /// turns the feature off). RocksDB's unit for periods and TTLs.
@@ -224,6 +208,29 @@ impl Options {
         let raw = level as i32;
         // SAFETY: `self.raw` is a live options handle owned by `self`.
         unsafe { ffi::rocksdb_options_set_info_log_level(self.raw.as_ptr(), raw) };
+        self
+    }
+
+    /// `info_log`: RocksDB's info log to `log` (see [`InfoLog`]) instead of a `LOG` file,
+    /// the lines below `level` not even formatted. Replaces
+    /// [`info_log_level`](Self::info_log_level) and [`db_log_dir`](Self::db_log_dir), which
+    /// apply to the file.
+    pub fn info_log(&mut self, log: &InfoLog, level: LogLevel) -> &mut Self {
+        let (mut code, mut err) = (0, ErrPtr::new());
+        // SAFETY: live options; the C++ logger takes the state (and frees it with
+        // `destroy_state`, also if this call fails); the callbacks match pinrocks.h's.
+        unsafe {
+            ffi::pinrocks_options_set_info_log(
+                self.raw.as_ptr(),
+                level as i32,
+                log.to_raw(),
+                Some(log_line),
+                Some(destroy_state),
+                &mut code,
+                err.as_out(),
+            )
+        };
+        self.note_failure("info_log", err.check_with_code(Some(code)));
         self
     }
 

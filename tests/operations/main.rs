@@ -12,6 +12,7 @@ mod configuration;
 mod data_in_out;
 mod families;
 mod formats;
+mod info_log;
 mod kinds;
 mod maintenance;
 mod placement;
