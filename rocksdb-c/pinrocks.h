@@ -323,6 +323,58 @@ void pinrocks_options_set_info_log(rocksdb_options_t* options, int level, void* 
                                    pinrocks_log_fn log, pinrocks_destroy_fn destroy,
                                    int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
+/* ---- Event listeners (rocksdb-c/callbacks.cc) ----
+ * Each event's data is borrowed for the call: strings are pinrocks_slice views of RocksDB's
+ * own (`reason` a NUL-terminated static name), lists arrays of them. */
+#define PINROCKS_EVENT_FLUSH_BEGIN 0          /* info: pinrocks_flush_info */
+#define PINROCKS_EVENT_FLUSH_COMPLETED 1      /* info: pinrocks_flush_info */
+#define PINROCKS_EVENT_COMPACTION_BEGIN 2     /* info: pinrocks_compaction_info */
+#define PINROCKS_EVENT_COMPACTION_COMPLETED 3 /* info: pinrocks_compaction_info */
+#define PINROCKS_EVENT_STALL_CHANGED 4        /* info: pinrocks_stall_info */
+#define PINROCKS_EVENT_BACKGROUND_ERROR 5     /* info: pinrocks_error_info */
+#define PINROCKS_EVENT_RECOVERY_END 6         /* info: pinrocks_error_info (the new status) */
+typedef struct pinrocks_flush_info {
+  pinrocks_slice cf_name;
+  pinrocks_slice file_path;
+  int job_id;
+  uint64_t smallest_seqno;
+  uint64_t largest_seqno;
+  unsigned char triggered_writes_slowdown;
+  unsigned char triggered_writes_stop;
+  const char* reason;
+} pinrocks_flush_info;
+typedef struct pinrocks_compaction_info {
+  pinrocks_slice cf_name;
+  int job_id;
+  int base_input_level;
+  int output_level;
+  const pinrocks_slice* input_files;
+  size_t num_input_files;
+  const pinrocks_slice* output_files;
+  size_t num_output_files;
+  const char* reason;
+  int status_code; /* PINROCKS_CODE_*, 0 for OK */
+  pinrocks_slice status_message;
+  uint64_t input_records;
+  uint64_t output_records;
+} pinrocks_compaction_info;
+/* Write stall conditions: rocksdb::WriteStallCondition (0 delayed, 1 stopped, 2 normal). */
+typedef struct pinrocks_stall_info {
+  pinrocks_slice cf_name;
+  int previous;
+  int current;
+} pinrocks_stall_info;
+typedef struct pinrocks_error_info {
+  int reason; /* rocksdb::BackgroundErrorReason; -1 for a recovery's end */
+  int status_code;
+  pinrocks_slice status_message;
+} pinrocks_error_info;
+typedef void (*pinrocks_event_fn)(void* state, int event, const void* info);
+/* Adds a listener calling `event` to the databases opened with `options`. */
+void pinrocks_options_add_event_listener(rocksdb_options_t* options, void* state,
+                                         pinrocks_event_fn event, pinrocks_destroy_fn destroy,
+                                         int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
 /* The std::string RocksDB gives a callback for its result (a merge's new value, a filter's
  * changed value), written in place. Each returns NULL / 0 if the allocation failed. */
 char* pinrocks_value_resize(void* value, size_t len) PINROCKS_NOEXCEPT;

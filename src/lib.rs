@@ -54,6 +54,9 @@ pub use callbacks::compaction_filter::{
     CompactionContext, CompactionFilter, CompactionFilterFactory, Decision, TypedDecision,
 };
 pub use callbacks::comparator::Comparator;
+pub use callbacks::event_listener::{
+    BackgroundErrorInfo, CompactionInfo, EventListener, FlushInfo, StallCondition, StallInfo,
+};
 pub use callbacks::info_log::{InfoLog, LogLevel};
 pub use callbacks::merge::{MergeError, MergeInput, MergeOperands, MergeOperator, MergeOutput};
 pub use callbacks::prefix_extractor::CustomPrefix;

@@ -6,8 +6,10 @@
 
 use std::ffi::CString;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
+use crate::callbacks::event_listener::{self, EventListener};
 use crate::callbacks::info_log::{destroy_state, log_line, InfoLog, LogLevel};
 use crate::options::db_options::Options;
 use crate::options::table_options::{BlockBasedOptions, DataBlockIndexType, FilterPolicy};
@@ -231,6 +233,26 @@ impl Options {
             )
         };
         self.note_failure("info_log", err.check_with_code(Some(code)));
+        self
+    }
+
+    /// Adds `listener` to the listeners of databases opened with these options (see
+    /// [`EventListener`]); they keep it alive.
+    pub fn add_event_listener(&mut self, listener: Arc<dyn EventListener>) -> &mut Self {
+        let (mut code, mut err) = (0, ErrPtr::new());
+        // SAFETY: live options; the C++ listener takes the state (and frees it with
+        // `destroy_listener`, also if this call fails); the callbacks match pinrocks.h's.
+        unsafe {
+            ffi::pinrocks_options_add_event_listener(
+                self.raw.as_ptr(),
+                event_listener::to_raw(listener),
+                Some(event_listener::on_event),
+                Some(event_listener::destroy_listener),
+                &mut code,
+                err.as_out(),
+            )
+        };
+        self.note_failure("add_event_listener", err.check_with_code(Some(code)));
         self
     }
 

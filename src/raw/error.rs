@@ -420,6 +420,11 @@ impl Error {
         }
     }
 
+    /// The error for a RocksDB status code (`PINROCKS_CODE_*`) and its message.
+    pub(crate) fn from_code_and_message(code: i32, message: String) -> Self {
+        Error::from_status(ErrorKind::from_code(code), message)
+    }
+
     /// The error for a RocksDB status, in its own variant where pinrocks knows more: a
     /// failed merge (which this thread's merge noted).
     fn from_status(kind: ErrorKind, message: String) -> Self {

@@ -38,17 +38,17 @@ pub(crate) fn inside<R>(callback: &'static str, f: impl FnOnce() -> R) -> R {
 
 /// `Err(InsideCallback)` if this thread is inside a callback that RocksDB runs inside a
 /// read or under its database mutex (a merge operator, a comparator, a prefix extractor, the
-/// info log): a read from there would re-enter the reading
+/// info log, an event listener): a read from there would re-enter the reading
 /// thread's RocksDB state. One thread-local load on the read path.
 #[inline]
 pub(crate) fn refuse_read_inside(operation: &'static str) -> Result<()> {
     match current() {
-        Some(callback @ (MERGE_OPERATOR | COMPARATOR | PREFIX_EXTRACTOR | INFO_LOG)) => {
-            Err(Error::InsideCallback {
-                operation,
-                callback,
-            })
-        }
+        Some(
+            callback @ (MERGE_OPERATOR | COMPARATOR | PREFIX_EXTRACTOR | INFO_LOG | EVENT_LISTENER),
+        ) => Err(Error::InsideCallback {
+            operation,
+            callback,
+        }),
         _ => Ok(()),
     }
 }
@@ -65,6 +65,8 @@ pub(crate) const COMPARATOR: &str = "comparator";
 pub(crate) const PREFIX_EXTRACTOR: &str = "prefix extractor";
 /// RocksDB logs from anywhere, often under its database mutex.
 pub(crate) const INFO_LOG: &str = "info log";
+/// RocksDB calls listeners on its own threads, a background error under its mutex.
+pub(crate) const EVENT_LISTENER: &str = "event listener";
 
 /// Whether this thread is inside one of pinrocks' callbacks.
 pub(crate) fn is_inside() -> bool {

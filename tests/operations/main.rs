@@ -10,6 +10,7 @@ mod budgets;
 mod cache;
 mod configuration;
 mod data_in_out;
+mod events;
 mod families;
 mod formats;
 mod info_log;

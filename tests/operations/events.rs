@@ -1,0 +1,263 @@
+//! RocksDB's events through `EventListener`, in the number and order RocksDB produces them:
+//! flushes with their files, a manual compaction with its inputs, a stall and its end, a
+//! background error and the recovery from it; panicking listeners leave the database
+//! working, and a listener's call into its database is refused.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
+
+use crate::common::{create_options, patterned};
+use pinrocks::{
+    BackgroundErrorInfo, CompactionInfo, Db, Error, ErrorKind, EventListener, FlushInfo,
+    SstFileManager, StallCondition, StallInfo,
+};
+
+/// A completed compaction: its input files, how many it wrote, its output level, its reason.
+type Compacted = (BTreeSet<PathBuf>, usize, i32, String);
+
+/// Every event, as a line, and the files each flush wrote.
+#[derive(Default)]
+struct Recorder {
+    events: Mutex<Vec<String>>,
+    flushed: Mutex<Vec<PathBuf>>,
+    compacted: Mutex<Vec<Compacted>>,
+    stalls: Mutex<Vec<(String, StallCondition, StallCondition)>>,
+    errors: Mutex<Vec<(&'static str, Option<ErrorKind>)>>,
+    recovered: Mutex<Vec<Option<ErrorKind>>>,
+}
+
+impl EventListener for Recorder {
+    fn on_flush_begin(&self, info: &FlushInfo<'_>) {
+        let line = format!("flush begin {} {}", info.cf_name, info.job_id);
+        self.events.lock().unwrap().push(line);
+    }
+    fn on_flush_completed(&self, info: &FlushInfo<'_>) {
+        let line = format!(
+            "flush completed {} {} {}",
+            info.cf_name, info.job_id, info.reason
+        );
+        self.events.lock().unwrap().push(line);
+        self.flushed.lock().unwrap().push(info.file_path.to_owned());
+    }
+    fn on_compaction_begin(&self, info: &CompactionInfo<'_>) {
+        let line = format!("compaction begin {} {}", info.cf_name, info.job_id);
+        self.events.lock().unwrap().push(line);
+    }
+    fn on_compaction_completed(&self, info: &CompactionInfo<'_>) {
+        assert!(info.status.is_ok(), "{info:?}");
+        let line = format!("compaction completed {} {}", info.cf_name, info.job_id);
+        self.events.lock().unwrap().push(line);
+        self.compacted.lock().unwrap().push((
+            info.input_files().map(|p| p.to_owned()).collect(),
+            info.output_files().count(),
+            info.output_level,
+            info.reason.to_owned(),
+        ));
+    }
+    fn on_stall_conditions_changed(&self, info: &StallInfo<'_>) {
+        let stall = (info.cf_name.to_owned(), info.previous, info.current);
+        self.stalls.lock().unwrap().push(stall);
+    }
+    fn on_background_error(&self, info: &BackgroundErrorInfo) {
+        self.errors
+            .lock()
+            .unwrap()
+            .push((info.reason, info.error.kind()));
+    }
+    fn on_error_recovery_end(&self, error: Option<&Error>) {
+        self.recovered
+            .lock()
+            .unwrap()
+            .push(error.and_then(Error::kind));
+    }
+}
+
+/// Four flushes and one manual compaction: exactly four flush pairs, begin before completed
+/// for each job, the files they wrote, and one compaction that read exactly those files.
+#[test]
+fn flushes_and_a_compaction_arrive_in_number_and_order_with_their_files() {
+    let recorder = Arc::new(Recorder::default());
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = create_options();
+    options
+        .disable_auto_compactions(true)
+        .add_event_listener(recorder.clone());
+    let db = Db::open(&options, dir.path()).unwrap();
+    // Each file holds the same two keys: the compaction merges them (not a move).
+    for i in 0..4u8 {
+        db.put(b"a", &patterned(1000, i)).unwrap();
+        db.put(b"z", &patterned(1000, i)).unwrap();
+        db.flush().unwrap();
+    }
+    let flushed: BTreeSet<PathBuf> = recorder.flushed.lock().unwrap().iter().cloned().collect();
+    assert!(flushed.iter().all(|f| f.exists()), "{flushed:?}");
+    db.compact_range(None, None).unwrap();
+    let events = recorder.events.lock().unwrap().clone();
+    assert_eq!(events.len(), 10, "{events:?}");
+    for pair in events[..8].chunks(2) {
+        let begin = pair[0].strip_prefix("flush begin default ").unwrap();
+        let completed = pair[1].strip_prefix("flush completed default ").unwrap();
+        assert_eq!(completed, format!("{begin} Manual Flush"), "{events:?}");
+    }
+    assert!(
+        events[8].starts_with("compaction begin default "),
+        "{events:?}"
+    );
+    assert_eq!(
+        events[9].replace("completed", "begin"),
+        events[8],
+        "one job, begun then completed"
+    );
+    assert_eq!(flushed.len(), 4);
+    let compacted = recorder.compacted.lock().unwrap();
+    assert_eq!(compacted.len(), 1);
+    let (inputs, outputs, level, reason) = &compacted[0];
+    assert_eq!(inputs, &flushed, "the compaction read the flushed files");
+    assert_eq!(*outputs, 1);
+    // Level sizes from the last level up (RocksDB's default): the bottom level, 6.
+    assert_eq!(*level, 6);
+    assert_eq!(reason, "ManualCompaction");
+    assert!(recorder.stalls.lock().unwrap().is_empty());
+}
+
+/// Three level-0 files at a slowdown trigger of three: writes slow down, then the
+/// compaction those files trigger brings them back to normal: two changes, no more.
+#[test]
+fn a_stall_and_its_end_arrive_as_two_changes() {
+    let recorder = Arc::new(Recorder::default());
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = create_options();
+    options
+        .level0_file_num_compaction_trigger(3)
+        .level0_slowdown_writes_trigger(3)
+        .level0_stop_writes_trigger(50)
+        .add_event_listener(recorder.clone());
+    let db = Db::open(&options, dir.path()).unwrap();
+    for i in 0..3u32 {
+        db.put(&i.to_be_bytes(), &patterned(1000, i as u8)).unwrap();
+        db.flush().unwrap();
+    }
+    db.wait_for_compact(false).unwrap();
+    // RocksDB notifies from the thread that installed each change (the flush's, then the
+    // compaction's), so the two can reach the listener in either order; `previous` says
+    // which came first.
+    let mut stalls = recorder.stalls.lock().unwrap().clone();
+    stalls.sort_by_key(|(_, previous, _)| *previous != StallCondition::Normal);
+    assert_eq!(
+        stalls,
+        [
+            (
+                "default".to_owned(),
+                StallCondition::Normal,
+                StallCondition::Delayed
+            ),
+            (
+                "default".to_owned(),
+                StallCondition::Delayed,
+                StallCondition::Normal
+            ),
+        ]
+    );
+}
+
+/// A full disk (an SST space limit reached) is a background error the listener sees, with
+/// its reason; raising the limit and resuming ends the recovery with nothing left.
+#[test]
+fn a_background_error_and_its_recovery_reach_the_listener() {
+    let recorder = Arc::new(Recorder::default());
+    let files = SstFileManager::new();
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = create_options();
+    options
+        .sst_file_manager(&files)
+        .add_event_listener(recorder.clone());
+    let db = Db::open(&options, dir.path()).unwrap();
+    db.put(b"first", &patterned(4000, 1)).unwrap();
+    db.flush().unwrap();
+    files.set_max_allowed_space_usage(files.total_size());
+    db.put(b"second", &patterned(4000, 2)).unwrap();
+    assert_eq!(db.flush().unwrap_err().kind(), Some(ErrorKind::NoSpace));
+    assert_eq!(
+        recorder.errors.lock().unwrap().as_slice(),
+        [("flush", Some(ErrorKind::NoSpace))]
+    );
+    files.set_max_allowed_space_usage(0);
+    let start = std::time::Instant::now();
+    while let Err(e) = db.resume() {
+        assert_eq!(e.kind(), Some(ErrorKind::Busy), "{e}");
+        assert!(start.elapsed().as_secs() < 120, "no recovery: {e}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // RocksDB's own recovery, or the resume, ends it: nothing left.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while recorder.recovered.lock().unwrap().is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no recovery end event"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert_eq!(recorder.recovered.lock().unwrap()[0], None);
+    db.put(b"third", b"3").unwrap();
+    assert_eq!(db.get(b"second").unwrap(), Some(patterned(4000, 2)));
+}
+
+/// A listener that panics in every event (1,000 of them, quietly: `resume_unwind` runs no
+/// panic hook) and one that reads its database from an event: the database goes on, the
+/// read is refused with a typed error, and a listener added beside them sees every event.
+#[test]
+fn panicking_and_reentering_listeners_leave_the_database_working() {
+    struct Panics(AtomicUsize);
+    impl EventListener for Panics {
+        fn on_flush_begin(&self, _: &FlushInfo<'_>) {
+            self.0.fetch_add(1, Ordering::Relaxed);
+            std::panic::resume_unwind(Box::new("a listener that panics"));
+        }
+        fn on_flush_completed(&self, _: &FlushInfo<'_>) {
+            self.0.fetch_add(1, Ordering::Relaxed);
+            std::panic::resume_unwind(Box::new("a listener that panics"));
+        }
+    }
+    struct Reads {
+        db: OnceLock<Weak<Db>>,
+        refused: AtomicUsize,
+    }
+    impl EventListener for Reads {
+        fn on_flush_completed(&self, _: &FlushInfo<'_>) {
+            if let Some(db) = self.db.get().and_then(Weak::upgrade) {
+                if let Err(Error::InsideCallback { callback, .. }) = db.get(b"k") {
+                    assert_eq!(callback, "event listener");
+                    self.refused.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        }
+    }
+    let panics = Arc::new(Panics(AtomicUsize::new(0)));
+    let reads = Arc::new(Reads {
+        db: OnceLock::new(),
+        refused: AtomicUsize::new(0),
+    });
+    let recorder = Arc::new(Recorder::default());
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = create_options();
+    options
+        .disable_auto_compactions(true)
+        .add_event_listener(panics.clone())
+        .add_event_listener(reads.clone())
+        .add_event_listener(recorder.clone());
+    let db = Arc::new(Db::open(&options, dir.path()).unwrap());
+    reads.db.set(Arc::downgrade(&db)).ok().unwrap();
+    for i in 0..500u32 {
+        db.put(&i.to_be_bytes(), b"v").unwrap();
+        db.flush().unwrap();
+    }
+    assert_eq!(panics.0.load(Ordering::Relaxed), 1000);
+    assert_eq!(reads.refused.load(Ordering::Relaxed), 500);
+    assert_eq!(recorder.flushed.lock().unwrap().len(), 500);
+    assert_eq!(
+        db.get(&499u32.to_be_bytes()).unwrap().as_deref(),
+        Some(&b"v"[..])
+    );
+}
