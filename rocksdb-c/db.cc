@@ -86,6 +86,9 @@ void pinrocks_flush(rocksdb_t* db, size_t count, rocksdb_column_family_handle_t*
     }
     rocksdb::FlushOptions o;
     o.wait = wait != 0;
+    // A flush that waits also waits for the listeners' OnFlushCompleted: what they do is
+    // seen when it returns.
+    o.listener_wait = o.wait;
     o.allow_write_stall = allow_write_stall != 0;
     pinrocks::report(errptr, status_code, pinrocks::db_of(db)->Flush(o, handles));
   });

@@ -469,15 +469,6 @@ void pinrocks_guarded_backup_engine_purge_old_backups(int* status_code, rocksdb_
   });
 }
 
-// rocksdb_flush_cf, guarded.
-void pinrocks_guarded_flush_cf(int* status_code, rocksdb_t* db,
-                               const rocksdb_flushoptions_t* options,
-                               rocksdb_column_family_handle_t* column_family,
-                               char** errptr) PINROCKS_NOEXCEPT {
-  pinrocks::guarded(status_code, errptr,
-                    [&] { rocksdb_flush_cf(db, options, column_family, errptr); });
-}
-
 // rocksdb_transactiondb_open_column_families, guarded.
 rocksdb_transactiondb_t* pinrocks_guarded_transactiondb_open_column_families(
     int* status_code, const rocksdb_options_t* options,

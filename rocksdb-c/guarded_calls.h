@@ -191,10 +191,6 @@ rocksdb_backup_engine_t* pinrocks_guarded_backup_engine_open(int* status_code,
 void pinrocks_guarded_backup_engine_purge_old_backups(int* status_code, rocksdb_backup_engine_t* be,
                                                       uint32_t num_backups_to_keep,
                                                       char** errptr) PINROCKS_NOEXCEPT;
-void pinrocks_guarded_flush_cf(int* status_code, rocksdb_t* db,
-                               const rocksdb_flushoptions_t* options,
-                               rocksdb_column_family_handle_t* column_family,
-                               char** errptr) PINROCKS_NOEXCEPT;
 rocksdb_transactiondb_t* pinrocks_guarded_transactiondb_open_column_families(
     int* status_code, const rocksdb_options_t* options,
     const rocksdb_transactiondb_options_t* txn_db_options, const char* name,

@@ -187,8 +187,8 @@ void pinrocks_compact_files(rocksdb_t* db, rocksdb_column_family_handle_t* colum
                             char** errptr) PINROCKS_NOEXCEPT;
 
 /* DB::Flush of `count` column families (never NULL) in one call: atomic across them with
- * atomic_flush. `wait`: return when the flush is done; `allow_write_stall`: flush at once
- * even if that stalls writes. */
+ * atomic_flush. `wait`: return when the flush is done and the event listeners'
+ * OnFlushCompleted have run; `allow_write_stall`: flush at once even if that stalls writes. */
 void pinrocks_flush(rocksdb_t* db, size_t count, rocksdb_column_family_handle_t* const* families,
                     unsigned char wait, unsigned char allow_write_stall, int* status_code,
                     char** errptr) PINROCKS_NOEXCEPT;

@@ -139,8 +139,8 @@ impl FlushOptions {
         Self::default()
     }
 
-    /// `wait`: return when the memtables are in SST files (`false`: once the flush is
-    /// scheduled).
+    /// `wait`: return when the memtables are in SST files and the event listeners'
+    /// `on_flush_completed` have run (`false`: once the flush is scheduled).
     pub fn wait(&mut self, wait: bool) -> &mut Self {
         self.wait = wait;
         self

@@ -7,6 +7,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::callbacks::info_log::forget_panic;
 use crate::raw::error::Error;
 use crate::raw::ffi;
 use crate::raw::pinned::value_slice;
@@ -16,11 +17,14 @@ use crate::raw::reentry;
 /// nothing. Add one with [`Options::add_event_listener`](crate::Options::add_event_listener)
 /// (several may be added; each database opened with the options calls every one).
 ///
-/// RocksDB calls these on its own threads (flushes and compactions run in the background),
-/// sometimes under its database mutex (a background error), so a listener must be quick and
-/// must not call into the database: every pinrocks call into a database from an event is
-/// refused ([`Error::InsideCallback`]). A panic in an event is caught: the database goes on,
-/// that event is lost, and the listener is called for the next ones as before.
+/// RocksDB calls these on its own threads (flushes and compactions run in the background)
+/// and on the thread of the call that caused them (a stall change inside a `put` or a
+/// `flush`, a recovery's end inside [`Db::resume`](crate::Db::resume)), outside its
+/// database mutex; it waits for them. So a listener must be quick, must not wait for a
+/// lock a thread calling into the database may hold, and must not call into the database:
+/// reads and writes from an event are refused ([`Error::InsideCallback`]). A panic in an
+/// event is caught: the database goes on, that event is lost, and the listener is called
+/// for the next ones as before. A flush that waits returns after `on_flush_completed` ran.
 ///
 /// ```
 /// use std::sync::atomic::{AtomicUsize, Ordering};
@@ -63,8 +67,9 @@ pub trait EventListener: Send + Sync + 'static {
     /// A background error: writes may be stopped until it is cleared
     /// ([`Db::resume`](crate::Db::resume), or RocksDB's own recovery).
     fn on_background_error(&self, info: &BackgroundErrorInfo) {}
-    /// RocksDB's recovery from a background error ended: `error` is what is left (`None`:
-    /// recovered, writes go on).
+    /// RocksDB's recovery from a background error ended, its own or a successful
+    /// [`Db::resume`](crate::Db::resume) (inside that call): `error` is what is left
+    /// (`None`: recovered, writes go on). A failed `resume` reports nothing here.
     fn on_error_recovery_end(&self, error: Option<&Error>) {}
 }
 
@@ -189,11 +194,17 @@ fn text(slice: &ffi::pinrocks_slice) -> &str {
 }
 
 fn path_of(slice: &ffi::pinrocks_slice) -> &Path {
-    use std::os::unix::ffi::OsStrExt;
     // SAFETY: RocksDB's string, valid for the event's call.
-    Path::new(std::ffi::OsStr::from_bytes(unsafe {
-        value_slice(slice.data, slice.len)
-    }))
+    let bytes = unsafe { value_slice(slice.data, slice.len) };
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        Path::new(std::ffi::OsStr::from_bytes(bytes))
+    }
+    #[cfg(not(unix))]
+    {
+        Path::new(std::str::from_utf8(bytes).unwrap_or("(not UTF-8)"))
+    }
 }
 
 fn static_name(name: *const c_char) -> &'static str {
@@ -226,13 +237,13 @@ pub(crate) extern "C" fn on_event(state: *mut c_void, event: c_int, info: *const
     // SAFETY: `state` is the box of `to_raw`, live until `destroy_listener`.
     let listener: &Listener = unsafe { &*state.cast::<Listener>() };
     // A panic must not unwind into RocksDB: that event is lost, the next ones delivered.
-    let _ = panic::catch_unwind(AssertUnwindSafe(|| {
+    forget_panic(panic::catch_unwind(AssertUnwindSafe(|| {
         reentry::inside(reentry::EVENT_LISTENER, || {
             // SAFETY: `info` points to the struct `event` names (pinrocks.h), valid for the
             // call, and its slices to RocksDB's data, valid as long.
             unsafe { deliver(listener.as_ref(), event as u32, info) }
         })
-    }));
+    })));
 }
 
 /// Calls the listener's method for `event`.
@@ -352,5 +363,5 @@ unsafe fn slices<'a>(data: *const ffi::pinrocks_slice, len: usize) -> &'a [ffi::
 pub(crate) extern "C" fn destroy_listener(state: *mut c_void) {
     // SAFETY: the box of `to_raw`, freed once by the C++ listener's destructor.
     let state = unsafe { Box::from_raw(state.cast::<Listener>()) };
-    let _ = panic::catch_unwind(AssertUnwindSafe(move || drop(state)));
+    forget_panic(panic::catch_unwind(AssertUnwindSafe(move || drop(state))));
 }

@@ -33,10 +33,14 @@ type LineFn = dyn Fn(LogLevel, &str) + Send + Sync;
 /// on the thread that logs, as RocksDB writes it (nothing is buffered, so nothing is lost
 /// in a burst). Cheap to clone.
 ///
-/// The function must not call into the database: RocksDB logs from inside its own work,
-/// often under its database mutex, so every pinrocks call into a database from there is
-/// refused ([`Error::InsideCallback`](crate::Error::InsideCallback)). A panic drops that
-/// line; later lines are delivered as before.
+/// The function must not call into a database, nor drop one or anything of it (a snapshot,
+/// a column family), nor wait for a lock that a thread calling into a database may hold:
+/// RocksDB logs from inside its own work, often under its database mutex, and on the
+/// thread of the call that logs (an open, a write, a flush). Reads and writes from there
+/// are refused ([`Error::InsideCallback`](crate::Error::InsideCallback)); the other calls
+/// (a snapshot, a property, metadata) would wait for that mutex forever. Hand lines to a
+/// channel or a logging framework, as [`InfoLog::to_log`] does. A panic drops that line;
+/// later lines are delivered as before. RocksDB's trailing newline is taken off.
 ///
 /// ```
 /// use pinrocks::{Db, InfoLog, LogLevel, Options};
@@ -120,17 +124,30 @@ pub(crate) extern "C" fn log_line(
         4 => LogLevel::Fatal,
         _ => LogLevel::Header,
     };
+    // RocksDB ends most lines with a newline of its own.
+    let message = message.strip_suffix(b"\n").unwrap_or(message);
     // A panic must not unwind into RocksDB: the line is dropped.
-    let _ = panic::catch_unwind(AssertUnwindSafe(|| {
+    forget_panic(panic::catch_unwind(AssertUnwindSafe(|| {
         reentry::inside(reentry::INFO_LOG, || {
             line(level, &String::from_utf8_lossy(message))
         })
-    }));
+    })));
+}
+
+/// Drops a caught panic's payload inside `catch_unwind` too: a payload whose `Drop` panics
+/// would otherwise unwind out of the `extern "C"` function and abort the process. Such a
+/// second payload is forgotten (a leak, only then).
+pub(crate) fn forget_panic<T>(outcome: std::thread::Result<T>) {
+    if let Err(payload) = outcome {
+        if let Err(again) = panic::catch_unwind(AssertUnwindSafe(move || drop(payload))) {
+            std::mem::forget(again);
+        }
+    }
 }
 
 /// Frees the state of `to_raw`, once, when the last database and options using it are gone.
 pub(crate) extern "C" fn destroy_state(state: *mut c_void) {
     // SAFETY: the box of `to_raw`, freed once by the C++ logger's destructor.
     let state = unsafe { Box::from_raw(state.cast::<Arc<LineFn>>()) };
-    let _ = panic::catch_unwind(AssertUnwindSafe(move || drop(state)));
+    forget_panic(panic::catch_unwind(AssertUnwindSafe(move || drop(state))));
 }

@@ -104,25 +104,25 @@ impl<'db> ColumnFamily<'db> {
         unsafe { ffi::rocksdb_column_family_handle_get_id(self.handle.raw()) }
     }
 
-    /// Flushes this column family's memtable to an SST file and waits for it.
+    /// Flushes this column family's memtable to an SST file and waits for it, and for the
+    /// event listeners' `on_flush_completed`.
     pub fn flush(&self) -> Result<()> {
         self.db.check_writable("flush")?;
-        // SAFETY: plain constructor/destructor pair around one flush of a live handle.
+        let (mut code, mut err) = (0, ErrPtr::new());
+        let families = [self.handle.raw()];
+        // SAFETY: live database and handle; one family; guarded.
         unsafe {
-            let options = ffi::rocksdb_flushoptions_create();
-            ffi::rocksdb_flushoptions_set_wait(options, 1);
-            let mut err = ErrPtr::new();
-            let mut code = 0;
-            ffi::pinrocks_guarded_flush_cf(
-                &mut code,
+            ffi::pinrocks_flush(
                 self.db.raw(),
-                options,
-                self.handle.raw(),
+                1,
+                families.as_ptr(),
+                1,
+                0,
+                &mut code,
                 err.as_out(),
-            );
-            ffi::rocksdb_flushoptions_destroy(options);
-            err.check_with_code(Some(code))
-        }
+            )
+        };
+        err.check_with_code(Some(code))
     }
 
     /// A RocksDB property of this column family (for example `rocksdb.stats`), or `None`
