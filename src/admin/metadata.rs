@@ -105,6 +105,7 @@ impl Db {
     /// gather the list (`MemoryLimit`: it copies every file's keys).
     #[doc(alias = "GetLiveFilesMetaData")]
     pub fn live_files(&self) -> Result<Vec<LiveFile>> {
+        crate::raw::reentry::refuse_under_mutex("live_files")?;
         let mut err = ErrPtr::new();
         let mut code = 0;
         // SAFETY: live database; the list is a new object (NULL on a caught failure),
@@ -192,6 +193,7 @@ impl<'db> ColumnFamily<'db> {
     /// gather them (`MemoryLimit`).
     #[doc(alias = "GetColumnFamilyMetaData")]
     pub fn metadata(&self) -> Result<ColumnFamilyMetadata> {
+        crate::raw::reentry::refuse_under_mutex("metadata")?;
         let mut err = ErrPtr::new();
         let mut code = 0;
         // SAFETY: live database and handle; the metadata is a new object owned here (NULL
@@ -258,6 +260,7 @@ impl<'db> ColumnFamily<'db> {
         ranges: &[(K, K)],
         include_memtables: bool,
     ) -> Result<Vec<u64>> {
+        crate::raw::reentry::refuse_under_mutex("approximate_sizes")?;
         // Each key's `as_ref` once: pointers and lengths must agree.
         let bounds: Vec<(&[u8], &[u8])> = ranges
             .iter()

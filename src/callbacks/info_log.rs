@@ -36,9 +36,10 @@ type LineFn = dyn Fn(LogLevel, &str) + Send + Sync;
 /// The function must not call into a database, nor drop one or anything of it (a snapshot,
 /// a column family), nor wait for a lock that a thread calling into a database may hold:
 /// RocksDB logs from inside its own work, often under its database mutex, and on the
-/// thread of the call that logs (an open, a write, a flush). Reads and writes from there
-/// are refused ([`Error::InsideCallback`](crate::Error::InsideCallback)); the other calls
-/// (a snapshot, a property, metadata) would wait for that mutex forever. Hand lines to a
+/// thread of the call that logs (an open, a write, a flush). Reads, writes, properties and
+/// file metadata from there are refused
+/// ([`Error::InsideCallback`](crate::Error::InsideCallback)); taking or dropping a snapshot,
+/// or dropping the last handle of a database, would wait for that mutex forever. Hand lines to a
 /// channel or a logging framework, as [`InfoLog::to_log`] does. A panic drops that line;
 /// later lines are delivered as before. RocksDB's trailing newline is taken off.
 ///

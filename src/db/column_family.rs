@@ -129,6 +129,7 @@ impl<'db> ColumnFamily<'db> {
     /// if RocksDB does not know the property.
     #[doc(alias = "GetProperty")]
     pub fn property(&self, name: &str) -> Result<Option<String>> {
+        crate::raw::reentry::refuse_under_mutex("property")?;
         let name = CString::new(name).map_err(|e| Error::invalid("property name", e))?;
         let mut err = ErrPtr::new();
         let mut code = 0;
@@ -159,6 +160,7 @@ impl<'db> ColumnFamily<'db> {
     /// `rocksdb.estimate-num-keys`), or `None` if RocksDB has no integer for it.
     #[doc(alias = "GetIntProperty")]
     pub fn property_int(&self, name: &str) -> Result<Option<u64>> {
+        crate::raw::reentry::refuse_under_mutex("property_int")?;
         let name = CString::new(name).map_err(|e| Error::invalid("property name", e))?;
         let mut value = 0u64;
         let mut err = ErrPtr::new();

@@ -53,6 +53,19 @@ pub(crate) fn refuse_read_inside(operation: &'static str) -> Result<()> {
     }
 }
 
+/// `Err(InsideCallback)` if this thread is inside a callback RocksDB may run under its
+/// database mutex (a comparator, the info log), for a call that takes that mutex (a
+/// property, file metadata): it would wait for itself.
+pub(crate) fn refuse_under_mutex(operation: &'static str) -> Result<()> {
+    match current() {
+        Some(callback @ (COMPARATOR | INFO_LOG)) => Err(Error::InsideCallback {
+            operation,
+            callback,
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// The callback this thread is inside, if any (none on a thread being torn down).
 #[inline]
 fn current() -> Option<&'static str> {
