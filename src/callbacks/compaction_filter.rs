@@ -13,6 +13,7 @@ use crate::raw::ffi;
 use crate::raw::new_value::NewValue;
 use crate::raw::pinned::value_slice;
 use crate::raw::reentry;
+use crate::raw::trampoline::{discard_panic, drop_in_callback};
 
 /// What a filter does with one entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -263,15 +264,15 @@ extern "C" fn destroy_factory(state: *mut c_void) {
     // SAFETY: the box made by `install`, freed once by the C++ factory's destructor.
     let factory = unsafe { Box::from_raw(state.cast::<Arc<Factory>>()) };
     // A panic in a destructor of the user's must not unwind into C++.
-    let _ = panic::catch_unwind(AssertUnwindSafe(move || drop(factory)));
+    drop_in_callback(factory);
 }
 
 extern "C" fn destroy_filter(filter: *mut c_void) {
     // SAFETY: a box made by `create_filter`, freed once by the C++ filter's destructor.
     let filter = unsafe { Box::from_raw(filter.cast::<Box<dyn CompactionFilter>>()) };
-    let _ = panic::catch_unwind(AssertUnwindSafe(move || {
+    discard_panic(panic::catch_unwind(AssertUnwindSafe(move || {
         reentry::inside("compaction filter", || drop(filter))
-    }));
+    })));
 }
 
 extern "C" fn create_filter(

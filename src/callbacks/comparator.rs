@@ -13,6 +13,7 @@ use crate::raw::error::panic_message;
 use crate::raw::ffi;
 use crate::raw::pinned::value_slice;
 use crate::raw::reentry;
+use crate::raw::trampoline::drop_in_callback;
 
 type CompareFn = dyn Fn(&[u8], &[u8]) -> Ordering + Send + Sync;
 
@@ -197,7 +198,7 @@ extern "C" fn destroy_order(state: *mut c_void) {
     // SAFETY: the box made in `Comparator::new`, freed once by `rocksdb_comparator_destroy`.
     let order = unsafe { Box::from_raw(state.cast::<Order>()) };
     // A panic in the closure's destructor must not unwind into C++.
-    let _ = panic::catch_unwind(AssertUnwindSafe(move || drop(order)));
+    drop_in_callback(order);
 }
 
 extern "C" fn order_name(state: *mut c_void) -> *const c_char {

@@ -7,11 +7,11 @@ use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::callbacks::info_log::forget_panic;
 use crate::raw::error::Error;
 use crate::raw::ffi;
 use crate::raw::pinned::value_slice;
 use crate::raw::reentry;
+use crate::raw::trampoline::{discard_panic, drop_in_callback};
 
 /// What a database tells as it works: implement the events you want, the others do
 /// nothing. Add one with [`Options::add_event_listener`](crate::Options::add_event_listener)
@@ -237,7 +237,7 @@ pub(crate) extern "C" fn on_event(state: *mut c_void, event: c_int, info: *const
     // SAFETY: `state` is the box of `to_raw`, live until `destroy_listener`.
     let listener: &Listener = unsafe { &*state.cast::<Listener>() };
     // A panic must not unwind into RocksDB: that event is lost, the next ones delivered.
-    forget_panic(panic::catch_unwind(AssertUnwindSafe(|| {
+    discard_panic(panic::catch_unwind(AssertUnwindSafe(|| {
         reentry::inside(reentry::EVENT_LISTENER, || {
             // SAFETY: `info` points to the struct `event` names (pinrocks.h), valid for the
             // call, and its slices to RocksDB's data, valid as long.
@@ -363,5 +363,5 @@ unsafe fn slices<'a>(data: *const ffi::pinrocks_slice, len: usize) -> &'a [ffi::
 pub(crate) extern "C" fn destroy_listener(state: *mut c_void) {
     // SAFETY: the box of `to_raw`, freed once by the C++ listener's destructor.
     let state = unsafe { Box::from_raw(state.cast::<Listener>()) };
-    forget_panic(panic::catch_unwind(AssertUnwindSafe(move || drop(state))));
+    drop_in_callback(state);
 }

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use crate::raw::pinned::value_slice;
 use crate::raw::reentry;
+use crate::raw::trampoline::{discard_panic, drop_in_callback};
 
 /// The least severe message the info log (`LOG`) keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -128,27 +129,16 @@ pub(crate) extern "C" fn log_line(
     // RocksDB ends most lines with a newline of its own.
     let message = message.strip_suffix(b"\n").unwrap_or(message);
     // A panic must not unwind into RocksDB: the line is dropped.
-    forget_panic(panic::catch_unwind(AssertUnwindSafe(|| {
+    discard_panic(panic::catch_unwind(AssertUnwindSafe(|| {
         reentry::inside(reentry::INFO_LOG, || {
             line(level, &String::from_utf8_lossy(message))
         })
     })));
 }
 
-/// Drops a caught panic's payload inside `catch_unwind` too: a payload whose `Drop` panics
-/// would otherwise unwind out of the `extern "C"` function and abort the process. Such a
-/// second payload is forgotten (a leak, only then).
-pub(crate) fn forget_panic<T>(outcome: std::thread::Result<T>) {
-    if let Err(payload) = outcome {
-        if let Err(again) = panic::catch_unwind(AssertUnwindSafe(move || drop(payload))) {
-            std::mem::forget(again);
-        }
-    }
-}
-
 /// Frees the state of `to_raw`, once, when the last database and options using it are gone.
 pub(crate) extern "C" fn destroy_state(state: *mut c_void) {
     // SAFETY: the box of `to_raw`, freed once by the C++ logger's destructor.
     let state = unsafe { Box::from_raw(state.cast::<Arc<LineFn>>()) };
-    forget_panic(panic::catch_unwind(AssertUnwindSafe(move || drop(state))));
+    drop_in_callback(state);
 }

@@ -17,6 +17,7 @@ use crate::raw::ffi;
 use crate::raw::new_value::{NewValue, OutOfMemory};
 use crate::raw::pinned::value_slice;
 use crate::raw::reentry;
+use crate::raw::trampoline::drop_in_callback;
 
 /// Why a merge failed: said by the operator's function, reported with its name by the read
 /// that needed the merge.
@@ -440,7 +441,7 @@ extern "C" fn destroy_fns(state: *mut c_void) {
     // SAFETY: `state` is the box made by `install`, freed exactly once by the C++ owner.
     let fns = unsafe { Box::from_raw(state.cast::<Arc<MergeFns>>()) };
     // A panic in the closure's destructor must not unwind into C++.
-    let _ = panic::catch_unwind(AssertUnwindSafe(move || drop(fns)));
+    drop_in_callback(fns);
 }
 
 /// # Safety

@@ -11,6 +11,7 @@ use crate::raw::error::panic_message;
 use crate::raw::ffi;
 use crate::raw::pinned::value_slice;
 use crate::raw::reentry;
+use crate::raw::trampoline::drop_in_callback;
 
 type PrefixFn = dyn Fn(&[u8]) -> Option<usize> + Send + Sync;
 
@@ -127,7 +128,7 @@ extern "C" fn destroy_extractor(state: *mut c_void) {
     // SAFETY: the box made by `to_raw`, freed once, by the C API extractor's destructor.
     let state = unsafe { Box::from_raw(state.cast::<Arc<Extractor>>()) };
     // A panic in the closure's destructor must not unwind into C++.
-    let _ = panic::catch_unwind(AssertUnwindSafe(move || drop(state)));
+    drop_in_callback(state);
 }
 
 extern "C" fn extractor_name(state: *mut c_void) -> *const c_char {

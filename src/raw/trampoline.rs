@@ -59,3 +59,20 @@ impl<T> Carried<T> {
         self.state
     }
 }
+
+/// Drops what C++ hands back to be freed (a callback's state) without letting a panic in
+/// its destructor unwind into C++: caught, its payload dropped by [`discard_panic`].
+pub(crate) fn drop_in_callback<T>(value: T) {
+    discard_panic(panic::catch_unwind(AssertUnwindSafe(move || drop(value))));
+}
+
+/// Ends a caught panic inside a callback: its payload is dropped inside `catch_unwind`
+/// too, since a payload whose `Drop` panics would otherwise unwind out of the `extern "C"`
+/// function and abort the process; such a second payload is forgotten (a leak, only then).
+pub(crate) fn discard_panic<T>(outcome: std::thread::Result<T>) {
+    if let Err(payload) = outcome {
+        if let Err(again) = panic::catch_unwind(AssertUnwindSafe(move || drop(payload))) {
+            std::mem::forget(again);
+        }
+    }
+}
