@@ -41,6 +41,7 @@ fn main() {
         "write_batch.cc",
         "backup.cc",
         "callbacks.cc",
+        "listener.cc",
         "options.cc",
         "transactions.cc",
         "indexed_batch.cc",
@@ -58,6 +59,7 @@ fn main() {
         .file("rocksdb-c/write_batch.cc")
         .file("rocksdb-c/backup.cc")
         .file("rocksdb-c/callbacks.cc")
+        .file("rocksdb-c/listener.cc")
         .file("rocksdb-c/options.cc")
         .file("rocksdb-c/transactions.cc")
         .file("rocksdb-c/indexed_batch.cc")

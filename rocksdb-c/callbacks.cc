@@ -1,9 +1,9 @@
 // User code inside RocksDB: a merge operator, a compaction filter factory and an info log
-// whose work is done by Rust functions (pinrocks.h says what each callback may assume). Written
-// here rather than through the C API because the C API's merge operator copies the operand pointers
-// into two new vectors per merge and its result into a malloc'd buffer, and its compaction filter
-// wants a malloc'd new value: here operands reach Rust as RocksDB's own array of slices and
-// results are written straight into RocksDB's std::string.
+// (the event listener is in listener.cc) whose work is done by Rust functions (pinrocks.h says what
+// each callback may assume). Written here rather than through the C API because the C API's merge
+// operator copies the operand pointers into two new vectors per merge and its result into a
+// malloc'd buffer, and its compaction filter wants a malloc'd new value: here operands reach Rust
+// as RocksDB's own array of slices and results are written straight into RocksDB's std::string.
 //
 // No exception leaves this file: the setters run in `guarded`, the callbacks' bodies catch
 // what they could throw (std::bad_alloc) and report a failed merge or keep the entry.
@@ -24,7 +24,6 @@
 #include "pinrocks.h"
 #include "rocksdb/compaction_filter.h"
 #include "rocksdb/env.h"
-#include "rocksdb/listener.h"
 #include "rocksdb/merge_operator.h"
 #include "rocksdb/slice.h"
 
@@ -255,96 +254,6 @@ class RustLogger : public rocksdb::Logger {
   pinrocks_destroy_fn destroy_;
 };
 
-pinrocks_slice view(const std::string& s) { return pinrocks_slice{s.data(), s.size()}; }
-
-// RocksDB's events handed to Rust, each with its data borrowed for the call. No exception
-// leaves a callback: one that cannot build its lists (out of memory) skips the event.
-class RustListener : public rocksdb::EventListener {
- public:
-  RustListener(void* state, pinrocks_event_fn event, pinrocks_destroy_fn destroy)
-      : state_(state), event_(event), destroy_(destroy) {}
-  ~RustListener() override { destroy_(state_); }
-
-  const char* Name() const override { return "pinrocks.RustListener"; }
-
-  void OnFlushBegin(rocksdb::DB*, const rocksdb::FlushJobInfo& info) override {
-    Flush(PINROCKS_EVENT_FLUSH_BEGIN, info);
-  }
-  void OnFlushCompleted(rocksdb::DB*, const rocksdb::FlushJobInfo& info) override {
-    Flush(PINROCKS_EVENT_FLUSH_COMPLETED, info);
-  }
-  void OnCompactionBegin(rocksdb::DB*, const rocksdb::CompactionJobInfo& info) override {
-    Compaction(PINROCKS_EVENT_COMPACTION_BEGIN, info);
-  }
-  void OnCompactionCompleted(rocksdb::DB*, const rocksdb::CompactionJobInfo& info) override {
-    Compaction(PINROCKS_EVENT_COMPACTION_COMPLETED, info);
-  }
-  void OnStallConditionsChanged(const rocksdb::WriteStallInfo& info) override {
-    const pinrocks_stall_info out{view(info.cf_name), static_cast<int>(info.condition.prev),
-                                  static_cast<int>(info.condition.cur)};
-    event_(state_, PINROCKS_EVENT_STALL_CHANGED, &out);
-  }
-  void OnBackgroundError(rocksdb::BackgroundErrorReason reason, rocksdb::Status* error) override {
-    Error(PINROCKS_EVENT_BACKGROUND_ERROR, static_cast<int>(reason), *error);
-  }
-  void OnErrorRecoveryEnd(const rocksdb::BackgroundErrorRecoveryInfo& info) override {
-    Error(PINROCKS_EVENT_RECOVERY_END, -1, info.new_bg_error);
-  }
-
- private:
-  void Flush(int event, const rocksdb::FlushJobInfo& info) noexcept {
-    const pinrocks_flush_info out{view(info.cf_name),
-                                  view(info.file_path),
-                                  info.job_id,
-                                  info.smallest_seqno,
-                                  info.largest_seqno,
-                                  static_cast<unsigned char>(info.triggered_writes_slowdown),
-                                  static_cast<unsigned char>(info.triggered_writes_stop),
-                                  rocksdb::GetFlushReasonString(info.flush_reason)};
-    event_(state_, event, &out);
-  }
-
-  void Compaction(int event, const rocksdb::CompactionJobInfo& info) noexcept {
-    try {
-      std::vector<pinrocks_slice> inputs, outputs;
-      inputs.reserve(info.input_files.size());
-      outputs.reserve(info.output_files.size());
-      for (const std::string& f : info.input_files) inputs.push_back(view(f));
-      for (const std::string& f : info.output_files) outputs.push_back(view(f));
-      const std::string message = info.status.ok() ? std::string() : info.status.ToString();
-      const pinrocks_compaction_info out{view(info.cf_name),
-                                         info.job_id,
-                                         info.base_input_level,
-                                         info.output_level,
-                                         inputs.data(),
-                                         inputs.size(),
-                                         outputs.data(),
-                                         outputs.size(),
-                                         rocksdb::GetCompactionReasonString(info.compaction_reason),
-                                         static_cast<int>(info.status.code()),
-                                         view(message),
-                                         info.stats.num_input_records,
-                                         info.stats.num_output_records};
-      event_(state_, event, &out);
-    } catch (...) {
-      // Out of memory for the lists: this event is skipped.
-    }
-  }
-
-  void Error(int event, int reason, const rocksdb::Status& status) noexcept {
-    try {
-      const std::string message = status.ok() ? std::string() : status.ToString();
-      const pinrocks_error_info out{reason, static_cast<int>(status.code()), view(message)};
-      event_(state_, event, &out);
-    } catch (...) {
-    }
-  }
-
-  void* state_;
-  pinrocks_event_fn event_;
-  pinrocks_destroy_fn destroy_;
-};
-
 }  // namespace
 
 extern "C" {
@@ -398,20 +307,6 @@ void pinrocks_options_set_info_log(rocksdb_options_t* options, int level, void* 
                                                log, destroy);
     owned = true;
     pinrocks::options_of(options).info_log = std::move(logger);
-  });
-  if (!owned) {
-    destroy(state);
-  }
-}
-
-void pinrocks_options_add_event_listener(rocksdb_options_t* options, void* state,
-                                         pinrocks_event_fn event, pinrocks_destroy_fn destroy,
-                                         int* status_code, char** errptr) PINROCKS_NOEXCEPT {
-  bool owned = false;
-  pinrocks::guarded(status_code, errptr, [&] {
-    auto listener = std::make_shared<RustListener>(state, event, destroy);
-    owned = true;
-    pinrocks::options_of(options).listeners.push_back(std::move(listener));
   });
   if (!owned) {
     destroy(state);

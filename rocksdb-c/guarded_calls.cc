@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <map>
 #include <memory>
 #include <new>
 #include <stdexcept>
@@ -26,6 +27,7 @@
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/status.h"
 #include "rocksdb/utilities/transaction.h"
+#include "rocksdb/write_batch.h"
 
 namespace {
 
@@ -269,6 +271,90 @@ int pinrocks_property_int_cf(rocksdb_t* db, rocksdb_column_family_handle_t* colu
     }
   });
   return result;
+}
+
+unsigned char pinrocks_property_map_cf(rocksdb_t* db, rocksdb_column_family_handle_t* column_family,
+                                       const char* propname, pinrocks_pair_fn fn, void* ctx,
+                                       int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  unsigned char found = 0;
+  guarded(status_code, errptr, [&] {
+    std::map<std::string, std::string> map;
+    if (pinrocks::db_of(db)->GetMapProperty(pinrocks::handle_of(column_family),
+                                            rocksdb::Slice(propname), &map)) {
+      found = 1;
+      for (const auto& [name, value] : map) {
+        fn(ctx, name.data(), name.size(), value.data(), value.size());
+      }
+    }
+  });
+  return found;
+}
+
+unsigned char pinrocks_property_int_aggregated(rocksdb_t* db, const char* propname,
+                                               uint64_t* out_val, int* status_code,
+                                               char** errptr) PINROCKS_NOEXCEPT {
+  unsigned char found = 0;
+  guarded(status_code, errptr, [&] {
+    found =
+        pinrocks::db_of(db)->GetAggregatedIntProperty(rocksdb::Slice(propname), out_val) ? 1 : 0;
+  });
+  return found;
+}
+
+void pinrocks_approximate_memtable_stats_cf(rocksdb_t* db,
+                                            rocksdb_column_family_handle_t* column_family,
+                                            const char* start, size_t startlen, const char* limit,
+                                            size_t limitlen, uint64_t* count, uint64_t* size,
+                                            int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  *count = 0;
+  *size = 0;
+  guarded(status_code, errptr, [&] {
+    const rocksdb::Range range(rocksdb::Slice(start, startlen), rocksdb::Slice(limit, limitlen));
+    pinrocks::db_of(db)->GetApproximateMemTableStats(pinrocks::handle_of(column_family), range,
+                                                     count, size);
+  });
+}
+
+unsigned char pinrocks_db_background_error(rocksdb_t* db, int* severity, int* status_code,
+                                           char** errptr) PINROCKS_NOEXCEPT {
+  unsigned char stopped = 0;
+  *severity = 0;
+  guarded(status_code, errptr, [&] {
+    rocksdb::DB* base = pinrocks::db_of(db);
+    const rocksdb::DBOptions options = base->GetDBOptions();
+    // There, a write refused for a stop is reported back as a new background error
+    // ("write callback"), which can make a recoverable error fatal: no probe.
+    if (options.enable_pipelined_write || options.unordered_write || options.two_write_queues) {
+      report(errptr, status_code,
+             rocksdb::Status::NotSupported(
+                 "background_error with enable_pipelined_write, unordered_write or "
+                 "two_write_queues"));
+      return;
+    }
+    rocksdb::WriteOptions write;
+    write.no_slowdown = true;
+    rocksdb::WriteBatch empty;
+    // A stopped database refuses the batch with its stored error, severity included
+    // (PreprocessWrite). An error without one is the probe's own failure (its empty WAL
+    // record not written): if that stopped the database, the second probe says so.
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      const rocksdb::Status s = base->Write(write, &empty);
+      // A stall answers Incomplete under no_slowdown: writes wait, they are not stopped.
+      if (s.ok() || s.IsIncomplete()) {
+        return;
+      }
+      if (s.severity() >= rocksdb::Status::Severity::kHardError) {
+        stopped = 1;
+        *severity = static_cast<int>(s.severity());
+        report(errptr, status_code, s);
+        return;
+      }
+      if (attempt == 1) {
+        report(errptr, status_code, s);
+      }
+    }
+  });
+  return stopped;
 }
 
 // ---- Live options ----

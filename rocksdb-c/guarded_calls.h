@@ -101,6 +101,35 @@ char* pinrocks_property_value_cf(rocksdb_t* db, rocksdb_column_family_handle_t* 
                                  const char* propname, int* status_code,
                                  char** errptr) PINROCKS_NOEXCEPT;
 
+/* DB::GetMapProperty: each name and value of the map property handed to `fn`; returns 0 if
+ * RocksDB has no map for the property (or on error). */
+unsigned char pinrocks_property_map_cf(rocksdb_t* db, rocksdb_column_family_handle_t* column_family,
+                                       const char* propname, pinrocks_pair_fn fn, void* ctx,
+                                       int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
+/* DB::GetAggregatedIntProperty: the integer property summed over every column family; 0 if
+ * there is no such integer property (or on error), 1 with *out_val set. */
+unsigned char pinrocks_property_int_aggregated(rocksdb_t* db, const char* propname,
+                                               uint64_t* out_val, int* status_code,
+                                               char** errptr) PINROCKS_NOEXCEPT;
+
+/* DB::GetApproximateMemTableStats over [start, limit): entries and bytes in the memtables. */
+void pinrocks_approximate_memtable_stats_cf(rocksdb_t* db,
+                                            rocksdb_column_family_handle_t* column_family,
+                                            const char* start, size_t startlen, const char* limit,
+                                            size_t limitlen, uint64_t* count, uint64_t* size,
+                                            int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
+/* Whether the database's writes are stopped by a background error: an empty batch written
+ * with no_slowdown, which a stopped database refuses with its stored error before anything
+ * is written (otherwise the batch writes an empty WAL record and nothing else). Returns 1
+ * with that error in *status_code / *errptr and its rocksdb::Status::Severity (hard or worse)
+ * in *severity; 0 if writes go on (or stall: that is not a stop), or with an error in
+ * *status_code if the probe itself failed or cannot be made (pipelined, unordered or
+ * two-queue writes, where a refused write would become a new background error). */
+unsigned char pinrocks_db_background_error(rocksdb_t* db, int* severity, int* status_code,
+                                           char** errptr) PINROCKS_NOEXCEPT;
+
 /* Replaces rocksdb_property_int_cf (no try/catch; GetIntProperty copies the caller's name
  * into a std::string). Same results: 0 with *out_val set, or -1 if there is no such integer
  * property; -1 also on error. */

@@ -323,7 +323,7 @@ void pinrocks_options_set_info_log(rocksdb_options_t* options, int level, void* 
                                    pinrocks_log_fn log, pinrocks_destroy_fn destroy,
                                    int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
-/* ---- Event listeners (rocksdb-c/callbacks.cc) ----
+/* ---- Event listeners (rocksdb-c/listener.cc) ----
  * Each event's data is borrowed for the call: strings are pinrocks_slice views of RocksDB's
  * own (`reason` a NUL-terminated static name), lists arrays of them. */
 #define PINROCKS_EVENT_FLUSH_BEGIN 0          /* info: pinrocks_flush_info */
@@ -333,6 +333,12 @@ void pinrocks_options_set_info_log(rocksdb_options_t* options, int level, void* 
 #define PINROCKS_EVENT_STALL_CHANGED 4        /* info: pinrocks_stall_info */
 #define PINROCKS_EVENT_BACKGROUND_ERROR 5     /* info: pinrocks_error_info */
 #define PINROCKS_EVENT_RECOVERY_END 6         /* info: pinrocks_error_info (the new status) */
+#define PINROCKS_EVENT_MEMTABLE_SEALED 7      /* info: pinrocks_memtable_info */
+#define PINROCKS_EVENT_TABLE_FILE_CREATED 8   /* info: pinrocks_table_file_info */
+#define PINROCKS_EVENT_TABLE_FILE_DELETED 9   /* info: pinrocks_table_file_info (no cf_name) */
+#define PINROCKS_EVENT_FILE_INGESTED 10       /* info: pinrocks_ingestion_info */
+#define PINROCKS_EVENT_RECOVERY_BEGIN 11      /* info: pinrocks_error_info (`choice`: auto) */
+#define PINROCKS_EVENT_CF_HANDLE_DELETED 12   /* info: pinrocks_slice, the family's name */
 typedef struct pinrocks_flush_info {
   pinrocks_slice cf_name;
   pinrocks_slice file_path;
@@ -364,11 +370,42 @@ typedef struct pinrocks_stall_info {
   int previous;
   int current;
 } pinrocks_stall_info;
+/* `severity` is rocksdb::Status::Severity (0 none .. 4 unrecoverable). `choice`, NULL where
+ * RocksDB offers none: for a background error, the severity the listener leaves (0
+ * suppresses the error; RocksDB keeps the result only for the errors it classifies itself,
+ * see event_listener.rs); for a recovery's beginning, 1 to let it run, 0 to stop it. */
 typedef struct pinrocks_error_info {
   int reason; /* rocksdb::BackgroundErrorReason; -1 for a recovery's end */
   int status_code;
   pinrocks_slice status_message;
+  int severity;
+  int* choice;
 } pinrocks_error_info;
+typedef struct pinrocks_memtable_info {
+  pinrocks_slice cf_name;
+  uint64_t first_seqno;
+  uint64_t earliest_seqno;
+  uint64_t num_entries;
+  uint64_t num_deletes;
+} pinrocks_memtable_info;
+/* A table file created (reason: rocksdb::TableFileCreationReason) or deleted (reason -1). */
+typedef struct pinrocks_table_file_info {
+  pinrocks_slice cf_name;
+  pinrocks_slice file_path;
+  int job_id;
+  int reason;
+  uint64_t file_size;
+  uint64_t num_entries;
+  int status_code;
+  pinrocks_slice status_message;
+} pinrocks_table_file_info;
+typedef struct pinrocks_ingestion_info {
+  pinrocks_slice cf_name;
+  pinrocks_slice external_file_path;
+  pinrocks_slice internal_file_path;
+  uint64_t global_seqno;
+  uint64_t num_entries;
+} pinrocks_ingestion_info;
 typedef void (*pinrocks_event_fn)(void* state, int event, const void* info);
 /* Adds a listener calling `event` to the databases opened with `options`. */
 void pinrocks_options_add_event_listener(rocksdb_options_t* options, void* state,

@@ -48,7 +48,7 @@ RULES = [
     (
         "cf-write-gate",
         re.compile(r"^pinrocks::(\w+::)*(CfHandle::(enter_counted|leave_counted|note_prepared|close_for_drop)|DbInner::drop_cf)"),
-        re.compile(r"pinrocks::(\w+::)*DbInner::(create_cf|new)"),
+        re.compile(r"pinrocks::(\w+::)*DbInner>?::(create_cf|new|keep_family)"),
         "a column family's write gate (writers in flight, prepared transactions, dropped), "
         "read and changed only under its std Mutex, a futex helgrind does not see",
     ),

@@ -20,7 +20,7 @@ binary() { # test target
 concurrency=$(binary concurrency)
 soundness=$(binary soundness)
 logs=$(mktemp -d)
-export PINROCKS_STRESS_SECS=10 PINROCKS_STRESS_MIN_OPS=5
+export PINROCKS_STRESS_SECS=25 PINROCKS_STRESS_MIN_OPS=5
 helgrind() { # log binary args... (the tests must pass under it too)
     local log="$1"
     shift

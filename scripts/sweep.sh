@@ -36,6 +36,7 @@ if [ "$quick" = 1 ]; then
     "$bin" run "$out" --quick
     "$bin" merge --quick >"$out/merge.md"
     "$bin" txn --quick >"$out/txn.md"
+    "$bin" watched --quick >"$out/watched.md"
 else
     # Timing has the machine to itself; then the deterministic counts (no clock) run two at
     # a time. Each part's duration goes to stderr: where to trim when the sweep grows.
@@ -43,6 +44,7 @@ else
     "$bin" run "$out"
     "$bin" merge >"$out/merge.md"
     "$bin" txn >"$out/txn.md"
+    "$bin" watched >"$out/watched.md"
     echo "sweep: timing took ${SECONDS} s" >&2
     SECONDS=0
     scripts/count-per-read.sh instructions "8 128 1024" >"$out/instructions.md" &

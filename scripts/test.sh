@@ -20,4 +20,5 @@ cargo test --release --all-features
 for example in typed_table hot_path scan migrate_from_rocksdb; do
     cargo run --quiet --release --all-features --example "$example" >/dev/null
 done
-echo "examples: typed_table hot_path scan migrate_from_rocksdb ran"
+cargo run --quiet --release --all-features --example service_monitor -- 2 >/dev/null
+echo "examples: typed_table hot_path scan migrate_from_rocksdb service_monitor ran"

@@ -44,19 +44,23 @@ mod write;
 
 pub use admin::backup::{BackupEngine, BackupInfo};
 pub use admin::live_options::MemoryUsage;
-pub use admin::maintenance::{Bottommost, CompactOptions, FlushOptions};
+pub use admin::maintenance::{BackgroundError, Bottommost, CompactOptions, FlushOptions};
 pub use admin::metadata::{
     ColumnFamilyMetadata, LevelMetadata, LiveFile, MayExist, SstFileMetadata,
 };
+pub use admin::properties::{MemtableStats, Property, PropertyMap, PropertyValue};
+pub use admin::property_names as properties;
 pub use admin::sst::{IngestOptions, SstFileWriter};
 pub use admin::updates::{LoggedBatch, Updates};
 pub use callbacks::compaction_filter::{
     CompactionContext, CompactionFilter, CompactionFilterFactory, Decision, TypedDecision,
 };
 pub use callbacks::comparator::Comparator;
-pub use callbacks::event_listener::{
-    BackgroundErrorInfo, CompactionInfo, EventListener, FlushInfo, StallCondition, StallInfo,
+pub use callbacks::event_info::{
+    BackgroundErrorInfo, CompactionInfo, FlushInfo, IngestionInfo, MemtableInfo, RecoveryInfo,
+    StallCondition, StallInfo, TableFileInfo, TableFileReason,
 };
+pub use callbacks::event_listener::EventListener;
 pub use callbacks::info_log::{InfoLog, LogLevel};
 pub use callbacks::merge::{MergeError, MergeInput, MergeOperands, MergeOperator, MergeOutput};
 pub use callbacks::prefix_extractor::CustomPrefix;
@@ -72,7 +76,8 @@ pub use options::db_options::{Options, WalRecoveryMode};
 pub use options::formats::{Memtable, PlainTableOptions, PrefixExtractor};
 pub use options::rate_limiter::RateLimiter;
 pub use options::statistics::{
-    crc32c_mode, Histogram, HistogramData, PerfContext, PerfLevel, PerfMetric, Statistics, Ticker,
+    crc32c_mode, Histogram, HistogramData, PerfContext, PerfLevel, PerfMetric, Statistics,
+    StatsLevel, Ticker,
 };
 pub use options::stored_options::StoredOptions;
 pub use options::table_options::{
@@ -82,7 +87,7 @@ pub use options::transaction_options::{
     OptimisticTransactionOptions, TransactionDbOptions, TransactionOptions,
 };
 pub use raw::batch_records::BatchRecord;
-pub use raw::error::{Error, ErrorKind, Result};
+pub use raw::error::{Error, ErrorKind, ErrorSeverity, Result};
 pub use raw::ffi;
 pub use raw::new_value::{NewValue, OutOfMemory};
 pub use read::cursor::{Cursor, Entries};

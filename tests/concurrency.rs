@@ -262,6 +262,88 @@ fn send_and_sync_types_cross_threads() {
     });
 }
 
+/// A listener and a logger on a database that four writers fill while memtables are tiny:
+/// every flush RocksDB runs reaches the listener once (begin and completed by job), the log
+/// lines arrive whole, and under `scripts/races.sh` nothing the listener, the logger or
+/// pinrocks' trampolines touch is raced.
+#[test]
+fn a_listener_and_a_logger_under_concurrent_writers() {
+    use std::collections::BTreeSet;
+    use std::sync::{Arc, Mutex};
+
+    #[derive(Default)]
+    struct Jobs {
+        begun: Mutex<BTreeSet<i32>>,
+        completed: Mutex<Vec<i32>>,
+        sealed: AtomicU64,
+    }
+    impl pinrocks::EventListener for Jobs {
+        fn on_flush_begin(&self, info: &pinrocks::FlushInfo<'_>) {
+            assert!(self.begun.lock().unwrap().insert(info.job_id));
+        }
+        fn on_flush_completed(&self, info: &pinrocks::FlushInfo<'_>) {
+            self.completed.lock().unwrap().push(info.job_id);
+        }
+        fn on_memtable_sealed(&self, _: &pinrocks::MemtableInfo<'_>) {
+            self.sealed.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+    let jobs = Arc::new(Jobs::default());
+    // RocksDB logs one "flush_finished" line per flush job: counted under the burst of
+    // lines from four writers and the flush threads, none may be missing.
+    let lines = Arc::new(AtomicU64::new(0));
+    let finished = Arc::new(AtomicU64::new(0));
+    let log = {
+        let (lines, finished) = (lines.clone(), finished.clone());
+        pinrocks::InfoLog::new(move |_, line| {
+            lines.fetch_add(1, Ordering::Relaxed);
+            if line.contains("\"event\": \"flush_finished\"") {
+                finished.fetch_add(1, Ordering::Relaxed);
+            }
+        })
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = common::create_options();
+    options
+        .write_buffer_size(64 << 10)
+        .max_write_buffer_number(4)
+        .info_log(&log, pinrocks::LogLevel::Info)
+        .add_event_listener(jobs.clone());
+    let db = Db::open(&options, dir.path()).unwrap();
+    // Fewer under the race detector, which runs 50x slower.
+    let per_writer = if std::env::var_os("PINROCKS_STRESS_SECS").is_some() {
+        500
+    } else {
+        2_000
+    };
+    std::thread::scope(|s| {
+        for writer in 0..4u32 {
+            let db = &db;
+            s.spawn(move || {
+                for i in 0..per_writer {
+                    let key = (writer << 24 | i).to_be_bytes();
+                    db.put(&key, &[writer as u8; 100]).unwrap();
+                }
+            });
+        }
+    });
+    db.flush().unwrap();
+    db.wait_for_compact(false).unwrap();
+    let completed = jobs.completed.lock().unwrap().clone();
+    let begun = jobs.begun.lock().unwrap().clone();
+    assert_eq!(completed.iter().copied().collect::<BTreeSet<_>>(), begun);
+    assert_eq!(completed.len(), begun.len(), "each job completed once");
+    assert!(completed.len() >= 2, "{completed:?}");
+    // Every flush wrote at least one sealed memtable (one job may take several).
+    assert!(jobs.sealed.load(Ordering::Relaxed) >= completed.len() as u64);
+    assert_eq!(finished.load(Ordering::Relaxed), completed.len() as u64);
+    assert!(lines.load(Ordering::Relaxed) > finished.load(Ordering::Relaxed));
+    for writer in 0..4u32 {
+        let key = (writer << 24 | (per_writer - 1)).to_be_bytes();
+        assert_eq!(db.get(&key).unwrap(), Some(vec![writer as u8; 100]));
+    }
+}
+
 /// The race detector's positive control, run only by `scripts/races.sh`: one batch shared
 /// by two threads through an `unsafe impl Sync` (what `WriteBatch` once allowed from safe
 /// code), written to two databases. `DB::Write` stamps its sequence number into the batch,

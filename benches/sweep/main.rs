@@ -24,6 +24,7 @@ mod report;
 mod run;
 mod tiers;
 mod txn;
+mod watched;
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -114,6 +115,7 @@ fn main() {
         Some("merge") => merge::main(&args[1..]),
         Some("crc") => crc::main(),
         Some("txn") => txn::main(&args[1..]),
+        Some("watched") => watched::main(&args[1..]),
         Some("merge-per-read") => merge::per_read(&args[1..]),
         Some("report") => report::main(&args[1..]),
         Some("tiers") => TIER_NAMES.iter().for_each(|name| println!("{name}")),

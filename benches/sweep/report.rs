@@ -454,6 +454,10 @@ pub fn main(args: &[String]) {
             "Reads of merged keys (a u64 counter, operands pending in the memtable): ns per read and paired ratios",
         ),
         (
+            "watched.md",
+            "With an event listener and the info log in Rust, against neither: ns per operation and paired ratios",
+        ),
+        (
             "merge-allocations.md",
             "Heap allocations per read of a merged key, both sides (valgrind)",
         ),

@@ -8,10 +8,10 @@ use std::path::Path;
 
 use crate::db::column_family::ColumnFamily;
 use crate::db::database::Db;
-use crate::db::handles::{DirInUse, DirUse};
+use crate::db::handles::{DbKind, DirInUse, DirUse};
 use crate::options::db_options::Options;
 use crate::raw::cstr::path_to_cstring;
-use crate::raw::error::{ErrPtr, Error, Result};
+use crate::raw::error::{ErrPtr, Error, ErrorSeverity, Result};
 use crate::raw::ffi;
 use crate::raw::reentry;
 
@@ -364,6 +364,31 @@ impl Db {
         self.background(ffi::PINROCKS_BG_RESUME, "resume")
     }
 
+    /// The background error that stops this database's writes, if one does: what failed
+    /// (a flush or compaction that hit a full disk, an I/O error, corruption) and how bad
+    /// it is; `None` while writes go on (a stall is not a stop). A soft error, which lets
+    /// writes go on, is seen by an [`EventListener`](crate::EventListener)'s
+    /// `on_background_error`. Read-only and secondary instances have none.
+    ///
+    /// RocksDB has no call for this: pinrocks asks the way a write would, with an empty
+    /// batch that RocksDB refuses before anything is written when writes are stopped.
+    /// Otherwise the batch goes through: it writes an empty WAL record, counts as a write in
+    /// the statistics, and changes nothing else. Not available (an `Err`) with
+    /// `enable_pipelined_write`, `unordered_write` or `two_write_queues`, where RocksDB
+    /// would turn a refused write into a new background error.
+    #[doc(alias = "GetBGError")]
+    pub fn background_error(&self) -> Result<Option<BackgroundError>> {
+        reentry::refuse_inside("background_error")?;
+        if matches!(self.inner().kind, DbKind::ReadOnly | DbKind::Secondary) {
+            return Ok(None);
+        }
+        let stopped = self.inner().raw_db().stopped_by()?;
+        Ok(stopped.map(|(severity, error)| BackgroundError {
+            severity: ErrorSeverity::from_raw(severity).unwrap_or(ErrorSeverity::Hard),
+            error,
+        }))
+    }
+
     fn background(&self, op: u32, operation: &'static str) -> Result<()> {
         reentry::refuse_inside(operation)?;
         self.inner().raw_db().background(op)
@@ -413,4 +438,15 @@ impl Db {
         };
         err.check_with_code(Some(code))
     }
+}
+
+/// A background error that stops writes ([`Db::background_error`]).
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct BackgroundError {
+    /// How bad it is: up to [`ErrorSeverity::Hard`], [`Db::resume`] can clear it once the
+    /// cause is gone; beyond, the database must be reopened.
+    pub severity: ErrorSeverity,
+    /// The error, as writes receive it.
+    pub error: Error,
 }

@@ -1,4 +1,4 @@
-//! Running a database: backups, SST files, file and level metadata, the write-ahead log's
+//! Running a database: backups, SST files, file and level metadata, typed properties, the write-ahead log's
 //! updates, options changed while it is open, and maintenance (manual compactions and
 //! flushes, background work, destroy and repair).
 
@@ -6,5 +6,7 @@ pub(crate) mod backup;
 pub(crate) mod live_options;
 pub(crate) mod maintenance;
 pub(crate) mod metadata;
+pub(crate) mod properties;
+pub mod property_names;
 pub(crate) mod sst;
 pub(crate) mod updates;

@@ -1,10 +1,11 @@
 //! The user's code that RocksDB calls: merge operators, compaction filters, comparators,
-//! prefix extractors, the info log, event listeners. Each trait's trampolines catch panics at the FFI boundary and keep
+//! prefix extractors, the info log, event listeners (and what their events tell). Each trait's trampolines catch panics at the FFI boundary and keep
 //! the database going, or (where RocksDB cannot go on without an answer) abort with a
 //! message.
 
 pub(crate) mod compaction_filter;
 pub(crate) mod comparator;
+pub(crate) mod event_info;
 pub(crate) mod event_listener;
 pub(crate) mod info_log;
 pub(crate) mod merge;

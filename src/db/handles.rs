@@ -157,6 +157,27 @@ impl RawDb {
         err.check_with_code(Some(code))
     }
 
+    /// The background error that stops writes, with its severity
+    /// (`pinrocks_db_background_error`): `Ok(None)` while writes go on, `Err` if the probe
+    /// failed or cannot be made.
+    pub(crate) fn stopped_by(&self) -> Result<Option<(i32, Error)>> {
+        let (mut severity, mut code, mut err) = (0, 0, ErrPtr::new());
+        // SAFETY: the open database, owned; no C++ exception leaves the call.
+        let stopped = unsafe {
+            ffi::pinrocks_db_background_error(
+                self.handle().as_ptr(),
+                &mut severity,
+                &mut code,
+                err.as_out(),
+            )
+        };
+        match err.check_with_code(Some(code)) {
+            Err(error) if stopped != 0 => Ok(Some((severity, error))),
+            Err(error) => Err(error),
+            Ok(()) => Ok(None),
+        }
+    }
+
     /// Undoes every `pause_background_work` in force, so that a close (which may flush and
     /// wait) cannot wait forever; RocksDB refuses a continue when nothing is paused.
     fn unpause(&self) {

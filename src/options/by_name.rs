@@ -2,13 +2,11 @@
 //! (its `GetDBOptionsFromMap` / `GetColumnFamilyOptionsFromMap` and `StringToMap`), checked
 //! by RocksDB, all or none.
 
-use std::ffi::{c_char, c_void};
-
 use crate::options::db_options::Options;
 use crate::raw::cstr::pairs;
 use crate::raw::error::{ErrPtr, Error, ErrorKind, Result};
 use crate::raw::ffi;
-use crate::raw::pinned::value_slice;
+use crate::raw::pairs::collect_pair;
 use crate::raw::trampoline::Carried;
 
 /// Names pinrocks keeps state for on the Rust side, which a string must not change behind
@@ -127,32 +125,14 @@ impl Options {
 
 /// RocksDB's split of an options string into names and values, in name order.
 fn string_to_map(options: &str) -> Result<Vec<(String, String)>> {
-    extern "C" fn pair(
-        ctx: *mut c_void,
-        key: *const c_char,
-        key_len: usize,
-        value: *const c_char,
-        value_len: usize,
-    ) {
-        // SAFETY: `ctx` is the `Carried<Vec<..>>` that `string_to_map` passed for this call.
-        let pairs = unsafe { Carried::<Vec<(String, String)>>::from_ctx(ctx) };
-        // SAFETY: RocksDB passes its map's strings, valid during this call.
-        let (key, value) = unsafe { (value_slice(key, key_len), value_slice(value, value_len)) };
-        pairs.run(|pairs| {
-            pairs.push((
-                String::from_utf8_lossy(key).into_owned(),
-                String::from_utf8_lossy(value).into_owned(),
-            ))
-        });
-    }
     let mut pairs = Carried::new(Vec::new());
     let (mut code, mut err) = (0, ErrPtr::new());
-    // SAFETY: the string is borrowed for the call; `pair` matches `pairs`' type. Guarded.
+    // SAFETY: the string is borrowed for the call; `collect_pair` matches `pairs`' type. Guarded.
     unsafe {
         ffi::pinrocks_options_string_to_map(
             options.as_ptr().cast(),
             options.len(),
-            Some(pair),
+            Some(collect_pair::<Vec<(String, String)>>),
             pairs.as_ctx(),
             &mut code,
             err.as_out(),

@@ -34,6 +34,25 @@ macro_rules! named {
     };
 }
 
+/// What statistics measure besides their tickers (RocksDB's `StatsLevel`): each level
+/// adds timers, which cost a clock read each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum StatsLevel {
+    /// Nothing: no tickers, no histograms.
+    DisableAll = 0,
+    /// Tickers only.
+    ExceptHistogramOrTimers = 1,
+    /// Tickers and histograms, no timers.
+    ExceptTimers = 2,
+    /// All but the detailed timers (RocksDB's default).
+    ExceptDetailedTimers = 3,
+    /// All but the time spent on the database mutex.
+    ExceptTimeForMutex = 4,
+    /// Everything, the mutex time too (costly).
+    All = 5,
+}
+
 named!(
     /// A statistics counter. Others are read by name with
     /// [`Statistics::ticker_by_name`].

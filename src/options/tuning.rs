@@ -12,6 +12,7 @@ use std::time::Duration;
 use crate::callbacks::event_listener::{self, EventListener};
 use crate::callbacks::info_log::{destroy_state, log_line, InfoLog, LogLevel};
 use crate::options::db_options::Options;
+use crate::options::statistics::StatsLevel;
 use crate::options::table_options::{BlockBasedOptions, DataBlockIndexType, FilterPolicy};
 use crate::raw::cstr::path_to_cstring;
 use crate::raw::error::{ErrPtr, Result};
@@ -25,6 +26,20 @@ pub(crate) fn seconds(d: Duration) -> u64 {
 }
 
 impl Options {
+    /// Collects statistics as [`enable_statistics`](Self::enable_statistics) does (a new
+    /// collection, replacing one enabled before), at `level`: what is measured besides the
+    /// tickers. RocksDB's default is [`StatsLevel::ExceptDetailedTimers`].
+    #[doc(alias = "set_stats_level")]
+    pub fn statistics_level(&mut self, level: StatsLevel) -> &mut Self {
+        // SAFETY: live options; the level is one of the C API's values, set on the
+        // statistics just created (the C API ignores it without statistics).
+        unsafe {
+            ffi::rocksdb_options_enable_statistics(self.raw.as_ptr());
+            ffi::rocksdb_options_set_statistics_level(self.raw.as_ptr(), level as i32);
+        }
+        self
+    }
+
     setter!(
         /// `use_direct_reads`: read SST files with `O_DIRECT`, past the OS page cache (then
         /// the block cache is the only cache; not with mmap reads). RocksDB refuses to open

@@ -9,6 +9,43 @@ use std::fmt;
 
 use crate::raw::ffi;
 
+/// How bad a background error is, as RocksDB grades it (`Status::Severity`): what it stops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum ErrorSeverity {
+    /// Writes go on; background work may be paused until RocksDB recovers.
+    Soft,
+    /// Writes are stopped; [`Db::resume`](crate::Db::resume) (or RocksDB's own recovery)
+    /// can clear it once the cause is gone.
+    Hard,
+    /// Writes are stopped until the database is reopened.
+    Fatal,
+    /// Writes are stopped and data may be lost: reopening may not be enough.
+    Unrecoverable,
+}
+
+impl ErrorSeverity {
+    /// RocksDB's value (1 soft .. 4 unrecoverable), `None` for none.
+    pub(crate) fn from_raw(raw: i32) -> Option<Self> {
+        match raw {
+            1 => Some(ErrorSeverity::Soft),
+            2 => Some(ErrorSeverity::Hard),
+            3 => Some(ErrorSeverity::Fatal),
+            r if r >= 4 => Some(ErrorSeverity::Unrecoverable),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn to_raw(self) -> i32 {
+        match self {
+            ErrorSeverity::Soft => 1,
+            ErrorSeverity::Hard => 2,
+            ErrorSeverity::Fatal => 3,
+            ErrorSeverity::Unrecoverable => 4,
+        }
+    }
+}
+
 /// The kind of a RocksDB `Status`, as RocksDB's C++ `Status::Code` names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]

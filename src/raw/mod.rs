@@ -11,6 +11,7 @@ pub mod ffi;
 mod layout_tests;
 pub(crate) mod new_value;
 pub(crate) mod owned;
+pub(crate) mod pairs;
 pub(crate) mod pinned;
 pub(crate) mod reentry;
 pub(crate) mod setter;

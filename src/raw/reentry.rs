@@ -54,14 +54,18 @@ pub(crate) fn refuse_read_inside(operation: &'static str) -> Result<()> {
 }
 
 /// `Err(InsideCallback)` if this thread is inside a callback RocksDB may run under its
-/// database mutex (a comparator, the info log), for a call that takes that mutex (a
-/// property, file metadata): it would wait for itself.
+/// database mutex (a comparator, the info log) or inside a read (a merge operator, a prefix
+/// extractor), for a call that takes that mutex or the thread's cached `SuperVersion` (a
+/// property, file metadata, size estimates): it would wait for itself, or use the slot the
+/// read holds.
 pub(crate) fn refuse_under_mutex(operation: &'static str) -> Result<()> {
     match current() {
-        Some(callback @ (COMPARATOR | INFO_LOG)) => Err(Error::InsideCallback {
-            operation,
-            callback,
-        }),
+        Some(callback @ (COMPARATOR | INFO_LOG | MERGE_OPERATOR | PREFIX_EXTRACTOR)) => {
+            Err(Error::InsideCallback {
+                operation,
+                callback,
+            })
+        }
         _ => Ok(()),
     }
 }

@@ -1,7 +1,8 @@
 //! RocksDB's events through `EventListener`, in the number and order RocksDB produces them:
 //! flushes with their files, a manual compaction with its inputs, a stall and its end, a
-//! background error and the recovery from it; panicking listeners leave the database
-//! working, and a listener's call into its database is refused.
+//! background error and the recovery from it; memtables sealed, table files created and
+//! deleted, an ingest, column family handles deleted; panicking listeners leave the
+//! database working, and a listener's call into its database is refused.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -11,7 +12,8 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 use crate::common::{create_options, patterned};
 use pinrocks::{
     BackgroundErrorInfo, CompactionInfo, Db, Error, ErrorKind, EventListener, FlushInfo,
-    SstFileManager, StallCondition, StallInfo,
+    IngestOptions, IngestionInfo, MemtableInfo, SstFileManager, SstFileWriter, StallCondition,
+    StallInfo, TableFileInfo, TableFileReason,
 };
 
 /// A completed compaction: its input files, how many it wrote, its output level, its reason.
@@ -60,7 +62,7 @@ impl EventListener for Recorder {
         let stall = (info.cf_name.to_owned(), info.previous, info.current);
         self.stalls.lock().unwrap().push(stall);
     }
-    fn on_background_error(&self, info: &BackgroundErrorInfo) {
+    fn on_background_error(&self, info: &BackgroundErrorInfo<'_>) {
         self.errors
             .lock()
             .unwrap()
@@ -260,4 +262,133 @@ fn panicking_and_reentering_listeners_leave_the_database_working() {
         db.get(&499u32.to_be_bytes()).unwrap().as_deref(),
         Some(&b"v"[..])
     );
+}
+
+/// A file created: its family, path, reason and entries.
+type Created = (String, PathBuf, Option<TableFileReason>, u64);
+
+/// The file events of a scripted life: what each says, in order per kind.
+#[derive(Default)]
+struct Files {
+    sealed: Mutex<Vec<(String, u64, u64)>>,
+    created: Mutex<Vec<Created>>,
+    deleted: Mutex<Vec<PathBuf>>,
+    ingested: Mutex<Vec<(String, PathBuf, PathBuf, u64)>>,
+    handles: Mutex<Vec<String>>,
+}
+
+impl EventListener for Files {
+    fn on_memtable_sealed(&self, info: &MemtableInfo<'_>) {
+        let sealed = (info.cf_name.to_owned(), info.entries, info.deletes);
+        self.sealed.lock().unwrap().push(sealed);
+    }
+    fn on_table_file_created(&self, info: &TableFileInfo<'_>) {
+        if info.status.is_ok() {
+            let path = info.file_path.to_owned();
+            let created = (info.cf_name.to_owned(), path, info.reason, info.entries);
+            self.created.lock().unwrap().push(created);
+        }
+    }
+    fn on_table_file_deleted(&self, info: &TableFileInfo<'_>) {
+        assert_eq!(info.reason, None);
+        self.deleted.lock().unwrap().push(info.file_path.to_owned());
+    }
+    fn on_external_file_ingested(&self, info: &IngestionInfo<'_>) {
+        let ingested = (
+            info.cf_name.to_owned(),
+            info.external_file_path.to_owned(),
+            info.internal_file_path.to_owned(),
+            info.entries,
+        );
+        self.ingested.lock().unwrap().push(ingested);
+    }
+    fn on_column_family_handle_deleted(&self, cf_name: &str) {
+        self.handles.lock().unwrap().push(cf_name.to_owned());
+    }
+}
+
+/// Two flushes (3 entries, one of them a delete; then 2), a compaction of their files, an
+/// ingest of one file of 4 entries, a family created and dropped, then a close:
+/// each event once, with what it was about.
+#[test]
+fn memtables_files_ingests_and_handles_arrive_with_what_they_were_about() {
+    let files = Arc::new(Files::default());
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = create_options();
+    options
+        .disable_auto_compactions(true)
+        .add_event_listener(files.clone());
+    let db = Db::open(&options, dir.path().join("db")).unwrap();
+    db.put(b"a", b"1").unwrap();
+    db.put(b"b", b"2").unwrap();
+    db.delete(b"c").unwrap();
+    db.flush().unwrap();
+    db.put(b"a", b"3").unwrap();
+    db.put(b"d", b"4").unwrap();
+    db.flush().unwrap();
+    assert_eq!(
+        files.sealed.lock().unwrap().as_slice(),
+        [("default".to_owned(), 3, 1), ("default".to_owned(), 2, 0)]
+    );
+    let flushed: Vec<PathBuf> = {
+        let created = files.created.lock().unwrap();
+        let shape: Vec<_> = created
+            .iter()
+            .map(|(cf, _, r, n)| (cf.as_str(), *r, *n))
+            .collect();
+        assert_eq!(
+            shape,
+            [
+                ("default", Some(TableFileReason::Flush), 3),
+                ("default", Some(TableFileReason::Flush), 2)
+            ]
+        );
+        created.iter().map(|(_, path, _, _)| path.clone()).collect()
+    };
+    db.compact_range(None, None).unwrap();
+    {
+        let created = files.created.lock().unwrap();
+        assert_eq!(created.len(), 3);
+        // The bottom level drops the delete and the older "a": a, b, d.
+        assert_eq!(created[2].2, Some(TableFileReason::Compaction));
+        assert_eq!(created[2].3, 3);
+    }
+    // Obsolete files are purged after the compaction's job: wait for both deletions.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while files.deleted.lock().unwrap().len() < 2 {
+        assert!(std::time::Instant::now() < deadline, "no deletions");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let deleted: BTreeSet<PathBuf> = files.deleted.lock().unwrap().iter().cloned().collect();
+    assert_eq!(deleted, flushed.into_iter().collect::<BTreeSet<_>>());
+    assert!(deleted.iter().all(|f| !f.exists()));
+
+    let sst = dir.path().join("outside.sst");
+    let mut writer = SstFileWriter::create(&options, &sst).unwrap();
+    for key in [b"w", b"x", b"y", b"z"] {
+        writer.put(key, b"ingested").unwrap();
+    }
+    writer.finish().unwrap();
+    db.ingest(&[&sst], &IngestOptions::new()).unwrap();
+    {
+        let ingested = files.ingested.lock().unwrap();
+        assert_eq!(ingested.len(), 1);
+        let (cf, outside, inside, entries) = &ingested[0];
+        assert_eq!((cf.as_str(), outside, *entries), ("default", &sst, 4));
+        assert!(
+            inside.starts_with(dir.path().join("db")) && inside.exists(),
+            "{inside:?}"
+        );
+    }
+    assert_eq!(db.get(b"y").unwrap().as_deref(), Some(&b"ingested"[..]));
+
+    // The database keeps a family's handle while the family exists: dropping it deletes it.
+    drop(db.create_cf("family", &create_options()).unwrap());
+    assert!(files.handles.lock().unwrap().is_empty());
+    db.drop_cf("family").unwrap();
+    assert_eq!(files.handles.lock().unwrap().as_slice(), ["family"]);
+    drop(db);
+    let handles = files.handles.lock().unwrap().clone();
+    assert_eq!(handles.first().map(String::as_str), Some("family"));
+    assert!(handles.contains(&"default".to_owned()), "{handles:?}");
 }

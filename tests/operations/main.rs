@@ -16,4 +16,5 @@ mod formats;
 mod info_log;
 mod kinds;
 mod maintenance;
+mod numbers;
 mod placement;
