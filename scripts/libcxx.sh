@@ -21,7 +21,7 @@ if ! echo '#include <functional>' | clang++ -x c++ -stdlib=libc++ -fsyntax-only 
         libc++-dev libc++abi-dev
 fi
 
-# What a crate that depends on pinrocks sets, too (README: "The libc++ build mode").
+# What a crate that depends on pinrocks sets, too (docs/zero-allocation-reads.md: "The libc++ build mode").
 export CC=clang CXX=clang++ CXXFLAGS="-stdlib=libc++" CXXSTDLIB=c++
 # setup.sh may have set the default folder: this mode always has its own.
 export CARGO_TARGET_DIR="${PINROCKS_LIBCXX_TARGET_DIR:-${CARGO_TARGET_DIR%-libcxx}-libcxx}"

@@ -369,6 +369,7 @@ where
 /// Owned values through serde, stored as JSON (feature `serde`). Decoding builds an owned
 /// `T`; encoding reuses a per-thread buffer.
 #[cfg(feature = "serde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 #[derive(Debug, Clone, Copy)]
 pub struct Json<T>(std::marker::PhantomData<T>);
 

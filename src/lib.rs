@@ -25,6 +25,7 @@
 //! assert_eq!(first_word, Some(Some(5)));
 //! # Ok(()) }
 //! ```
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
@@ -116,6 +117,21 @@ pub use write::writer::Writer;
 #[cfg(doctest)]
 #[doc = include_str!("../docs/drop-order.md")]
 pub struct DropOrderDoctests;
+
+/// The guide's examples (docs/guide.md), compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/guide.md")]
+pub struct GuideDoctests;
+
+/// The transactions page's examples (docs/transactions.md), as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/transactions.md")]
+pub struct TransactionsDoctests;
+
+/// The callbacks page's examples (docs/callbacks.md), as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/callbacks.md")]
+pub struct CallbacksDoctests;
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]

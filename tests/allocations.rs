@@ -1,6 +1,6 @@
 //! Heap allocations made on the Rust side per read, counted by a global allocator: zero
 //! for the buffer tier and the one-call pinned path, one (the `Vec`) for the Vec tier.
-//! C++-side allocations are measured separately (see the README).
+//! C++-side allocations are measured separately (see docs/allocations.md).
 
 mod common;
 

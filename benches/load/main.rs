@@ -3,7 +3,7 @@
 //! RocksDB), interleaved round by round so that both see the same machine state.
 //!
 //! `cargo bench --bench load -- [keys] [value bytes] [rounds]` (default 1,000,000 100 3);
-//! `scripts/load-bench.sh` runs the README's two sizes.
+//! `scripts/load-bench.sh` runs the two sizes of docs/guide.md's load table.
 
 use std::time::Instant;
 

@@ -276,7 +276,7 @@ impl Statistics {
 /// How this build of RocksDB computes CRC32c checksums (WAL records, MANIFEST, and blocks
 /// with [`ChecksumType::Crc32c`](crate::ChecksumType::Crc32c)), in RocksDB's words:
 /// `"Supported on x86"` when it was compiled with SSE4.2, `"Not supported on x86"` when it
-/// falls back to software (librocksdb-sys' default build). See the README for turning it on.
+/// falls back to software (librocksdb-sys' default build). See docs/guide.md ("Hardware CRC32c") for turning it on.
 pub fn crc32c_mode() -> String {
     let mut buf = [0u8; 64];
     // SAFETY: writes at most `buf.len()` bytes into `buf`.

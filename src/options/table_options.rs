@@ -42,7 +42,7 @@ pub enum DataBlockIndexType {
 pub enum ChecksumType {
     /// No checksum.
     None,
-    /// CRC32c (hardware-accelerated only in a RocksDB built with SSE4.2; see the README).
+    /// CRC32c (hardware-accelerated only in a RocksDB built with SSE4.2; see docs/guide.md).
     Crc32c,
     /// xxHash32.
     XxHash,
