@@ -162,7 +162,9 @@ fn a_panicking_filter_keeps_every_entry_100_times() {
         counted.fetch_add(1, Ordering::Relaxed);
         out.set(b"half written").unwrap();
         if key.ends_with(b"!") {
-            panic!("filter panics on {key:?}");
+            // Quietly (`resume_unwind` runs no panic hook): 5,000 of these otherwise print
+            // a backtrace each into the test log.
+            std::panic::resume_unwind(Box::new(format!("filter panics on {key:?}")));
         }
         Decision::Remove
     });
