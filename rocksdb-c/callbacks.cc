@@ -16,7 +16,6 @@
 #include <memory>
 #include <string>
 #include <utility>
-#include <vector>
 
 #include "guarded.h"
 #include "layout.h"
@@ -286,48 +285,37 @@ void pinrocks_options_set_merge_operator(rocksdb_options_t* options, const char*
                                          pinrocks_partial_merge_fn partial,
                                          pinrocks_destroy_fn destroy, int* status_code,
                                          char** errptr) PINROCKS_NOEXCEPT {
-  bool owned = false;  // once the operator owns `state`, its destructor frees it
-  pinrocks::guarded(status_code, errptr, [&] {
-    std::string copied(name);
-    auto op = std::make_shared<RustMergeOperator>(std::move(copied), state, full, partial, destroy);
-    owned = true;
-    pinrocks::options_of(options).merge_operator = std::move(op);
-  });
-  if (!owned) {
-    destroy(state);
-  }
+  pinrocks::guarded_hand_over(
+      status_code, errptr, state, destroy,
+      [&] { return std::make_shared<RustMergeOperator>(name, state, full, partial, destroy); },
+      [&](auto op) { pinrocks::options_of(options).merge_operator = std::move(op); });
 }
 
 void pinrocks_options_set_info_log(rocksdb_options_t* options, int level, void* state,
                                    pinrocks_log_fn log, pinrocks_destroy_fn destroy,
                                    int* status_code, char** errptr) PINROCKS_NOEXCEPT {
-  bool owned = false;
-  pinrocks::guarded(status_code, errptr, [&] {
-    auto logger = std::make_shared<RustLogger>(static_cast<rocksdb::InfoLogLevel>(level), state,
-                                               log, destroy);
-    owned = true;
-    pinrocks::options_of(options).info_log = std::move(logger);
-  });
-  if (!owned) {
-    destroy(state);
-  }
+  pinrocks::guarded_hand_over(
+      status_code, errptr, state, destroy,
+      [&] {
+        return std::make_shared<RustLogger>(static_cast<rocksdb::InfoLogLevel>(level), state, log,
+                                            destroy);
+      },
+      [&](auto logger) { pinrocks::options_of(options).info_log = std::move(logger); });
 }
 
 void pinrocks_options_set_compaction_filter_factory(
     rocksdb_options_t* options, const char* name, void* factory, pinrocks_create_filter_fn create,
     pinrocks_filter_fn filter, pinrocks_destroy_fn destroy_filter,
     pinrocks_destroy_fn destroy_factory, int* status_code, char** errptr) PINROCKS_NOEXCEPT {
-  bool owned = false;
-  pinrocks::guarded(status_code, errptr, [&] {
-    std::string copied(name);
-    auto made = std::make_shared<RustCompactionFilterFactory>(
-        std::move(copied), factory, create, filter, destroy_filter, destroy_factory);
-    owned = true;
-    pinrocks::options_of(options).compaction_filter_factory = std::move(made);
-  });
-  if (!owned) {
-    destroy_factory(factory);
-  }
+  pinrocks::guarded_hand_over(
+      status_code, errptr, factory, destroy_factory,
+      [&] {
+        return std::make_shared<RustCompactionFilterFactory>(name, factory, create, filter,
+                                                             destroy_filter, destroy_factory);
+      },
+      [&](auto made) {
+        pinrocks::options_of(options).compaction_filter_factory = std::move(made);
+      });
 }
 
 }  // extern "C"

@@ -71,6 +71,24 @@ void guarded(int* status_code, char** errptr, Body&& body) noexcept {
   }
 }
 
+// The shape of every setter that hands Rust's `state` to a new C++ object whose destructor
+// frees it (a merge operator, a filter factory, a logger, a listener): `make` builds that
+// object, `install` puts it in the options, both guarded. If `make` fails, nothing owns
+// `state` yet, so it is freed here; once made, the object frees it, whatever `install` does.
+template <typename Make, typename Install>
+void guarded_hand_over(int* status_code, char** errptr, void* state, pinrocks_destroy_fn destroy,
+                       Make&& make, Install&& install) noexcept {
+  bool owned = false;
+  guarded(status_code, errptr, [&] {
+    auto made = make();
+    owned = true;
+    install(std::move(made));
+  });
+  if (!owned) {
+    destroy(state);
+  }
+}
+
 // Put, Delete or Merge (`op`: a PINROCKS_RECORD_*) on `target`, anything with RocksDB's
 // `Put(cf, key, value)`, `Delete(cf, key)` and `Merge(cf, key, value)`: a Transaction, a
 // WriteBatchWithIndex. `value` is unused for a delete.

@@ -18,6 +18,11 @@ namespace {
 
 pinrocks_slice view(const std::string& s) { return pinrocks_slice{s.data(), s.size()}; }
 
+// A status's message for an event (empty for OK). May throw std::bad_alloc: callers catch.
+std::string message_of(const rocksdb::Status& status) {
+  return status.ok() ? std::string() : status.ToString();
+}
+
 // RocksDB's events handed to Rust, each with its data borrowed for the call. No exception
 // leaves a callback: one that cannot build its lists (out of memory) skips the event.
 class RustListener : public rocksdb::EventListener {
@@ -127,7 +132,7 @@ class RustListener : public rocksdb::EventListener {
       outputs.reserve(info.output_files.size());
       for (const std::string& f : info.input_files) inputs.push_back(view(f));
       for (const std::string& f : info.output_files) outputs.push_back(view(f));
-      const std::string message = info.status.ok() ? std::string() : info.status.ToString();
+      const std::string message = message_of(info.status);
       const pinrocks_compaction_info out{view(info.cf_name),
                                          info.job_id,
                                          info.base_input_level,
@@ -149,7 +154,7 @@ class RustListener : public rocksdb::EventListener {
 
   void Error(int event, int reason, const rocksdb::Status& status, int* choice) noexcept {
     try {
-      const std::string message = status.ok() ? std::string() : status.ToString();
+      const std::string message = message_of(status);
       const pinrocks_error_info out{reason, static_cast<int>(status.code()), view(message),
                                     static_cast<int>(status.severity()), choice};
       event_(state_, event, &out);
@@ -162,7 +167,7 @@ class RustListener : public rocksdb::EventListener {
                  int reason, uint64_t size, uint64_t entries,
                  const rocksdb::Status& status) noexcept {
     try {
-      const std::string message = status.ok() ? std::string() : status.ToString();
+      const std::string message = message_of(status);
       const pinrocks_table_file_info out{
           view(cf_name), view(path), job_id, reason, size, entries, static_cast<int>(status.code()),
           view(message)};
@@ -183,15 +188,12 @@ extern "C" {
 void pinrocks_options_add_event_listener(rocksdb_options_t* options, void* state,
                                          pinrocks_event_fn event, pinrocks_destroy_fn destroy,
                                          int* status_code, char** errptr) PINROCKS_NOEXCEPT {
-  bool owned = false;
-  pinrocks::guarded(status_code, errptr, [&] {
-    auto listener = std::make_shared<RustListener>(state, event, destroy);
-    owned = true;
-    pinrocks::options_of(options).listeners.push_back(std::move(listener));
-  });
-  if (!owned) {
-    destroy(state);
-  }
+  pinrocks::guarded_hand_over(
+      status_code, errptr, state, destroy,
+      [&] { return std::make_shared<RustListener>(state, event, destroy); },
+      [&](auto listener) {
+        pinrocks::options_of(options).listeners.push_back(std::move(listener));
+      });
 }
 
 }  // extern "C"
