@@ -53,6 +53,21 @@ use crate::raw::trampoline::{discard_panic, drop_in_callback};
 /// assert_eq!(flushes.0.load(Ordering::Relaxed), 1);
 /// # Ok(()) }
 /// ```
+///
+/// An event's data is borrowed for the call only; keeping it does not compile (copy what
+/// you keep):
+///
+/// ```compile_fail
+/// use std::sync::Mutex;
+/// use pinrocks::{EventListener, FlushInfo};
+///
+/// struct Keeps(Mutex<Option<&'static str>>);
+/// impl EventListener for Keeps {
+///     fn on_flush_completed(&self, info: &FlushInfo<'_>) {
+///         *self.0.lock().unwrap() = Some(info.cf_name); // error: borrowed data escapes
+///     }
+/// }
+/// ```
 #[allow(unused_variables)]
 pub trait EventListener: Send + Sync + 'static {
     /// A flush is about to write a memtable to an SST file.

@@ -56,6 +56,16 @@ type LineFn = dyn Fn(LogLevel, &str) + Send + Sync;
 /// assert!(!dir.path().join("LOG").exists());
 /// # Ok(()) }
 /// ```
+///
+/// A line is borrowed for the call only; keeping it does not compile:
+///
+/// ```compile_fail
+/// use std::sync::Mutex;
+/// use pinrocks::InfoLog;
+///
+/// static LAST: Mutex<Option<&'static str>> = Mutex::new(None);
+/// let log = InfoLog::new(|_, line| *LAST.lock().unwrap() = Some(line)); // error: escapes
+/// ```
 #[derive(Clone)]
 pub struct InfoLog {
     line: Arc<LineFn>,
