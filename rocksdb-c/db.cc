@@ -11,6 +11,7 @@
 #include "layout.h"
 #include "pinrocks.h"
 #include "rocksdb/convenience.h"
+#include "rocksdb/metadata.h"
 #include "rocksdb/options.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/table.h"
@@ -23,6 +24,14 @@ PINROCKS_SAME_BOTTOMMOST(PINROCKS_BOTTOMMOST_IF_HAVE_COMPACTION_FILTER, kIfHaveC
 PINROCKS_SAME_BOTTOMMOST(PINROCKS_BOTTOMMOST_FORCE, kForce);
 PINROCKS_SAME_BOTTOMMOST(PINROCKS_BOTTOMMOST_FORCE_OPTIMIZED, kForceOptimized);
 #undef PINROCKS_SAME_BOTTOMMOST
+
+#define PINROCKS_SAME_BLOB_GC(ours, theirs)                                             \
+  static_assert(ours == static_cast<int>(rocksdb::BlobGarbageCollectionPolicy::theirs), \
+                #ours " is not rocksdb::BlobGarbageCollectionPolicy::" #theirs)
+PINROCKS_SAME_BLOB_GC(PINROCKS_BLOB_GC_FORCE, kForce);
+PINROCKS_SAME_BLOB_GC(PINROCKS_BLOB_GC_DISABLE, kDisable);
+PINROCKS_SAME_BLOB_GC(PINROCKS_BLOB_GC_USE_DEFAULT, kUseDefault);
+#undef PINROCKS_SAME_BLOB_GC
 
 extern "C" {
 
@@ -47,12 +56,32 @@ void pinrocks_compact_range(rocksdb_t* db, const pinrocks_compact_options* optio
           static_cast<rocksdb::BottommostLevelCompaction>(options->bottommost);
       o.allow_write_stall = options->allow_write_stall != 0;
       o.max_subcompactions = options->max_subcompactions;
+      o.blob_garbage_collection_policy =
+          static_cast<rocksdb::BlobGarbageCollectionPolicy>(options->blob_gc_policy);
+      o.blob_garbage_collection_age_cutoff = options->blob_gc_age_cutoff;
     }
     pinrocks::report(
         errptr, status_code,
         pinrocks::db_of(db)->CompactRange(o, pinrocks::column_family_of(db, column_family),
                                           start == nullptr ? nullptr : &start_slice,
                                           limit == nullptr ? nullptr : &limit_slice));
+  });
+}
+
+void pinrocks_blob_files(rocksdb_t* db, rocksdb_column_family_handle_t* column_family,
+                         pinrocks_blob_file_fn fn, void* ctx, int* status_code,
+                         char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb::ColumnFamilyMetaData meta;
+    pinrocks::db_of(db)->GetColumnFamilyMetaData(pinrocks::handle_of(column_family), &meta);
+    for (const rocksdb::BlobMetaData& blob : meta.blob_files) {
+      const pinrocks_blob_file file{blob.blob_file_number,      blob.blob_file_name.data(),
+                                    blob.blob_file_name.size(), blob.blob_file_path.data(),
+                                    blob.blob_file_path.size(), blob.blob_file_size,
+                                    blob.total_blob_count,      blob.total_blob_bytes,
+                                    blob.garbage_blob_count,    blob.garbage_blob_bytes};
+      fn(ctx, &file);
+    }
   });
 }
 

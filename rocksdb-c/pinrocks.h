@@ -161,6 +161,11 @@ void pinrocks_db_close(rocksdb_t* db, int* status_code, char** errptr) PINROCKS_
 #define PINROCKS_BOTTOMMOST_FORCE 2
 #define PINROCKS_BOTTOMMOST_FORCE_OPTIMIZED 3
 
+/* rocksdb::BlobGarbageCollectionPolicy, checked against it in db.cc. */
+#define PINROCKS_BLOB_GC_FORCE 0
+#define PINROCKS_BLOB_GC_DISABLE 1
+#define PINROCKS_BLOB_GC_USE_DEFAULT 2
+
 /* The CompactRangeOptions fields pinrocks sets (the rest keep RocksDB's defaults). */
 typedef struct pinrocks_compact_options {
   unsigned char exclusive;
@@ -169,6 +174,8 @@ typedef struct pinrocks_compact_options {
   int bottommost; /* a PINROCKS_BOTTOMMOST_* */
   unsigned char allow_write_stall;
   uint32_t max_subcompactions;
+  int blob_gc_policy;        /* a PINROCKS_BLOB_GC_* */
+  double blob_gc_age_cutoff; /* in [0, 1], or -1: the column family's own */
 } pinrocks_compact_options;
 
 /* CompactRange over [start, limit) of a column family (NULL: default), with `options` (NULL:
@@ -178,6 +185,28 @@ void pinrocks_compact_range(rocksdb_t* db, const pinrocks_compact_options* optio
                             rocksdb_column_family_handle_t* column_family, const char* start,
                             size_t startlen, const char* limit, size_t limitlen, int* status_code,
                             char** errptr) PINROCKS_NOEXCEPT;
+
+/* One blob file of a column family (rocksdb::BlobMetaData); the strings live for the call. */
+typedef struct pinrocks_blob_file {
+  uint64_t number;
+  const char* name; /* relative to path, such as "/000012.blob" */
+  size_t name_len;
+  const char* path; /* the directory holding it */
+  size_t path_len;
+  uint64_t size;
+  uint64_t blob_count;
+  uint64_t blob_bytes;
+  uint64_t garbage_count;
+  uint64_t garbage_bytes;
+} pinrocks_blob_file;
+
+typedef void (*pinrocks_blob_file_fn)(void* ctx, const pinrocks_blob_file* file);
+
+/* The blob files of a column family (never NULL) in its current version
+ * (DB::GetColumnFamilyMetaData): fn(ctx, file) for each. */
+void pinrocks_blob_files(rocksdb_t* db, rocksdb_column_family_handle_t* column_family,
+                         pinrocks_blob_file_fn fn, void* ctx, int* status_code,
+                         char** errptr) PINROCKS_NOEXCEPT;
 
 /* DB::CompactFiles of `count` SST files (their names, as live_files gives them) of a column
  * family (never NULL) into `output_level`; fn(ctx, name, len) for each file written. */

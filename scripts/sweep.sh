@@ -2,7 +2,8 @@
 # The main job: the value-size sweep. Times every tier (the `rocksdb` crate as the peer,
 # raw C calls as the floor) in paired, interleaved rounds (`sweep run`: memtable, block
 # cache, no block cache, concurrent readers on LRU and HyperClock caches; length-only and
-# every-byte consumers), times reads of merged keys, counts instructions and allocations
+# every-byte consumers), times reads of merged keys, in transactions and of values in blob
+# files (`sweep blobs`), counts instructions and allocations
 # per read under valgrind, and writes the report ($CARGO_TARGET_DIR/pinrocks-sweep/report.md)
 # and two log-log plots (sweep.svg, ratio.svg) beside it. About 10 minutes on the 2-core Xeon
 # VM and 16 on the 2-core EPYC VM, once RocksDB is built. (`cargo bench --bench sweep` still
@@ -36,6 +37,7 @@ if [ "$quick" = 1 ]; then
     "$bin" run "$out" --quick
     "$bin" merge --quick >"$out/merge.md"
     "$bin" txn --quick >"$out/txn.md"
+    "$bin" blobs --quick >"$out/blobs.md"
     "$bin" watched --quick >"$out/watched.md"
 else
     # Timing has the machine to itself; then the deterministic counts (no clock) run two at
@@ -44,12 +46,15 @@ else
     "$bin" run "$out"
     "$bin" merge >"$out/merge.md"
     "$bin" txn >"$out/txn.md"
+    "$bin" blobs >"$out/blobs.md"
     "$bin" watched >"$out/watched.md"
     echo "sweep: timing took ${SECONDS} s" >&2
     SECONDS=0
     scripts/count-per-read.sh instructions "8 128 1024" >"$out/instructions.md" &
     counts=$!
     scripts/count-per-read.sh allocations "8 4096 1048576" >"$out/allocations.md"
+    scripts/count-per-read.sh allocations "1048576" "$("$bin" blob-paths)" \
+        >"$out/blob-allocations.md"
     wait "$counts"
     scripts/count-merge-reads.sh >"$out/merge-allocations.md"
     echo "sweep: valgrind counts took ${SECONDS} s" >&2

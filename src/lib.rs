@@ -45,9 +45,12 @@ mod write;
 
 pub use admin::backup::{BackupEngine, BackupInfo};
 pub use admin::live_options::MemoryUsage;
-pub use admin::maintenance::{BackgroundError, Bottommost, CompactOptions, FlushOptions};
+pub use admin::maintenance::BackgroundError;
+pub use admin::maintenance_options::{
+    BlobGarbageCollection, Bottommost, CompactOptions, FlushOptions,
+};
 pub use admin::metadata::{
-    ColumnFamilyMetadata, LevelMetadata, LiveFile, MayExist, SstFileMetadata,
+    BlobFileMetadata, ColumnFamilyMetadata, LevelMetadata, LiveFile, MayExist, SstFileMetadata,
 };
 pub use admin::properties::{MemtableStats, Property, PropertyMap, PropertyValue};
 pub use admin::property_names as properties;

@@ -143,6 +143,48 @@ fn rust_side_allocations_per_read() {
     drop(db);
     transaction_reads();
     batch_reads();
+    blob_reads();
+}
+
+/// Values in blob files, with a blob cache and without: the pinned and buffer tiers
+/// allocate nothing on the Rust side; the C++ side is counted by the sweep
+/// (`blob-allocations.md`). (Called from the test above: the counter is global.)
+fn blob_reads() {
+    // One shard, so the 1 MiB blob stays cached: the cached case reads hits.
+    for cache in [
+        None,
+        Some(pinrocks::Cache::lru_sharded(16 << 20, 0).unwrap()),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut options = common::create_options();
+        options.enable_blob_files(true).min_blob_size(1024);
+        if let Some(cache) = &cache {
+            options.blob_cache(cache);
+        }
+        let db = pinrocks::Db::open(&options, dir.path()).unwrap();
+        let value = patterned(1 << 20, 7);
+        db.put(b"blob", &value).unwrap();
+        db.flush().unwrap();
+        let reader = db.reader();
+        reader.get_pinned(b"blob", |_| ()).unwrap().unwrap(); // into the blob cache, if any
+        let context = if cache.is_some() {
+            "blob cache"
+        } else {
+            "blob file"
+        };
+        let mut len = 0;
+        let pinned = count(|| len = reader.get_pinned(b"blob", <[u8]>::len).unwrap().unwrap());
+        assert_eq!((pinned, len), (0, value.len()), "pinned, {context}");
+        let mut buf = vec![0u8; value.len()];
+        let copied = count(|| {
+            assert_eq!(
+                reader.get_into(b"blob", &mut buf).unwrap(),
+                CopyResult::Copied(value.len())
+            )
+        });
+        assert_eq!(copied, 0, "buffer, {context}");
+        assert_eq!(buf, value, "{context}");
+    }
 }
 
 /// Through a transaction: the one-call pinned read and read for update, and the buffer

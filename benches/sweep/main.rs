@@ -7,15 +7,19 @@
 //! * no subcommand: the criterion timing run (`cargo bench --bench sweep`);
 //! * `per-read <tier> <size> <reads>`: reads for valgrind's per-read counts (`per_read.rs`);
 //! * `report <criterion dir> <out dir> [machine]`: the report and plot (`report.rs`);
-//! * `tiers`, `paths`: the tier names and the other read paths, one a line, for the scripts;
+//! * `tiers`, `paths`, `blob-paths`: the tier names and the other read paths, one a line,
+//!   for the scripts;
 //! * `merge [--quick]`, `merge-per-read ...`: reads of keys with pending merge operands,
 //!   ours and the `rocksdb` crate's, timed interleaved (`merge.rs`, `paired.rs`);
 //! * `crc`: flush and cold-read speed under this build's CRC32c (`crc.rs`);
-//! * `txn [--quick]`: reads inside a transaction, ours and the `rocksdb` crate's (`txn.rs`).
+//! * `txn [--quick]`: reads inside a transaction, ours and the `rocksdb` crate's (`txn.rs`);
+//! * `blobs [--quick]`: values in blob files, with a blob cache and without (`blobs.rs`);
+//! * `watched [--quick]`: what an event listener and the info log cost (`watched.rs`).
 //!
 //! Environment: `PINROCKS_SIZES=8,4096` limits the sizes; `PINROCKS_QUICK=1` runs every
 //! cell briefly (CI's smoke test; its timings mean nothing).
 
+mod blobs;
 mod crc;
 mod merge;
 mod paired;
@@ -115,11 +119,15 @@ fn main() {
         Some("merge") => merge::main(&args[1..]),
         Some("crc") => crc::main(),
         Some("txn") => txn::main(&args[1..]),
+        Some("blobs") => blobs::main(&args[1..]),
         Some("watched") => watched::main(&args[1..]),
         Some("merge-per-read") => merge::per_read(&args[1..]),
         Some("report") => report::main(&args[1..]),
         Some("tiers") => TIER_NAMES.iter().for_each(|name| println!("{name}")),
         Some("paths") => per_read::PATHS.iter().for_each(|name| println!("{name}")),
+        Some("blob-paths") => per_read::BLOB_PATHS
+            .iter()
+            .for_each(|name| println!("{name}")),
         // `cargo bench` passes `--bench` and criterion's own arguments.
         _ => {
             benches();

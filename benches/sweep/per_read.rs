@@ -12,13 +12,15 @@
 //! the transaction) and `rocksdb_txn_get_pinned` (the `rocksdb` crate's
 //! `Transaction::get_pinned`); and reads through an indexed batch: `batch_pinned` (a
 //! database value read through a batch holding one other entry, so RocksDB looks in the
-//! batch first) and `batch_own_pinned` (the batch's own entries, read from it alone).
+//! batch first) and `batch_own_pinned` (the batch's own entries, read from it alone); and
+//! reads of values in blob files ([`BLOB_PATHS`]).
 //!
 //! `sweep per-read <tier or path> <value size> <reads>` (the bench binary; see main.rs)
 
 use pinrocks::codec::Raw;
 use pinrocks::Table;
 
+use crate::blobs;
 use crate::tiers::{self, Consumer, Regime, Tier, TIER_NAMES};
 
 /// The paths beyond the tiers.
@@ -34,6 +36,15 @@ pub const PATHS: [&str; 9] = [
     "batch_own_pinned",
 ];
 
+/// Reads of values in blob files (`blobs.rs`'s databases): pinrocks' pinned read and the
+/// `rocksdb` crate's `get_pinned`, from a blob cache holding them all and from the file.
+pub const BLOB_PATHS: [&str; 4] = [
+    "blob_cached_pinned",
+    "blob_file_pinned",
+    "rocksdb_blob_cached_get_pinned",
+    "rocksdb_blob_file_get_pinned",
+];
+
 /// Keys per multi-get: reads are counted per key.
 const BATCH: usize = 8;
 
@@ -41,7 +52,7 @@ pub fn main(args: &[String]) {
     let [name, size, reads] = args else {
         eprintln!(
             "usage: sweep per-read <tier or path> <value size> <reads>; tiers: {TIER_NAMES:?}, \
-             paths: {PATHS:?}"
+             paths: {PATHS:?} {BLOB_PATHS:?}"
         );
         std::process::exit(2);
     };
@@ -52,7 +63,27 @@ pub fn main(args: &[String]) {
     // its cost anyway.
     let count = 16;
     let keys = tiers::random_keys(count);
-    let total: u64 = if matches!(name.as_str(), "txn_pinned" | "rocksdb_txn_get_pinned") {
+    let total: u64 = if BLOB_PATHS.contains(&name.as_str()) {
+        let cached = name.contains("cached");
+        let keyed = |i: usize| &keys[i % keys.len()];
+        if name.starts_with("rocksdb") {
+            let db = blobs::peer_blob_db(dir.path(), cached, size, count);
+            (0..=reads)
+                .map(|i| db.get_pinned(keyed(i)).unwrap().unwrap().len() as u64)
+                .sum()
+        } else {
+            let db = blobs::pinrocks_blob_db(dir.path(), cached, size, count);
+            let reader = db.reader();
+            (0..=reads)
+                .map(|i| {
+                    reader
+                        .get_pinned(keyed(i), |v| v.len() as u64)
+                        .unwrap()
+                        .unwrap()
+                })
+                .sum()
+        }
+    } else if matches!(name.as_str(), "txn_pinned" | "rocksdb_txn_get_pinned") {
         transaction_reads(name, dir.path(), size, count, reads, &keys)
     } else if let Some(tier) = Tier::from_name(name) {
         if tier.is_peer() {

@@ -446,6 +446,14 @@ pub fn main(args: &[String]) {
             "Heap allocations per read: default build / clang + libc++ build",
         ),
         (
+            "blobs.md",
+            "Values in blob files, with a blob cache and without (from the file), beside inline values: ns per read and paired ratios",
+        ),
+        (
+            "blob-allocations.md",
+            "Heap allocations per read of a value in a blob file, both sides (valgrind)",
+        ),
+        (
             "txn.md",
             "Reads inside a transaction (block cache): ns per read and paired ratios",
         ),

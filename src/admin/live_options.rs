@@ -3,6 +3,7 @@
 
 use crate::db::column_family::ColumnFamily;
 use crate::db::database::Db;
+use crate::options::blob_files::{is_ratio, NOT_A_RATIO, RATIOS};
 use crate::raw::cstr::pairs;
 use crate::raw::error::{ErrPtr, Error, ErrorKind, Result};
 use crate::raw::ffi;
@@ -29,6 +30,22 @@ fn rejected(options: &[(&str, &str)], err: ErrPtr, code: i32) -> Result<()> {
     })
 }
 
+/// The garbage-collection ratios RocksDB would take unchecked (it parses them with
+/// `std::stod` and never refuses a NaN): only a fraction in `[0, 1]`, as Rust reads it.
+fn refuse_unusable_ratio(options: &[(&str, &str)]) -> Result<()> {
+    match options
+        .iter()
+        .find(|(name, value)| RATIOS.contains(name) && !value.parse::<f64>().is_ok_and(is_ratio))
+    {
+        Some(&(name, value)) => Err(Error::OptionRejected {
+            options: vec![(name.to_owned(), value.to_owned())],
+            kind: ErrorKind::InvalidArgument,
+            message: format!("{name}={value}: {NOT_A_RATIO}"),
+        }),
+        None => Ok(()),
+    }
+}
+
 impl ColumnFamily<'_> {
     /// Changes column-family options of this live family (RocksDB's `SetOptions`), by
     /// RocksDB's names: `[("write_buffer_size", "1048576"), ("disable_auto_compactions",
@@ -36,6 +53,7 @@ impl ColumnFamily<'_> {
     /// [`Error::OptionRejected`].
     #[doc(alias = "SetOptions")]
     pub fn set_options(&self, options: &[(&str, &str)]) -> Result<()> {
+        refuse_unusable_ratio(options)?;
         let pairs = pairs(options)?;
         let count =
             i32::try_from(options.len()).map_err(|_| Error::invalid("options", "too many"))?;

@@ -15,143 +15,7 @@ use crate::raw::error::{ErrPtr, Error, ErrorSeverity, Result};
 use crate::raw::ffi;
 use crate::raw::reentry;
 
-/// What a manual compaction does with the last level (RocksDB's
-/// `BottommostLevelCompaction`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub enum Bottommost {
-    /// Leave the last level's files as they are.
-    Skip,
-    /// Compact the last level only with a compaction filter (RocksDB's default).
-    #[default]
-    IfHaveCompactionFilter,
-    /// Always compact the last level, even files just written by this compaction.
-    Force,
-    /// Compact the last level, but not the files this compaction wrote there.
-    ForceOptimized,
-}
-
-/// Options of a manual compaction ([`ColumnFamily::compact_range_with`]), RocksDB's
-/// `CompactRangeOptions`; `default()` is RocksDB's defaults.
-#[derive(Clone)]
-pub struct CompactOptions {
-    raw: ffi::pinrocks_compact_options,
-}
-
-impl std::fmt::Debug for CompactOptions {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let r = &self.raw;
-        f.debug_struct("CompactOptions")
-            .field("exclusive", &(r.exclusive != 0))
-            .field("change_level", &(r.change_level != 0))
-            .field("target_level", &r.target_level)
-            .field("bottommost", &r.bottommost)
-            .field("allow_write_stall", &(r.allow_write_stall != 0))
-            .field("max_subcompactions", &r.max_subcompactions)
-            .finish()
-    }
-}
-
-impl Default for CompactOptions {
-    fn default() -> Self {
-        CompactOptions {
-            raw: ffi::pinrocks_compact_options {
-                exclusive: 0,
-                change_level: 0,
-                target_level: -1,
-                bottommost: ffi::PINROCKS_BOTTOMMOST_IF_HAVE_COMPACTION_FILTER as i32,
-                allow_write_stall: 0,
-                max_subcompactions: 0,
-            },
-        }
-    }
-}
-
-impl CompactOptions {
-    /// RocksDB's defaults.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// `exclusive_manual_compaction`: no automatic compaction runs beside this one (off by
-    /// default in RocksDB 11).
-    pub fn exclusive(&mut self, exclusive: bool) -> &mut Self {
-        self.raw.exclusive = u8::from(exclusive);
-        self
-    }
-
-    /// `change_level` and `target_level`: move the compacted files to `level` (`-1`: the
-    /// lowest level that can hold them), for example back up after `num_levels` shrank.
-    pub fn target_level(&mut self, level: i32) -> &mut Self {
-        self.raw.change_level = 1;
-        self.raw.target_level = level;
-        self
-    }
-
-    /// `bottommost_level_compaction`: see [`Bottommost`].
-    pub fn bottommost(&mut self, bottommost: Bottommost) -> &mut Self {
-        self.raw.bottommost = match bottommost {
-            Bottommost::Skip => ffi::PINROCKS_BOTTOMMOST_SKIP,
-            Bottommost::IfHaveCompactionFilter => {
-                ffi::PINROCKS_BOTTOMMOST_IF_HAVE_COMPACTION_FILTER
-            }
-            Bottommost::Force => ffi::PINROCKS_BOTTOMMOST_FORCE,
-            Bottommost::ForceOptimized => ffi::PINROCKS_BOTTOMMOST_FORCE_OPTIMIZED,
-        } as i32;
-        self
-    }
-
-    /// `allow_write_stall`: start at once even if that stalls writes (otherwise RocksDB
-    /// waits until flushing would not stall them).
-    pub fn allow_write_stall(&mut self, allow: bool) -> &mut Self {
-        self.raw.allow_write_stall = u8::from(allow);
-        self
-    }
-
-    /// `max_subcompactions`: threads splitting this compaction (0: the database's
-    /// setting).
-    pub fn max_subcompactions(&mut self, threads: u32) -> &mut Self {
-        self.raw.max_subcompactions = threads;
-        self
-    }
-}
-
-/// Options of a flush ([`Db::flush_with`], [`Db::flush_families`]), RocksDB's
-/// `FlushOptions`; `default()` waits and does not stall writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FlushOptions {
-    wait: bool,
-    allow_write_stall: bool,
-}
-
-impl Default for FlushOptions {
-    fn default() -> Self {
-        FlushOptions {
-            wait: true,
-            allow_write_stall: false,
-        }
-    }
-}
-
-impl FlushOptions {
-    /// RocksDB's defaults: wait, do not stall writes.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// `wait`: return when the memtables are in SST files and the event listeners'
-    /// `on_flush_completed` have run (`false`: once the flush is scheduled).
-    pub fn wait(&mut self, wait: bool) -> &mut Self {
-        self.wait = wait;
-        self
-    }
-
-    /// `allow_write_stall`: flush at once even if that stalls writes.
-    pub fn allow_write_stall(&mut self, allow: bool) -> &mut Self {
-        self.allow_write_stall = allow;
-        self
-    }
-}
+use crate::admin::maintenance_options::{CompactOptions, FlushOptions};
 
 impl ColumnFamily<'_> {
     /// Compacts keys in `[from, to)` (`None`: unbounded) and waits for it. Unlike the C
@@ -169,6 +33,7 @@ impl ColumnFamily<'_> {
         options: &CompactOptions,
     ) -> Result<()> {
         self.db.check_writable("compact_range")?;
+        options.check()?;
         let (from_ptr, from_len) = from.map_or((std::ptr::null(), 0), |k| (k.as_ptr(), k.len()));
         let (to_ptr, to_len) = to.map_or((std::ptr::null(), 0), |k| (k.as_ptr(), k.len()));
         let mut err = ErrPtr::new();

@@ -69,6 +69,29 @@ pub struct SstFileMetadata {
     pub largest_key: Vec<u8>,
 }
 
+/// One blob file of a column family, from [`ColumnFamily::blob_files`] (RocksDB's
+/// `BlobMetaData`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlobFileMetadata {
+    /// Its file number (the name's digits).
+    pub number: u64,
+    /// Its name relative to [`path`](Self::path), such as `/000012.blob`.
+    pub name: String,
+    /// The directory holding it.
+    pub path: String,
+    /// Its size in bytes.
+    pub size: u64,
+    /// Blobs written to it.
+    pub blob_count: u64,
+    /// Bytes of those blobs.
+    pub blob_bytes: u64,
+    /// Blobs in it that are no longer live (overwritten, deleted, or moved by garbage
+    /// collection). The file is deleted once all of its blobs are garbage.
+    pub garbage_count: u64,
+    /// Bytes of those blobs.
+    pub garbage_bytes: u64,
+}
+
 /// Copies a malloc'd C string and frees it.
 ///
 /// # Safety
@@ -252,6 +275,31 @@ impl<'db> ColumnFamily<'db> {
         }
     }
 
+    /// The column family's live blob files (see
+    /// [`Options::enable_blob_files`](crate::Options::enable_blob_files)), oldest first. An
+    /// error only if RocksDB could not gather them (`MemoryLimit`).
+    #[doc(alias = "GetColumnFamilyMetaData")]
+    pub fn blob_files(&self) -> Result<Vec<BlobFileMetadata>> {
+        crate::raw::reentry::refuse_under_mutex("blob_files")?;
+        let mut files: Vec<BlobFileMetadata> = Vec::new();
+        let mut err = ErrPtr::new();
+        let mut code = 0;
+        // SAFETY: live database and handle; `collect_blob_file` is called during the call
+        // only, with `files` as its context, and cannot panic. No C++ exception leaves it.
+        unsafe {
+            ffi::pinrocks_blob_files(
+                self.db.raw(),
+                self.handle().raw(),
+                Some(collect_blob_file),
+                (&mut files as *mut Vec<BlobFileMetadata>).cast(),
+                &mut code,
+                err.as_out(),
+            )
+        };
+        err.check_with_code(Some(code))?;
+        Ok(files)
+    }
+
     /// Approximate bytes that each `[start, end)` range takes in this column family: in
     /// its SST files, and in its memtables too if `include_memtables`.
     #[doc(alias = "GetApproximateSizes")]
@@ -415,4 +463,28 @@ unsafe extern "C" fn found_value(ctx: *mut c_void, value: *const c_char, len: us
         )
     };
     carried.run(|kept| *kept = Some(value.to_vec()));
+}
+
+/// Receives one blob file of `pinrocks_blob_files`.
+unsafe extern "C" fn collect_blob_file(ctx: *mut c_void, file: *const ffi::pinrocks_blob_file) {
+    // SAFETY: `ctx` is the `Vec` of `blob_files` above, alive and unaliased for the call;
+    // `file` and its strings are valid for this call.
+    unsafe {
+        let files = &mut *ctx.cast::<Vec<BlobFileMetadata>>();
+        let f = &*file;
+        let text = |data: *const c_char, len: usize| {
+            String::from_utf8_lossy(value_slice(data, len)).into_owned()
+        };
+        // Allocation failure aborts (it does not unwind); nothing else here can panic.
+        files.push(BlobFileMetadata {
+            number: f.number,
+            name: text(f.name, f.name_len),
+            path: text(f.path, f.path_len),
+            size: f.size,
+            blob_count: f.blob_count,
+            blob_bytes: f.blob_bytes,
+            garbage_count: f.garbage_count,
+            garbage_bytes: f.garbage_bytes,
+        });
+    }
 }

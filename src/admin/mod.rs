@@ -5,6 +5,7 @@
 pub(crate) mod backup;
 pub(crate) mod live_options;
 pub(crate) mod maintenance;
+pub(crate) mod maintenance_options;
 pub(crate) mod metadata;
 pub(crate) mod properties;
 pub mod property_names;

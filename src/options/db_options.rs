@@ -464,6 +464,7 @@ impl Options {
         if let Some(setting) = &self.refused {
             return Err(Error::invalid("options", setting));
         }
+        self.check_blob_ratios()?;
         if self.format
             == (TableFormat::Plain {
                 needs_extractor: true,

@@ -1,7 +1,8 @@
-//! What is set before a database opens: database and column family options, the block
+//! What is set before a database opens: database and column family options, blob files, the block
 //! cache, compression, compaction styles, rate limiters, table and memtable formats, shared
 //! budgets, statistics, and options loaded from a database's own OPTIONS file.
 
+pub(crate) mod blob_files;
 pub(crate) mod budgets;
 pub(crate) mod by_name;
 pub(crate) mod cache;

@@ -5,6 +5,8 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod blob_gc;
+mod blobs;
 mod controls;
 mod pinned;
 mod scans;
