@@ -45,6 +45,7 @@ fn main() {
         "options.cc",
         "transactions.cc",
         "indexed_batch.cc",
+        "entities.cc",
         "guarded_calls.cc",
         "layout_probes.cc",
     ] {
@@ -63,6 +64,7 @@ fn main() {
         .file("rocksdb-c/options.cc")
         .file("rocksdb-c/transactions.cc")
         .file("rocksdb-c/indexed_batch.cc")
+        .file("rocksdb-c/entities.cc")
         .file("rocksdb-c/guarded_calls.cc")
         // Test-only probes of layout.h (src/raw/layout_tests.rs); not in pinrocks.h, so
         // bindgen does not see them.

@@ -16,6 +16,7 @@
 #include "pinrocks.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
+#include "rocksdb/wide_columns.h"
 
 // The codes save_status reports are rocksdb::Status::Code's values, which pinrocks.h names:
 // each name is tied to RocksDB's enum here, so a RocksDB that renumbers them does not build.
@@ -89,6 +90,20 @@ void guarded_hand_over(int* status_code, char** errptr, void* state, pinrocks_de
   }
 }
 
+// The columns of a PINROCKS_RECORD_PUT_COLUMNS write (`packed`: the bytes of a pinrocks_column
+// array) as RocksDB's WideColumns: one allocation of views, no column copied.
+inline rocksdb::WideColumns columns_of(const rocksdb::Slice& packed) {
+  const auto* columns = reinterpret_cast<const pinrocks_column*>(packed.data());
+  const size_t count = packed.size() / sizeof(pinrocks_column);
+  rocksdb::WideColumns result;
+  result.reserve(count);
+  for (size_t i = 0; i < count; ++i) {
+    result.emplace_back(rocksdb::Slice(columns[i].name.data, columns[i].name.len),
+                        rocksdb::Slice(columns[i].value.data, columns[i].value.len));
+  }
+  return result;
+}
+
 // Put, Delete or Merge (`op`: a PINROCKS_RECORD_*) on `target`, anything with RocksDB's
 // `Put(cf, key, value)`, `Delete(cf, key)` and `Merge(cf, key, value)`: a Transaction, a
 // WriteBatchWithIndex. `value` is unused for a delete.
@@ -135,6 +150,8 @@ rocksdb::Status record_op(Target& target, int op, Family* cf, const rocksdb::Sli
       return target.Delete(cf, key);
     case PINROCKS_RECORD_MERGE:
       return target.Merge(cf, key, value);
+    case PINROCKS_RECORD_PUT_COLUMNS:
+      return target.PutEntity(cf, key, columns_of(value));
     case PINROCKS_RECORD_SINGLE_DELETE:
       return target.SingleDelete(cf, key);
     case PINROCKS_RECORD_LOG_DATA:

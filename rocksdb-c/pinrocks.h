@@ -102,6 +102,12 @@ typedef struct pinrocks_slice {
   size_t len;
 } pinrocks_slice;
 
+/* One column of a wide-column entity: rocksdb::WideColumn's layout (checked in entities.cc). */
+typedef struct pinrocks_column {
+  pinrocks_slice name;
+  pinrocks_slice value;
+} pinrocks_column;
+
 /* Receives a value while RocksDB holds it pinned. `data` may be NULL when `len` is 0.
  * Must not unwind: the Rust side catches panics before returning here. */
 typedef void (*pinrocks_value_fn)(void* ctx, const char* data, size_t len);
@@ -121,6 +127,9 @@ typedef unsigned char (*pinrocks_multi_value_fn)(void* ctx, size_t index, unsign
 #define PINROCKS_RECORD_MERGE 4
 #define PINROCKS_RECORD_LOG_DATA 5   /* key: the blob, no column family */
 #define PINROCKS_RECORD_PUT_ENTITY 6 /* value: the serialized wide-column entity */
+/* Writing only: PutEntity, `value` the bytes of an array of pinrocks_column (their names and
+ * values the caller's, alive for the call; RocksDB sorts them and refuses a duplicate name). */
+#define PINROCKS_RECORD_PUT_COLUMNS 7
 
 /* The read modes of the reads through a transaction. */
 #define PINROCKS_READ_PLAIN 0
@@ -259,7 +268,8 @@ void pinrocks_create_column_families(rocksdb_t* db, size_t count,
 /* ---- Writes to a database (rocksdb-c/writes.cc) ---- */
 
 /* Put, Delete, SingleDelete, Merge or DeleteRange (op: PINROCKS_RECORD_PUT, _DELETE,
- * _SINGLE_DELETE, _MERGE, _DELETE_RANGE with `value` the range's end) on the database:
+ * _SINGLE_DELETE, _MERGE, _DELETE_RANGE with `value` the range's end, or PutEntity: _PUT_COLUMNS)
+ * on the database:
  * rocksdb_put_cf & co. without an exception escaping (DB::Put copies key and value into a new
  * WriteBatch, so a value that fits in memory once but not twice throws std::bad_alloc there). */
 void pinrocks_db_write_op(rocksdb_t* db, const rocksdb_writeoptions_t* options,
@@ -274,7 +284,7 @@ void pinrocks_db_write(rocksdb_t* db, const rocksdb_writeoptions_t* options,
 /* ---- Write batches (rocksdb-c/write_batch.cc) ---- */
 
 /* One write into a batch, `op` a PINROCKS_RECORD_* (PUT, DELETE, SINGLE_DELETE, MERGE,
- * DELETE_RANGE, LOG_DATA; for a range, `value` is its end; for log data, `key` is the blob and
+ * DELETE_RANGE, LOG_DATA, PUT_COLUMNS; for a range, `value` is its end; for log data, `key` is the blob and
  * the column family is unused; any other op is InvalidArgument), for a column family (NULL: the
  * default one), reporting the Status that the C API's rocksdb_writebatch_* drop (RocksDB
  * refuses a key or value over 4 GiB, and then leaves the entry out of the batch). */
@@ -645,7 +655,8 @@ void pinrocks_transaction_multi_get_pinned(rocksdb_transaction_t* txn,
                                            int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
 /* Put, Delete, SingleDelete, Merge or PutLogData (op: PINROCKS_RECORD_PUT, _DELETE,
- * _SINGLE_DELETE, _MERGE, _LOG_DATA with `key` the blob) through a transaction,
+ * _SINGLE_DELETE, _MERGE, _LOG_DATA with `key` the blob; PutEntity: _PUT_COLUMNS) through a
+ * transaction,
  * as rocksdb_transaction_put_cf & co. do but with no exception escaping (they copy the
  * key and value into the transaction's batch and lock tracker: std::bad_alloc). */
 void pinrocks_transaction_write_op(rocksdb_transaction_t* txn,
@@ -694,7 +705,8 @@ void pinrocks_transaction_savepoint(rocksdb_transaction_t* txn, int op, int* sta
 rocksdb_writebatch_wi_t* pinrocks_wbwi_create(rocksdb_t* db, int* status_code,
                                               char** errptr) PINROCKS_NOEXCEPT;
 /* Put, Delete, SingleDelete, Merge or PutLogData (op: PINROCKS_RECORD_PUT, _DELETE,
- * _SINGLE_DELETE, _MERGE, _LOG_DATA with `key` the blob; `value` unused but for put and merge)
+ * _SINGLE_DELETE, _MERGE, _LOG_DATA with `key` the blob; PutEntity: _PUT_COLUMNS; `value`
+ * unused but for put, merge and columns)
  * into a column family (never NULL), reporting the Status the C API drops. */
 void pinrocks_wbwi_write(rocksdb_writebatch_wi_t* batch,
                          rocksdb_column_family_handle_t* column_family, int op, const char* key,
@@ -739,6 +751,39 @@ void pinrocks_wbwi_savepoint(rocksdb_writebatch_wi_t* batch, int op, int* status
                              char** errptr) PINROCKS_NOEXCEPT;
 /* The batch's WriteBatch, borrowed (to write, count or iterate its records). */
 rocksdb_writebatch_t* pinrocks_wbwi_batch(rocksdb_writebatch_wi_t* batch) PINROCKS_NOEXCEPT;
+
+/* ---- Wide-column entities (rocksdb-c/entities.cc) ----
+ * An entity is a key's named columns (names sorted, unique; the one named "" is the default
+ * column, which plain reads return). A plain value read as an entity is one default column. */
+
+/* Receives an entity's `count` columns while RocksDB holds them pinned (RocksDB's own array,
+ * valid for the call). Must not unwind. */
+typedef void (*pinrocks_columns_fn)(void* ctx, const pinrocks_column* columns, size_t count);
+
+/* GetEntity into a PinnableWideColumns on this function's stack, then fn(ctx, columns, count)
+ * while it is pinned: from the database, through a transaction (mode: a PINROCKS_READ_*), or
+ * through an indexed batch (GetEntityFromBatch, or GetEntityFromBatchAndDB). Returns 1 if
+ * found (fn called once), 0 if not found or on error. */
+unsigned char pinrocks_get_entity_pinned(rocksdb_t* db, const rocksdb_readoptions_t* options,
+                                         rocksdb_column_family_handle_t* column_family,
+                                         const char* key, size_t keylen, pinrocks_columns_fn fn,
+                                         void* ctx, int* status_code,
+                                         char** errptr) PINROCKS_NOEXCEPT;
+unsigned char pinrocks_transaction_get_entity_pinned(
+    rocksdb_transaction_t* txn, const rocksdb_readoptions_t* options,
+    rocksdb_column_family_handle_t* column_family, const char* key, size_t keylen, int mode,
+    pinrocks_columns_fn fn, void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+unsigned char pinrocks_wbwi_get_entity_pinned(rocksdb_t* db, rocksdb_writebatch_wi_t* batch,
+                                              const rocksdb_readoptions_t* options,
+                                              rocksdb_column_family_handle_t* column_family,
+                                              const char* key, size_t keylen,
+                                              unsigned char batch_only, pinrocks_columns_fn fn,
+                                              void* ctx, int* status_code,
+                                              char** errptr) PINROCKS_NOEXCEPT;
+
+/* The columns of a valid iterator's current entry (Iterator::columns), valid until it moves. */
+void pinrocks_iter_columns(const rocksdb_iterator_t* iter, const pinrocks_column** columns,
+                           size_t* count) PINROCKS_NOEXCEPT;
 
 /* Guarded replacements for C API calls that copy user-sized data without a try/catch
  * (rocksdb-c/guarded_calls.cc). */

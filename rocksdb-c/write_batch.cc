@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "db/write_batch_internal.h"
 #include "guarded.h"
 #include "layout.h"
 #include "pinrocks.h"
@@ -142,6 +143,13 @@ void pinrocks_writebatch_write(rocksdb_writebatch_t* batch,
         break;
       case PINROCKS_RECORD_LOG_DATA:
         s = b.PutLogData(k);
+        break;
+      case PINROCKS_RECORD_PUT_COLUMNS:
+        // WriteBatch::PutEntity needs a handle (to look up a timestamp size: pinrocks has no
+        // timestamped families); the default family is id 0 without one.
+        s = cf == nullptr
+                ? rocksdb::WriteBatchInternal::PutEntity(&b, 0, k, pinrocks::columns_of(v))
+                : b.PutEntity(cf, k, pinrocks::columns_of(v));
         break;
       default:
         s = rocksdb::Status::InvalidArgument("pinrocks: unknown write operation");

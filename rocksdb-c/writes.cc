@@ -38,6 +38,9 @@ void pinrocks_db_write_op(rocksdb_t* db, const rocksdb_writeoptions_t* options,
       case PINROCKS_RECORD_DELETE_RANGE:
         s = d->DeleteRange(o, cf, k, v);
         break;
+      case PINROCKS_RECORD_PUT_COLUMNS:
+        s = d->PutEntity(o, cf, k, pinrocks::columns_of(v));
+        break;
       default:
         s = rocksdb::Status::InvalidArgument("pinrocks_db_write_op: unknown op");
     }

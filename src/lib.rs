@@ -95,6 +95,7 @@ pub use raw::error::{Error, ErrorKind, ErrorSeverity, Result};
 pub use raw::ffi;
 pub use raw::new_value::{NewValue, OutOfMemory};
 pub use read::cursor::{Cursor, Entries};
+pub use read::entity::Columns;
 pub use read::key_range::{KeyBounds, KeyRange};
 pub use read::pinned_value::PinnedValue;
 pub use read::read_controls::ReadTier;

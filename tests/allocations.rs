@@ -144,6 +144,33 @@ fn rust_side_allocations_per_read() {
     transaction_reads();
     batch_reads();
     blob_reads();
+    entity_reads();
+}
+
+/// A wide-column entity read in the closure tier and its columns from a cursor: the columns
+/// are RocksDB's, borrowed, so the Rust side allocates nothing. (Called from the test above.)
+fn entity_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = pinrocks::Db::open(&common::create_options(), dir.path()).unwrap();
+    let columns = [("", patterned(100, 1)), ("name", patterned(4096, 2))];
+    db.writer().put_entity(b"entity", &columns).unwrap();
+    db.flush().unwrap();
+    let reader = db.reader();
+    let mut total = 0;
+    let read = count(|| {
+        total = reader
+            .get_entity(b"entity", |c| {
+                c.iter().map(|(n, v)| n.len() + v.len()).sum::<usize>()
+            })
+            .unwrap()
+            .unwrap()
+    });
+    assert_eq!((read, total), (0, 100 + 4 + 4096), "entity read");
+    let mut it = reader.iter();
+    it.seek(b"entity");
+    let mut name = 0;
+    let from_cursor = count(|| name = it.columns().unwrap().get(b"name").unwrap().len());
+    assert_eq!((from_cursor, name), (0, 4096), "cursor columns");
 }
 
 /// Values in blob files, with a blob cache and without: the pinned and buffer tiers

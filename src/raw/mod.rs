@@ -5,6 +5,7 @@
 
 pub(crate) mod batch_records;
 pub(crate) mod cstr;
+pub(crate) mod entity;
 pub(crate) mod error;
 pub mod ffi;
 #[cfg(test)]

@@ -35,35 +35,76 @@ pub(crate) unsafe fn value_slice<'a>(data: *const c_char, len: usize) -> &'a [u8
 /// its value once run.
 type Callback<F, R> = Carried<(Option<F>, Option<R>)>;
 
-/// Called by `pinrocks_get_pinned` while the value is pinned. It never unwinds into C++:
-/// a panic in `f` is caught here and resumed after the C++ frame has returned.
-extern "C" fn trampoline<F, R>(ctx: *mut c_void, data: *const c_char, len: usize)
+/// The body of every one-call read's trampoline: runs the closure behind `ctx` once on what
+/// `borrow` gives. It never unwinds into C++: a panic is caught here and resumed after the
+/// C++ frame has returned.
+///
+/// # Safety
+/// `ctx` must be the `Callback<F, R>` that [`one_call`] passed for this call, exclusively
+/// borrowed for its duration, and what `borrow` gives valid until this function returns.
+#[inline]
+pub(crate) unsafe fn run_once<F, R, A>(ctx: *mut c_void, borrow: impl FnOnce() -> A)
 where
-    F: FnOnce(&[u8]) -> R,
+    F: FnOnce(A) -> R,
 {
-    // SAFETY: `ctx` is the `Callback<F, R>` that `get_pinned_with` passed for this call,
-    // exclusively borrowed for its duration.
+    // SAFETY: the caller's contract.
     let callback = unsafe { Callback::<F, R>::from_ctx(ctx) };
     callback.run(|(f, outcome)| {
         if let Some(f) = f.take() {
-            // SAFETY: RocksDB keeps `data[..len]` pinned until this function returns, and
-            // the slice's lifetime cannot leave `f` (it is higher-ranked in `F`'s bound).
-            let value = unsafe { value_slice(data, len) };
-            *outcome = Some(f(value));
+            *outcome = Some(f(borrow()));
         }
     });
 }
 
+/// Called by `pinrocks_get_pinned` while the value is pinned.
+extern "C" fn trampoline<F, R>(ctx: *mut c_void, data: *const c_char, len: usize)
+where
+    F: FnOnce(&[u8]) -> R,
+{
+    // SAFETY: `ctx` is `get_pinned_with`'s callback; RocksDB keeps `data[..len]` pinned
+    // until this function returns, and the slice's lifetime cannot leave `f` (it is
+    // higher-ranked in `F`'s bound).
+    unsafe { run_once::<F, R, _>(ctx, || value_slice(data, len)) }
+}
+
+/// A native one-call read with a callback of type `C`: `(key, len, callback, ctx,
+/// status_code, errptr)` to found (1) or not (0).
+pub(crate) type OneCall<'a, C> =
+    &'a dyn Fn(*const c_char, usize, C, *mut c_void, &mut i32, *mut *mut c_char) -> u8;
+
+/// Runs `call` for `key` with `trampoline` (which runs [`run_once`]) calling `f`: `f`'s
+/// result if found, and a panic in `f` resumed after C++ has returned.
+///
+/// # Safety
+/// `call` must hand its arguments unchanged to one of rocksdb-c/'s one-call reads on live
+/// handles, which calls `trampoline(ctx, ..)` at most once, during the call; `trampoline`
+/// must take `ctx` as a `Callback<F, R>`.
+#[inline]
+pub(crate) unsafe fn one_call<F, R, C>(
+    call: OneCall<'_, C>,
+    trampoline: C,
+    key: &[u8],
+    f: F,
+) -> Result<Option<R>> {
+    let mut callback: Callback<F, R> = Carried::new((Some(f), None));
+    let mut err = ErrPtr::new();
+    let mut code = 0;
+    call(
+        key.as_ptr().cast(),
+        key.len(),
+        trampoline,
+        callback.as_ctx(),
+        &mut code,
+        err.as_out(),
+    );
+    let (_, outcome) = callback.finish();
+    err.check_with_code(Some(code))?;
+    Ok(outcome)
+}
+
 /// A native one-call pinned read: `(key, len, callback, ctx, status_code, errptr)` to
 /// found (1) or not (0), calling back while the value is pinned.
-pub(crate) type PinnedCall<'a> = &'a dyn Fn(
-    *const c_char,
-    usize,
-    ffi::pinrocks_value_fn,
-    *mut c_void,
-    &mut i32,
-    *mut *mut c_char,
-) -> u8;
+pub(crate) type PinnedCall<'a> = OneCall<'a, ffi::pinrocks_value_fn>;
 
 /// One native call: pins the value of `key` on the C++ stack and runs `f` on it.
 ///
@@ -112,21 +153,9 @@ pub(crate) unsafe fn get_pinned_with<F, R>(
 where
     F: FnOnce(&[u8]) -> R,
 {
-    let mut callback: Callback<F, R> = Carried::new((Some(f), None));
-    let mut err = ErrPtr::new();
-    let mut code = 0;
-    // `trampoline::<F, R>` matches `callback`'s type; `key` is borrowed for the call.
-    call(
-        key.as_ptr().cast(),
-        key.len(),
-        Some(trampoline::<F, R>),
-        callback.as_ctx(),
-        &mut code,
-        err.as_out(),
-    );
-    let (_, outcome) = callback.finish();
-    err.check_with_code(Some(code))?;
-    Ok(outcome)
+    // SAFETY: the caller's contract; `trampoline::<F, R>` takes `ctx` as `one_call`'s
+    // `Callback<F, R>`.
+    unsafe { one_call(call, Some(trampoline::<F, R>), key, f) }
 }
 
 /// Owns a pinned value handle of the C API: the pin lasts until this drops, including when

@@ -9,10 +9,13 @@ use std::ops::Bound;
 use std::ptr::NonNull;
 
 use crate::callbacks::comparator::{compare, Comparator};
+use crate::db::handles::DbKind;
 use crate::db::snapshot::Snapshot;
+use crate::raw::entity::column_slice;
 use crate::raw::error::{ErrPtr, Error, ErrorKind, Result};
 use crate::raw::ffi;
 use crate::raw::pinned::value_slice;
+use crate::read::entity::Columns;
 use crate::read::key_range::KeyRange;
 use crate::read::read_options::ReadOptions;
 use crate::read::source::DbSource;
@@ -114,8 +117,9 @@ pub struct Cursor<'a, S = DbSource> {
     _own_options: Option<Box<ReadOptions>>,
     /// The database read (to refuse a snapshot of another one).
     pub(super) db_id: u64,
-    /// Whether the database is a secondary instance (which reads at no snapshot).
-    pub(super) secondary: bool,
+    /// How the database was opened: a secondary instance reads at no snapshot, a TTL
+    /// database's iterator has no columns.
+    pub(super) kind: DbKind,
     /// The snapshot(s) a refresh pointed RocksDB's iterator at: dropped after `raw`.
     pub(super) refreshed_to: Vec<Snapshot>,
     /// The database, column family and read options (whose bounds RocksDB points into)
@@ -138,7 +142,7 @@ impl<'a, S> Cursor<'a, S> {
     /// are the read options `raw` was made with, if the iterator owns them.
     pub(crate) fn new(
         raw: *mut ffi::rocksdb_iterator_t,
-        (db_id, secondary): (u64, bool),
+        (db_id, kind): (u64, DbKind),
         range: &dyn KeyRange,
         order: Option<&'a Comparator>,
         options: Option<Box<ReadOptions>>,
@@ -151,7 +155,7 @@ impl<'a, S> Cursor<'a, S> {
             order,
             _own_options: options,
             db_id,
-            secondary,
+            kind,
             refreshed_to: Vec::new(),
             _borrow: PhantomData,
         }
@@ -294,6 +298,39 @@ impl<'a, S> Cursor<'a, S> {
     /// The current key and value, borrowed until the iterator moves.
     pub fn entry(&self) -> Option<(&[u8], &[u8])> {
         self.raw_entry().filter(|(key, _)| self.in_range(key))
+    }
+
+    /// The current entry's columns, borrowed until the iterator moves: a wide-column
+    /// entity's, or a plain value as its one default column (see [`Columns`]). `None` past
+    /// either end (or outside the range), and on a TTL database, whose iterator has none.
+    ///
+    /// The columns cannot outlive a move of the cursor:
+    ///
+    /// ```compile_fail
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let db = pinrocks::Db::open(&pinrocks::Options::new(), dir.path())?;
+    /// let mut it = db.reader().iter();
+    /// it.seek_to_first();
+    /// let columns = it.columns();
+    /// it.next(); // the entry they borrow from is gone
+    /// let _ = columns.map(|c| c.len());
+    /// # Ok(()) }
+    /// ```
+    pub fn columns(&self) -> Option<Columns<'_>> {
+        if self.kind == DbKind::Ttl {
+            return None;
+        }
+        self.entry()?;
+        let (mut columns, mut count) = (std::ptr::null(), 0usize);
+        // SAFETY: live, valid iterator (`entry` is `Some`) whose `columns()` RocksDB
+        // implements (a DB iterator, or the base-delta iterator of a transaction or indexed
+        // batch); it only reads. The columns stay unchanged until the iterator moves, which
+        // needs `&mut self` and so ends this borrow first.
+        unsafe {
+            ffi::pinrocks_iter_columns(self.raw.as_ptr(), &mut columns, &mut count);
+            Some(Columns::new(column_slice(columns, count)))
+        }
     }
 
     /// The error that stopped the iterator, if any. An iterator that ran off its end

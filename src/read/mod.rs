@@ -3,6 +3,7 @@
 //! iterators.
 
 pub(crate) mod cursor;
+pub(crate) mod entity;
 pub(crate) mod key_range;
 pub(crate) mod pinned_value;
 pub(crate) mod read_controls;

@@ -4,6 +4,7 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use crate::db::handles::DbKind;
 use crate::db::snapshot::Snapshot;
 use crate::raw::error::{ErrPtr, Error, Result};
 use crate::raw::ffi;
@@ -148,7 +149,7 @@ impl Cursor<'_, DbSource> {
             snapshot.db_id() == self.db_id,
             "refresh_to: a snapshot of another database"
         );
-        if self.secondary {
+        if self.kind == DbKind::Secondary {
             // `DBImplSecondary` refuses iterators at a snapshot (the primary does not keep
             // its sequence numbers for it); a refresh must not get round that.
             return Err(Error::invalid(

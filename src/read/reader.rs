@@ -79,11 +79,11 @@ pub enum CopyResult {
 /// [`IndexedBatch::reader`](crate::IndexedBatch::reader).
 #[derive(Clone, Copy)]
 pub struct Reader<'a, S = DbSource> {
-    db: &'a Arc<DbInner>,
+    pub(super) db: &'a Arc<DbInner>,
     cf: &'a Arc<CfHandle>,
     options: &'a ReadOptions,
     /// What the reads go through besides the database, with its native object.
-    source: S,
+    pub(super) source: S,
 }
 
 impl<'a> Reader<'a, DbSource> {
@@ -105,7 +105,7 @@ impl<'a, S: ReadSource> Reader<'a, S> {
     }
 
     /// This read's native handles, each live while the reader is (it borrows their owners).
-    fn handles(&self) -> Handles {
+    pub(super) fn handles(&self) -> Handles {
         Handles {
             db: self.db.raw(),
             options: self.options.raw(),
@@ -537,9 +537,9 @@ impl<'a, S: ReadSource> Reader<'a, S> {
         it.backward(f)
     }
 
-    /// What a cursor knows of its database: its id, and whether it is a secondary.
-    fn db_of_cursor(&self) -> (u64, bool) {
-        (self.db.id, self.db.kind == DbKind::Secondary)
+    /// What a cursor knows of its database: its id, and how it was opened.
+    fn db_of_cursor(&self) -> (u64, DbKind) {
+        (self.db.id, self.db.kind)
     }
 
     fn new_iter(&self, range: &dyn KeyRange) -> Cursor<'a, S> {

@@ -8,6 +8,7 @@ use std::ffi::c_char;
 use std::marker::PhantomData;
 use std::ptr::NonNull;
 
+use crate::raw::entity;
 use crate::raw::error::Result;
 use crate::raw::ffi;
 use crate::raw::pinned::{self, PinnableHandle};
@@ -46,6 +47,18 @@ pub(crate) mod sealed {
         /// See the trait.
         #[allow(private_interfaces)]
         unsafe fn get_pinned<F: FnOnce(&[u8]) -> R, R>(
+            self,
+            at: Handles,
+            key: &[u8],
+            f: F,
+        ) -> Result<Option<R>>;
+
+        /// The one-call entity read: `f` on the columns of `key`, pinned on the C++ stack.
+        ///
+        /// # Safety
+        /// See the trait.
+        #[allow(private_interfaces)]
+        unsafe fn get_entity<F: FnOnce(&[ffi::pinrocks_column]) -> R, R>(
             self,
             at: Handles,
             key: &[u8],
@@ -160,6 +173,28 @@ impl sealed::Source for DbSource {
         unsafe { pinned::get_pinned_native(at.db, at.options, at.cf, key, f) }
     }
 
+    unsafe fn get_entity<F: FnOnce(&[ffi::pinrocks_column]) -> R, R>(
+        self,
+        at: Handles,
+        key: &[u8],
+        f: F,
+    ) -> Result<Option<R>> {
+        let Handles { db, options, cf } = at;
+        // SAFETY: the call hands its arguments to `pinrocks_get_entity_pinned`, one of
+        // rocksdb-c/'s one-call entity reads; live handles (the trait's contract).
+        unsafe {
+            entity::get_entity_with(
+                &|key, len, callback, ctx, code, err| {
+                    ffi::pinrocks_get_entity_pinned(
+                        db, options, cf, key, len, callback, ctx, code, err,
+                    )
+                },
+                key,
+                f,
+            )
+        }
+    }
+
     unsafe fn pin_handle(self, at: Handles, key: &[u8]) -> Result<Option<PinnableHandle>> {
         // SAFETY: live handles (the trait's contract).
         unsafe { pinned::get_pinned_handle(at.db, at.options, at.cf, key) }
@@ -207,6 +242,29 @@ impl sealed::Source for TransactionSource<'_> {
                 &|key, len, callback, ctx, code, err| {
                     ffi::pinrocks_transaction_get_pinned(
                         db, txn, options, cf, key, len, mode, callback, ctx, code, err,
+                    )
+                },
+                key,
+                f,
+            )
+        }
+    }
+
+    unsafe fn get_entity<F: FnOnce(&[ffi::pinrocks_column]) -> R, R>(
+        self,
+        at: Handles,
+        key: &[u8],
+        f: F,
+    ) -> Result<Option<R>> {
+        let Handles { options, cf, .. } = at;
+        let (txn, mode) = (self.txn.as_ptr(), self.mode);
+        // SAFETY: the call hands its arguments to `pinrocks_transaction_get_entity_pinned`,
+        // one of rocksdb-c/'s one-call entity reads; live transaction, options and handle.
+        unsafe {
+            entity::get_entity_with(
+                &|key, len, callback, ctx, code, err| {
+                    ffi::pinrocks_transaction_get_entity_pinned(
+                        txn, options, cf, key, len, mode, callback, ctx, code, err,
                     )
                 },
                 key,
@@ -283,6 +341,30 @@ impl sealed::Source for BatchSource<'_> {
             pinned::get_pinned_with(
                 &|key, len, callback, ctx, code, err| {
                     ffi::pinrocks_wbwi_get_pinned(
+                        db, batch, options, cf, key, len, only, callback, ctx, code, err,
+                    )
+                },
+                key,
+                f,
+            )
+        }
+    }
+
+    unsafe fn get_entity<F: FnOnce(&[ffi::pinrocks_column]) -> R, R>(
+        self,
+        at: Handles,
+        key: &[u8],
+        f: F,
+    ) -> Result<Option<R>> {
+        let Handles { db, options, cf } = at;
+        let (batch, only) = (self.batch.as_ptr(), u8::from(self.batch_only));
+        // SAFETY: the call hands its arguments to `pinrocks_wbwi_get_entity_pinned`, one of
+        // rocksdb-c/'s one-call entity reads; live batch (unchanged while borrowed),
+        // database, options and handle.
+        unsafe {
+            entity::get_entity_with(
+                &|key, len, callback, ctx, code, err| {
+                    ffi::pinrocks_wbwi_get_entity_pinned(
                         db, batch, options, cf, key, len, only, callback, ctx, code, err,
                     )
                 },

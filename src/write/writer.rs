@@ -7,7 +7,8 @@ use std::sync::Arc;
 use crate::callbacks::comparator::{compare, Comparator};
 use crate::db::column_family::ColumnFamily;
 use crate::db::database::Db;
-use crate::db::handles::{CfHandle, DbInner, RawDb};
+use crate::db::handles::{CfHandle, DbInner, DbKind, RawDb};
+use crate::raw::entity;
 use crate::raw::error::{ErrPtr, Error, Result};
 use crate::raw::ffi;
 use crate::write::target::{sealed::Target, DbTarget, LogDataTarget, WriteTarget};
@@ -145,6 +146,36 @@ impl<'a, T: WriteTarget> Writer<'a, T> {
     pub fn merge(&mut self, key: &[u8], operand: &[u8]) -> Result<()> {
         self.apply("merge", ffi::PINROCKS_RECORD_MERGE, key, operand)
     }
+
+    /// Sets `key` to a wide-column entity: named columns, in any order (RocksDB sorts them;
+    /// a name given twice is refused). The column named `""` is the default column, which
+    /// plain reads ([`Reader::get`](crate::Reader::get) and every other value tier) return
+    /// as the value (empty if there is none); [`Reader::get_entity`](crate::Reader::get_entity)
+    /// reads every column.
+    ///
+    /// ```
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let mut opts = pinrocks::Options::new();
+    /// # opts.create_if_missing(true);
+    /// # let db = pinrocks::Db::open(&opts, dir.path())?;
+    /// db.writer().put_entity(b"user:1", &[("", "Ada Lovelace"), ("born", "1815")])?;
+    /// assert_eq!(db.get(b"user:1")?.as_deref(), Some(&b"Ada Lovelace"[..]));
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// Refused on a TTL database ([`Error::InvalidInput`](crate::Error::InvalidInput)), whose
+    /// TTL layer would leave the entity without its write time.
+    #[doc(alias = "PutEntity")]
+    pub fn put_entity<N: AsRef<[u8]>, V: AsRef<[u8]>>(
+        &mut self,
+        key: &[u8],
+        columns: &[(N, V)],
+    ) -> Result<()> {
+        let native = entity::native_columns(columns);
+        let packed = entity::packed(&native);
+        self.apply("put_entity", ffi::PINROCKS_RECORD_PUT_COLUMNS, key, packed)
+    }
 }
 
 impl<T: LogDataTarget> Writer<'_, T> {
@@ -216,6 +247,12 @@ impl Target for DbTarget<'_> {
     ) -> Result<()> {
         let db: &DbInner = self.0;
         let cf = cf.unwrap_or(&db.default_cf);
+        if op == ffi::PINROCKS_RECORD_PUT_COLUMNS && db.kind == DbKind::Ttl {
+            return Err(Error::invalid(
+                operation,
+                "a TTL database (RocksDB's TTL layer does not handle entities)",
+            ));
+        }
         // `DBImpl::Merge` refuses it itself, but a transaction database's and a TTL
         // database's `Merge` go through a batch, which would stop the database.
         if op == ffi::PINROCKS_RECORD_MERGE {

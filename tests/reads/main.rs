@@ -8,6 +8,7 @@ mod common;
 mod blob_gc;
 mod blobs;
 mod controls;
+mod entities;
 mod pinned;
 mod scans;
 mod tiers;

@@ -1,0 +1,87 @@
+//! Wide-column entities across the boundary: the one-call entity read (rocksdb-c/entities.cc
+//! pins a `PinnableWideColumns` on its stack and calls back with RocksDB's own column array),
+//! and the caller's columns handed to `PutEntity` as views.
+
+use std::ffi::c_void;
+
+use crate::raw::error::Result;
+use crate::raw::ffi;
+use crate::raw::pinned::{one_call, run_once, OneCall};
+
+/// RocksDB's column array, as handed to a callback; empty for a NULL or zero count.
+///
+/// # Safety
+/// If `count > 0`, `columns` must point to `count` columns whose bytes stay valid and
+/// unchanged for `'a`.
+pub(crate) unsafe fn column_slice<'a>(
+    columns: *const ffi::pinrocks_column,
+    count: usize,
+) -> &'a [ffi::pinrocks_column] {
+    if count == 0 || columns.is_null() {
+        &[]
+    } else {
+        // SAFETY: guaranteed by the caller.
+        unsafe { std::slice::from_raw_parts(columns, count) }
+    }
+}
+
+/// The caller's `(name, value)` pairs as views for a `PINROCKS_RECORD_PUT_COLUMNS` write,
+/// valid while `columns` is borrowed.
+pub(crate) fn native_columns<N: AsRef<[u8]>, V: AsRef<[u8]>>(
+    columns: &[(N, V)],
+) -> Vec<ffi::pinrocks_column> {
+    let slice = |bytes: &[u8]| ffi::pinrocks_slice {
+        data: bytes.as_ptr().cast(),
+        len: bytes.len(),
+    };
+    columns
+        .iter()
+        .map(|(name, value)| ffi::pinrocks_column {
+            name: slice(name.as_ref()),
+            value: slice(value.as_ref()),
+        })
+        .collect()
+}
+
+/// The bytes of `columns`, as a `PINROCKS_RECORD_PUT_COLUMNS` write's value carries them
+/// (C++ reads them back as the array: `guarded.h`'s `columns_of`).
+pub(crate) fn packed(columns: &[ffi::pinrocks_column]) -> &[u8] {
+    // SAFETY: a `pinrocks_column` is two (pointer, length) pairs with no padding, so every
+    // byte of the array is initialized; the slice covers exactly the array, borrowed.
+    unsafe { std::slice::from_raw_parts(columns.as_ptr().cast(), std::mem::size_of_val(columns)) }
+}
+
+/// Called by an entity read while the columns are pinned.
+extern "C" fn trampoline<F, R>(ctx: *mut c_void, columns: *const ffi::pinrocks_column, count: usize)
+where
+    F: FnOnce(&[ffi::pinrocks_column]) -> R,
+{
+    // SAFETY: `ctx` is `get_entity_with`'s callback; RocksDB keeps the columns pinned
+    // until this function returns, and the borrow cannot leave `f` (higher-ranked in `F`'s
+    // bound).
+    unsafe { run_once::<F, R, _>(ctx, || column_slice(columns, count)) }
+}
+
+/// A native one-call entity read: `(key, len, callback, ctx, status_code, errptr)` to found
+/// (1) or not (0), calling back while the columns are pinned.
+pub(crate) type EntityCall<'a> = OneCall<'a, ffi::pinrocks_columns_fn>;
+
+/// Runs `call` (one of rocksdb-c/entities.cc's entity reads) for `key` with `f` as its
+/// callback: `f`'s result if found, and a panic in `f` resumed after C++ has returned.
+///
+/// # Safety
+/// `call` must hand its arguments unchanged to one of rocksdb-c/'s one-call entity reads on
+/// live handles: it calls `callback(ctx, ..)` at most once, during the call, with columns
+/// valid for that callback only.
+pub(crate) unsafe fn get_entity_with<F, R>(
+    call: EntityCall<'_>,
+    key: &[u8],
+    f: F,
+) -> Result<Option<R>>
+where
+    F: FnOnce(&[ffi::pinrocks_column]) -> R,
+{
+    // SAFETY: the caller's contract; `trampoline::<F, R>` takes `ctx` as `one_call`'s
+    // `Callback<F, R>`.
+    unsafe { one_call(call, Some(trampoline::<F, R>), key, f) }
+}

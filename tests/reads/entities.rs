@@ -1,0 +1,295 @@
+//! Wide-column entities: put through every write target, read back column for column through
+//! every read source (the closure tier and cursors), from the memtable, flushed and
+//! compacted; plain values and entities read either way; what RocksDB refuses.
+
+use crate::common::{create_options, every_tier, patterned, settle, STAGES};
+use pinrocks::{Columns, Db, Lock, ReadSource, Reader, TransactionDbOptions, WriteBatch};
+
+type Owned = Vec<(Vec<u8>, Vec<u8>)>;
+
+fn owned<N: AsRef<[u8]>, V: AsRef<[u8]>>(columns: &[(N, V)]) -> Owned {
+    let mut v: Owned = columns
+        .iter()
+        .map(|(n, v)| (n.as_ref().to_vec(), v.as_ref().to_vec()))
+        .collect();
+    v.sort();
+    v
+}
+
+/// The columns of `key` through `reader`'s closure tier, each checked against the
+/// `Columns` accessors.
+fn entity<S: ReadSource>(reader: Reader<'_, S>, key: &[u8]) -> Option<Owned> {
+    reader
+        .get_entity(key, |columns: Columns<'_>| {
+            let all = columns.to_vec();
+            assert_eq!(columns.len(), all.len());
+            assert_eq!(columns.is_empty(), all.is_empty());
+            for (i, (name, value)) in all.iter().enumerate() {
+                assert_eq!(columns.at(i), Some((&name[..], &value[..])));
+                assert_eq!(columns.get(name), Some(&value[..]), "by name");
+            }
+            assert_eq!(columns.at(all.len()), None);
+            assert_eq!(columns.get(b"\xffno such column"), None);
+            let default = all.iter().find(|(n, _)| n.is_empty()).map(|(_, v)| &v[..]);
+            assert_eq!(columns.default_value(), default);
+            all
+        })
+        .unwrap()
+}
+
+/// Columns of several sizes, a default column, a name that sorts first, unsorted.
+fn user(seed: u8) -> Owned {
+    vec![
+        (b"name".to_vec(), patterned(10, seed)),
+        (b"".to_vec(), patterned(3, seed.wrapping_add(1))),
+        (b"avatar".to_vec(), patterned(5000, seed.wrapping_add(2))),
+        (b"\x00first".to_vec(), Vec::new()),
+    ]
+}
+
+fn sorted(columns: &Owned) -> Owned {
+    let mut v = columns.to_vec();
+    v.sort();
+    v
+}
+
+#[test]
+fn entities_read_back_column_for_column_from_memtable_sst_and_after_compaction() {
+    let (dir, db) = crate::common::open_db(&["cf"]);
+    let cf = db.cf("cf").unwrap();
+    let entities: Vec<(Vec<u8>, Owned)> = (0..20u8).map(|i| (vec![b'e', i], user(i))).collect();
+    for stage in STAGES {
+        for (key, columns) in &entities {
+            db.writer().put_entity(key, columns).unwrap();
+            cf.writer().put_entity(key, columns).unwrap();
+        }
+        db.put(b"plain", b"value").unwrap();
+        settle(&[&db.default_cf(), &cf], stage);
+        for (key, columns) in &entities {
+            let want = Some(sorted(columns));
+            assert_eq!(entity(db.reader(), key), want, "{stage:?}");
+            assert_eq!(entity(cf.reader(), key), want, "{stage:?}");
+            // Every value tier reads the default column.
+            let default = columns
+                .iter()
+                .find(|(n, _)| n.is_empty())
+                .unwrap()
+                .1
+                .clone();
+            assert_eq!(every_tier(db.reader(), key), Some(default), "{stage:?}");
+        }
+        assert_eq!(
+            entity(db.reader(), b"plain"),
+            Some(owned(&[(b"", b"value")])),
+            "a plain value is one default column"
+        );
+        assert_eq!(entity(db.reader(), b"absent"), None);
+        // A cursor gives the same columns, both ways.
+        let mut it = db.reader().iter();
+        it.seek_to_first();
+        let mut forward = Vec::new();
+        while let Some(columns) = it.columns() {
+            forward.push((it.key().unwrap().to_vec(), columns.to_vec()));
+            it.next();
+        }
+        it.status().unwrap();
+        let mut want: Vec<(Vec<u8>, Owned)> = entities
+            .iter()
+            .map(|(k, c)| (k.clone(), sorted(c)))
+            .collect();
+        want.push((b"plain".to_vec(), owned(&[(b"", b"value")])));
+        assert_eq!(forward, want, "{stage:?}");
+        let mut backward = Vec::new();
+        it.seek_to_last();
+        while let Some(columns) = it.columns() {
+            backward.push((it.key().unwrap().to_vec(), columns.to_vec()));
+            it.prev();
+        }
+        backward.reverse();
+        assert_eq!(backward, want, "{stage:?}");
+    }
+    drop(cf);
+    drop(db);
+    let db = Db::open_cf(&create_options(), dir.path(), ["cf"]).unwrap();
+    assert_eq!(
+        entity(db.cf("cf").unwrap().reader(), &[b'e', 7]),
+        Some(sorted(&user(7)))
+    );
+}
+
+#[test]
+fn entities_through_batches_transactions_and_indexed_batches() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = create_options();
+    let db = Db::open_transaction_db(
+        &options,
+        &TransactionDbOptions::new(),
+        dir.path(),
+        [("cf", &options)],
+    )
+    .unwrap();
+    let cf = db.cf("cf").unwrap();
+
+    // A batch, to the default family (no handle) and to a named one; then the database's
+    // own put_entity on a transaction database.
+    let mut batch = WriteBatch::new();
+    batch.writer().put_entity(b"b-default", &user(1)).unwrap();
+    batch
+        .writer()
+        .cf(&cf)
+        .put_entity(b"b-cf", &user(2))
+        .unwrap();
+    db.write(&batch).unwrap();
+    db.writer().put_entity(b"db", &user(3)).unwrap();
+    assert_eq!(entity(db.reader(), b"b-default"), Some(sorted(&user(1))));
+    assert_eq!(entity(cf.reader(), b"b-cf"), Some(sorted(&user(2))));
+    assert_eq!(entity(cf.reader(), b"b-default"), None);
+    assert_eq!(entity(db.reader(), b"db"), Some(sorted(&user(3))));
+
+    // A transaction reads its own entity, the database's, and for update.
+    let mut txn = db.begin().unwrap();
+    txn.writer().put_entity(b"txn", &user(4)).unwrap();
+    assert_eq!(entity(txn.reader(), b"txn"), Some(sorted(&user(4))));
+    assert_eq!(entity(txn.reader(), b"db"), Some(sorted(&user(3))));
+    assert_eq!(
+        entity(txn.reader_for_update(Lock::Exclusive), b"b-default"),
+        Some(sorted(&user(1)))
+    );
+    assert_eq!(
+        entity(txn.reader_for_update(Lock::Shared), b"db"),
+        Some(sorted(&user(3)))
+    );
+    assert_eq!(entity(db.reader(), b"txn"), None, "not committed yet");
+    let mut it = txn.reader().iter();
+    it.seek(b"txn");
+    assert_eq!(it.columns().map(|c| c.to_vec()), Some(sorted(&user(4))));
+    drop(it);
+    txn.commit().unwrap();
+    assert_eq!(entity(db.reader(), b"txn"), Some(sorted(&user(4))));
+
+    // An indexed batch: its own entity, over the database and alone.
+    let mut indexed = db.indexed_batch().unwrap();
+    indexed.writer().put_entity(b"ib", &user(5)).unwrap();
+    indexed.writer().put_entity(b"db", &user(6)).unwrap();
+    assert_eq!(entity(indexed.reader(), b"ib"), Some(sorted(&user(5))));
+    assert_eq!(entity(indexed.reader(), b"db"), Some(sorted(&user(6))));
+    assert_eq!(entity(indexed.reader(), b"txn"), Some(sorted(&user(4))));
+    assert_eq!(entity(indexed.batch_reader(), b"txn"), None);
+    assert_eq!(
+        entity(indexed.batch_reader(), b"ib"),
+        Some(sorted(&user(5)))
+    );
+    let mut it = indexed.reader().iter();
+    it.seek(b"ib");
+    assert_eq!(it.columns().map(|c| c.to_vec()), Some(sorted(&user(5))));
+    drop(it);
+    indexed.write().unwrap();
+    assert_eq!(entity(db.reader(), b"db"), Some(sorted(&user(6))));
+}
+
+#[test]
+fn defaults_empties_and_refusals() {
+    let (_dir, db) = crate::common::open_db(&[]);
+    // No default column: plain reads give the empty value.
+    db.writer()
+        .put_entity(b"no-default", &[("a", "1"), ("b", "2")])
+        .unwrap();
+    assert_eq!(every_tier(db.reader(), b"no-default"), Some(Vec::new()));
+    // No columns at all.
+    let none: [(&str, &str); 0] = [];
+    db.writer().put_entity(b"empty", &none).unwrap();
+    assert_eq!(entity(db.reader(), b"empty"), Some(Vec::new()));
+    assert_eq!(every_tier(db.reader(), b"empty"), Some(Vec::new()));
+    // A plain put replaces an entity, and an entity a plain value.
+    db.put(b"no-default", b"plain").unwrap();
+    assert_eq!(
+        entity(db.reader(), b"no-default"),
+        Some(owned(&[(b"", b"plain")]))
+    );
+    db.writer()
+        .put_entity(b"no-default", &[("x", "y")])
+        .unwrap();
+    assert_eq!(
+        entity(db.reader(), b"no-default"),
+        Some(owned(&[(b"x", b"y")]))
+    );
+    // A name given twice is refused, and nothing is written.
+    let err = db
+        .writer()
+        .put_entity(b"twice", &[("a", "1"), ("a", "2")])
+        .unwrap_err();
+    assert!(err.to_string().contains("order"), "{err}");
+    assert_eq!(entity(db.reader(), b"twice"), None);
+    let mut batch = WriteBatch::new();
+    assert!(batch
+        .writer()
+        .put_entity(b"twice", &[("a", "1"), ("a", "2")])
+        .is_err());
+    assert!(batch.is_empty());
+}
+
+#[test]
+fn a_ttl_database_refuses_entities() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open_with_ttl(&create_options(), dir.path(), std::time::Duration::ZERO).unwrap();
+    db.put(b"k", b"v").unwrap();
+    let err = db.writer().put_entity(b"k", &[("a", "1")]).unwrap_err();
+    assert!(matches!(err, pinrocks::Error::InvalidInput { .. }), "{err}");
+    let err = db.reader().get_entity(b"k", |_| ()).unwrap_err();
+    assert!(matches!(err, pinrocks::Error::InvalidInput { .. }), "{err}");
+    let mut it = db.reader().iter();
+    it.seek_to_first();
+    assert_eq!(it.value(), Some(&b"v"[..]));
+    assert!(it.columns().is_none());
+    // A batch with an entity: RocksDB's TTL layer refuses it whole.
+    let mut batch = WriteBatch::new();
+    batch.writer().put_entity(b"e", &[("a", "1")]).unwrap();
+    batch.writer().put(b"p", b"1").unwrap();
+    assert!(db.write(&batch).is_err());
+    assert_eq!(db.get(b"p").unwrap(), None);
+}
+
+#[test]
+fn a_panic_in_the_entity_closure_reaches_the_caller_and_the_database_goes_on() {
+    let (_dir, db) = crate::common::open_db(&[]);
+    db.writer().put_entity(b"k", &[("a", "1")]).unwrap();
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        db.reader().get_entity(b"k", |_| panic!("inside")).unwrap();
+    }));
+    assert!(caught.is_err());
+    assert_eq!(entity(db.reader(), b"k"), Some(owned(&[(b"a", b"1")])));
+}
+
+#[test]
+fn an_entity_from_the_block_cache_pins_its_block_until_the_closure_returns() {
+    let (_dir, db) = crate::common::open_db(&[]);
+    let avatar = patterned(4096, 9);
+    db.writer()
+        .put_entity(
+            b"k",
+            &[(&b"avatar"[..], &avatar[..]), (&b""[..], &b"x"[..])],
+        )
+        .unwrap();
+    db.flush().unwrap();
+    let pinned = |db: &Db| {
+        let usage = db.get_property(&pinrocks::properties::BLOCK_CACHE_PINNED_USAGE);
+        usage.unwrap().unwrap()
+    };
+    let before = pinned(&db);
+    let mut during = 0;
+    let mut inside = false;
+    db.reader()
+        .get_entity(b"k", |columns| {
+            // The column points into the pinned block: no copy, the block held meanwhile.
+            inside = columns.get(b"avatar") == Some(&avatar[..]);
+            during = pinned(&db);
+        })
+        .unwrap()
+        .unwrap();
+    assert!(inside);
+    assert!(
+        during >= before + 4096,
+        "the block was not pinned during the closure ({before} -> {during})"
+    );
+    assert_eq!(pinned(&db), before, "the pin outlived the closure");
+}
