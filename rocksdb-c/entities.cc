@@ -3,25 +3,31 @@
 // the columns of an iterator's current entry. Columns cross as pinrocks_column arrays, which are
 // RocksDB's own WideColumns viewed in place (checked below), so reading copies no column. (Writes
 // are the PINROCKS_RECORD_PUT_COLUMNS op of every write entry point: guarded.h's columns_of.)
+#include <cstddef>
+#include <memory>
 #include <type_traits>
 
 #include "guarded.h"
 #include "layout.h"
 #include "pinrocks.h"
+#include "rocksdb/comparator.h"
 #include "rocksdb/db.h"
+#include "rocksdb/iterator.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
 #include "rocksdb/utilities/transaction.h"
 #include "rocksdb/utilities/write_batch_with_index.h"
 #include "rocksdb/wide_columns.h"
 
-// A WideColumn is two Slices, `name_` then `value_` (include/rocksdb/wide_columns.h:88-89), and
-// a Slice is `data_` then `size_` (include/rocksdb/slice.h:127-128): the layout of
-// pinrocks_column. The order is not checkable at compile time; the entity tests read names and
-// values back and would see them swapped.
+// A WideColumn is two Slices, `name_` then `value_` (include/rocksdb/wide_columns.h:88-89, private:
+// its order is checked by the entity tests, which read names and values back), and a Slice is
+// `data_` then `size_` (include/rocksdb/slice.h:126-128, public: checked here). Together, the
+// layout of pinrocks_column.
 static_assert(std::is_standard_layout_v<rocksdb::Slice> &&
                   sizeof(rocksdb::Slice) == sizeof(pinrocks_slice) &&
-                  alignof(rocksdb::Slice) == alignof(pinrocks_slice),
+                  alignof(rocksdb::Slice) == alignof(pinrocks_slice) &&
+                  offsetof(rocksdb::Slice, data_) == offsetof(pinrocks_slice, data) &&
+                  offsetof(rocksdb::Slice, size_) == offsetof(pinrocks_slice, len),
               "rocksdb::Slice is no longer pinrocks_slice");
 static_assert(std::is_standard_layout_v<rocksdb::WideColumn> &&
                   sizeof(rocksdb::WideColumn) == sizeof(pinrocks_column) &&
@@ -37,8 +43,7 @@ const pinrocks_column* view_of(const rocksdb::WideColumns& columns) {
 
 // The end of every one-call entity read: as pinrocks::deliver, with the columns.
 unsigned char deliver_columns(const rocksdb::Status& s, const rocksdb::PinnableWideColumns& found,
-                              pinrocks_columns_fn fn, void* ctx, int* status_code,
-                              char** errptr) {
+                              pinrocks_columns_fn fn, void* ctx, int* status_code, char** errptr) {
   if (s.ok()) {
     const rocksdb::WideColumns& columns = found.columns();
     fn(ctx, view_of(columns), columns.size());
@@ -113,12 +118,31 @@ unsigned char pinrocks_wbwi_get_entity_pinned(rocksdb_t* db, rocksdb_writebatch_
     rocksdb::ColumnFamilyHandle* cf = pinrocks::handle_of(column_family);
     const rocksdb::Slice k(key, keylen);
     rocksdb::PinnableWideColumns columns;
-    rocksdb::Status s =
-        batch_only != 0
-            ? b->GetEntityFromBatch(cf, k, &columns)
-            : b->GetEntityFromBatchAndDB(pinrocks::db_of(db), pinrocks::read_options_of(options),
-                                         cf, k, &columns);
-    found = deliver_columns(s, columns, fn, ctx, status_code, errptr);
+    if (batch_only == 0) {
+      rocksdb::Status s = b->GetEntityFromBatchAndDB(
+          pinrocks::db_of(db), pinrocks::read_options_of(options), cf, k, &columns);
+      found = deliver_columns(s, columns, fn, ctx, status_code, errptr);
+      return;
+    }
+    rocksdb::Status s = b->GetEntityFromBatch(cf, k, &columns);
+    if (!s.IsMergeInProgress()) {
+      found = deliver_columns(s, columns, fn, ctx, status_code, errptr);
+      return;
+    }
+    // Only merge operands for the key in the batch: read them merged with no existing value,
+    // as the batch-only iterator (the batch over an empty base) shows them, and as the plain
+    // batch-only read does (indexed_batch.cc).
+    std::unique_ptr<rocksdb::Iterator> empty(rocksdb::NewEmptyIterator());
+    std::unique_ptr<rocksdb::Iterator> it(b->NewIteratorWithBase(cf, empty.get()));
+    empty.release();  // owned by `it` from here
+    it->Seek(k);
+    if (it->Valid() && cf->GetComparator()->Compare(it->key(), k) == 0) {
+      const rocksdb::WideColumns& merged = it->columns();
+      fn(ctx, view_of(merged), merged.size());
+      found = 1;
+    } else if (!it->status().ok()) {
+      pinrocks::save_status(errptr, status_code, it->status());
+    }
   });
   return found;
 }

@@ -284,9 +284,10 @@ void pinrocks_db_write(rocksdb_t* db, const rocksdb_writeoptions_t* options,
 /* ---- Write batches (rocksdb-c/write_batch.cc) ---- */
 
 /* One write into a batch, `op` a PINROCKS_RECORD_* (PUT, DELETE, SINGLE_DELETE, MERGE,
- * DELETE_RANGE, LOG_DATA, PUT_COLUMNS; for a range, `value` is its end; for log data, `key` is the blob and
- * the column family is unused; any other op is InvalidArgument), for a column family (NULL: the
- * default one), reporting the Status that the C API's rocksdb_writebatch_* drop (RocksDB
+ * DELETE_RANGE, LOG_DATA, PUT_COLUMNS, or PUT_ENTITY with `value` a serialized entity, kept only
+ * if it decodes whole; for a range, `value` is its end; for log data, `key` is the blob and the
+ * column family is unused; any other op is InvalidArgument), for a column family
+ * (NULL: the default one), reporting the Status that the C API's rocksdb_writebatch_* drop (RocksDB
  * refuses a key or value over 4 GiB, and then leaves the entry out of the batch). */
 void pinrocks_writebatch_write(rocksdb_writebatch_t* batch,
                                rocksdb_column_family_handle_t* column_family, int op,

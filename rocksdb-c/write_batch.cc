@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "db/wide/wide_column_serialization.h"
 #include "db/write_batch_internal.h"
 #include "guarded.h"
 #include "layout.h"
@@ -76,8 +77,8 @@ class RecordHandler : public rocksdb::WriteBatch::Handler {
 };
 
 // Only what a pinrocks batch can hold (Put, Delete, SingleDelete, DeleteRange, Merge, log
-// data): bytes from outside are rebuilt from these, and anything else refused, so that no
-// record a memtable would refuse (stopping the database) gets into a batch.
+// data, wide-column entities): bytes from outside are rebuilt from these, and anything else
+// refused, so that no record a memtable would refuse (stopping the database) gets into a batch.
 class StrictHandler : public RecordHandler {
  public:
   using RecordHandler::RecordHandler;
@@ -86,8 +87,13 @@ class StrictHandler : public RecordHandler {
                              uint64_t) override {
     return Refuse("a timed put");
   }
-  rocksdb::Status PutEntityCF(uint32_t, const rocksdb::Slice&, const rocksdb::Slice&) override {
-    return Refuse("a wide-column entity");
+  // An entity is kept if it decodes whole and refers to no blob file (a batch's own never
+  // does): what a pinrocks batch's put_entity writes.
+  rocksdb::Status PutEntityCF(uint32_t cf, const rocksdb::Slice& key,
+                              const rocksdb::Slice& entity) override {
+    rocksdb::WideColumns columns;
+    rocksdb::Status s = rocksdb::WideColumnSerialization::DeserializeSimple(entity, columns);
+    return s.ok() ? RecordHandler::PutEntityCF(cf, key, entity) : s;
   }
   rocksdb::Status MarkBeginPrepare(bool) override { return Refuse("a transaction marker"); }
   rocksdb::Status MarkEndPrepare(const rocksdb::Slice&) override {
@@ -144,6 +150,16 @@ void pinrocks_writebatch_write(rocksdb_writebatch_t* batch,
       case PINROCKS_RECORD_LOG_DATA:
         s = b.PutLogData(k);
         break;
+      case PINROCKS_RECORD_PUT_ENTITY: {
+        // Bytes from outside (WriteBatch::from_bytes): kept only if they decode whole.
+        rocksdb::WideColumns columns;
+        s = rocksdb::WideColumnSerialization::DeserializeSimple(v, columns);
+        if (s.ok()) {
+          s = rocksdb::WriteBatchInternal::PutEntitySerialized(&b, cf == nullptr ? 0 : cf->GetID(),
+                                                               k, v);
+        }
+        break;
+      }
       case PINROCKS_RECORD_PUT_COLUMNS:
         // WriteBatch::PutEntity needs a handle (to look up a timestamp size: pinrocks has no
         // timestamped families); the default family is id 0 without one.

@@ -13,9 +13,10 @@ use crate::read::source::ReadSource;
 impl<S: ReadSource> Reader<'_, S> {
     /// **Pinned entity.** Calls `f` with the columns of `key` where RocksDB holds them: a
     /// wide-column entity's columns, or a plain value as its one default column. Returns
-    /// `f`'s result, or `None` if the key is absent. One native call; the columns are
-    /// RocksDB's own array, borrowed (RocksDB's `GetEntity` allocates that array once per
-    /// read). A panic in `f` is caught, the pin released, then the panic goes on.
+    /// `f`'s result, or `None` if the key is absent. One native call and no allocation of
+    /// ours: the columns are RocksDB's own array, borrowed (RocksDB allocates a few times per
+    /// read: the array, the entity's backing; through a transaction or an indexed batch,
+    /// a batch iterator). A panic in `f` is caught, the pin released, then the panic goes on.
     ///
     /// ```
     /// # fn main() -> pinrocks::Result<()> {
@@ -116,6 +117,13 @@ impl<'a> Columns<'a> {
     }
 }
 
+// SAFETY: a `Columns` is shared borrows of bytes RocksDB keeps pinned and unchanged for
+// `'a` (a block, a memtable copy or a buffer of the pin); its raw pointers are only read,
+// like `&[u8]`'s, so sharing or sending it across threads within `'a` is as sound.
+unsafe impl Send for Columns<'_> {}
+// SAFETY: as for `Send`: nothing in it is ever written.
+unsafe impl Sync for Columns<'_> {}
+
 impl std::fmt::Debug for Columns<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_map().entries(self.iter()).finish()
@@ -136,8 +144,8 @@ impl<'a> IntoIterator for Columns<'a> {
 
 /// One column's name and value.
 fn column(c: &ffi::pinrocks_column) -> (&[u8], &[u8]) {
-    // SAFETY: the array is RocksDB's pinned columns (or the caller's views, for writes),
-    // valid for the borrow of `c` (`Columns::new`'s contract).
+    // SAFETY: the array is RocksDB's pinned columns, whose names and values are valid for
+    // the borrow of `c` (`Columns::new`'s contract).
     unsafe {
         (
             value_slice(c.name.data, c.name.len),

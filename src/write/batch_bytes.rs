@@ -46,8 +46,9 @@ impl WriteBatch {
     /// database with the same column families): each column family id in the bytes is
     /// looked up among `db`'s open families. The bytes are checked whole first, and the
     /// batch is rebuilt record by record, so it holds only what a `WriteBatch` can: bytes
-    /// that are malformed are `Corruption`; a transaction marker, a wide-column entity or
-    /// a timed put is `NotSupported` (a blob index RocksDB's `InvalidArgument`); a merge
+    /// that are malformed are `Corruption` (a wide-column entity too, unless it decodes
+    /// whole and refers to no blob file); a transaction marker or a timed put is
+    /// `NotSupported` (a blob index RocksDB's `InvalidArgument`); a merge
     /// into a family without a merge operator `NotSupported`; an id no open family has is
     /// [`Error::ColumnFamilyNotFound`] (a write naming it would stop the database).
     ///
@@ -98,10 +99,9 @@ impl WriteBatch {
                 }
                 BatchRecord::Merge { key, value, .. } => (ffi::PINROCKS_RECORD_MERGE, key, value),
                 BatchRecord::LogData(blob) => (ffi::PINROCKS_RECORD_LOG_DATA, blob, &[][..]),
-                // Refused by the strict iteration; kept out here as well.
-                BatchRecord::PutEntity { .. } => {
-                    failed = Some(Error::invalid("write batch bytes", "a wide-column entity"));
-                    return;
+                // Checked by the strict iteration, and again as it is written.
+                BatchRecord::PutEntity { key, entity, .. } => {
+                    (ffi::PINROCKS_RECORD_PUT_ENTITY, key, entity)
                 }
             };
             let cf = match family(record.cf().unwrap_or(0)) {

@@ -378,3 +378,41 @@ fn blob_files_per_family_and_switched_on_while_open() {
     }
     assert_eq!(every_tier(blobs.reader(), b"first"), Some(value));
 }
+
+#[test]
+fn entity_columns_in_blob_files_read_back_exactly() {
+    for cache in [None, Some(Cache::lru_sharded(16 << 20, 0).unwrap())] {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&blob_options(cache.as_ref()), dir.path()).unwrap();
+        // One column above `min_blob_size` (to a blob file), two below (inline).
+        let big = patterned(70_000, 80);
+        let columns = [
+            (&b""[..], &b"small default"[..]),
+            (&b"big"[..], &big[..]),
+            (&b"tiny"[..], &b"t"[..]),
+        ];
+        db.writer().put_entity(b"e", &columns).unwrap();
+        db.flush().unwrap();
+        assert_eq!(
+            db.default_cf().blob_files().unwrap().len(),
+            1,
+            "the big column went to a blob file"
+        );
+        let want: Vec<(Vec<u8>, Vec<u8>)> = columns
+            .iter()
+            .map(|(n, v)| (n.to_vec(), v.to_vec()))
+            .collect();
+        for _ in 0..2 {
+            let read = db.reader().get_entity(b"e", |c| c.to_vec()).unwrap();
+            assert_eq!(read.as_ref(), Some(&want));
+            let mut it = db.reader().iter();
+            it.seek_to_first();
+            assert_eq!(it.columns().map(|c| c.to_vec()).as_ref(), Some(&want));
+            assert_eq!(it.value(), Some(&b"small default"[..]));
+        }
+        assert_eq!(
+            every_tier(db.reader(), b"e"),
+            Some(b"small default".to_vec())
+        );
+    }
+}

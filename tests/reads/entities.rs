@@ -3,7 +3,9 @@
 //! compacted; plain values and entities read either way; what RocksDB refuses.
 
 use crate::common::{create_options, every_tier, patterned, settle, STAGES};
-use pinrocks::{Columns, Db, Lock, ReadSource, Reader, TransactionDbOptions, WriteBatch};
+use pinrocks::{
+    Columns, Db, ErrorKind, Lock, ReadSource, Reader, TransactionDbOptions, WriteBatch,
+};
 
 type Owned = Vec<(Vec<u8>, Vec<u8>)>;
 
@@ -218,7 +220,8 @@ fn defaults_empties_and_refusals() {
         .writer()
         .put_entity(b"twice", &[("a", "1"), ("a", "2")])
         .unwrap_err();
-    assert!(err.to_string().contains("order"), "{err}");
+    assert!(matches!(err, pinrocks::Error::InvalidInput { .. }), "{err}");
+    assert!(err.to_string().contains("given twice"), "{err}");
     assert_eq!(entity(db.reader(), b"twice"), None);
     let mut batch = WriteBatch::new();
     assert!(batch
@@ -287,9 +290,121 @@ fn an_entity_from_the_block_cache_pins_its_block_until_the_closure_returns() {
         .unwrap()
         .unwrap();
     assert!(inside);
+    // The columns are shared borrows: a scoped thread may read them inside the closure.
+    let lens = db
+        .reader()
+        .get_entity(b"k", |columns| {
+            std::thread::scope(|s| {
+                s.spawn(|| columns.iter().map(|(_, v)| v.len()).sum::<usize>())
+                    .join()
+            })
+            .unwrap()
+        })
+        .unwrap();
+    assert_eq!(lens, Some(4096 + 1));
     assert!(
         during >= before + 4096,
         "the block was not pinned during the closure ({before} -> {during})"
     );
     assert_eq!(pinned(&db), before, "the pin outlived the closure");
+}
+
+#[test]
+fn reading_an_entity_for_update_locks_or_tracks_the_key() {
+    // Pessimistic: an exclusive lock taken by the entity read stops another writer.
+    let dir = tempfile::tempdir().unwrap();
+    let mut txn_options = TransactionDbOptions::new();
+    txn_options
+        .transaction_lock_timeout(std::time::Duration::from_millis(100))
+        .default_lock_timeout(std::time::Duration::from_millis(100));
+    let options = create_options();
+    let db = Db::open_transaction_db(&options, &txn_options, dir.path(), []).unwrap();
+    db.writer().put_entity(b"k", &[("a", "1")]).unwrap();
+    let txn = db.begin().unwrap();
+    let read = entity(txn.reader_for_update(Lock::Exclusive), b"k");
+    assert_eq!(read, Some(owned(&[("a", "1")])));
+    let mut other = db.begin().unwrap();
+    let err = other.writer().put(b"k", b"x").unwrap_err();
+    assert_eq!(err.kind(), Some(ErrorKind::LockTimeout), "{err}");
+    // A plain entity read takes no lock.
+    let mut free = db.begin().unwrap();
+    db.writer().put_entity(b"j", &[("b", "2")]).unwrap();
+    assert!(entity(txn.reader(), b"j").is_some());
+    free.writer().put(b"j", b"y").unwrap();
+    free.commit().unwrap();
+    drop((txn, other));
+
+    // Optimistic: the key read for update is tracked, and its change fails the commit.
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open_optimistic_transaction_db(&options, dir.path(), []).unwrap();
+    db.writer().put_entity(b"k", &[("a", "1")]).unwrap();
+    let mut txn = db.begin().unwrap();
+    assert!(entity(txn.reader_for_update(Lock::Exclusive), b"k").is_some());
+    txn.writer().put(b"mine", b"1").unwrap();
+    db.writer().put_entity(b"k", &[("a", "2")]).unwrap();
+    let err = txn.commit().unwrap_err();
+    assert_eq!(err.kind(), Some(ErrorKind::Busy), "{err}");
+}
+
+#[test]
+fn merges_apply_to_the_default_column_and_keep_the_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = create_options();
+    options.merge_operator(&crate::common::append());
+    let db = Db::open(&options, dir.path()).unwrap();
+    db.writer()
+        .put_entity(b"with", &[("", "a"), ("x", "kept")])
+        .unwrap();
+    db.writer()
+        .put_entity(b"without", &[("x", "kept")])
+        .unwrap();
+    for stage in STAGES {
+        db.merge(b"with", b"b").unwrap();
+        db.merge(b"without", b"c").unwrap();
+        settle(&[&db.default_cf()], stage);
+    }
+    // RocksDB's FullMergeV3 runs the operator on the default column (an empty existing
+    // value when there is none) and keeps the other columns.
+    assert_eq!(
+        entity(db.reader(), b"with"),
+        Some(owned(&[("", "abbb"), ("x", "kept")]))
+    );
+    assert_eq!(
+        entity(db.reader(), b"without"),
+        Some(owned(&[("", "ccc"), ("x", "kept")]))
+    );
+    assert_eq!(db.get(b"with").unwrap().as_deref(), Some(&b"abbb"[..]));
+
+    // Merge operands alone in an indexed batch, read from the batch alone: merged with no
+    // existing value, as the plain read and the batch's cursor give them.
+    let mut batch = db.indexed_batch().unwrap();
+    batch.writer().merge(b"fresh", b"1").unwrap();
+    batch.writer().merge(b"fresh", b"2").unwrap();
+    assert_eq!(
+        entity(batch.batch_reader(), b"fresh"),
+        Some(owned(&[("", "12")]))
+    );
+    assert_eq!(
+        batch.batch_reader().get(b"fresh").unwrap().as_deref(),
+        Some(&b"12"[..])
+    );
+    let mut it = batch.batch_reader().iter();
+    it.seek_to_first();
+    assert_eq!(it.columns().map(|c| c.to_vec()), Some(owned(&[("", "12")])));
+}
+
+#[test]
+fn a_batch_holding_entities_survives_its_bytes() {
+    let (_dir, db) = crate::common::open_db(&["cf"]);
+    let cf = db.cf("cf").unwrap();
+    let mut batch = WriteBatch::new();
+    batch.writer().put_entity(b"d", &user(1)).unwrap();
+    batch.writer().cf(&cf).put_entity(b"c", &user(2)).unwrap();
+    batch.writer().put(b"p", b"plain").unwrap();
+    let mut rebuilt = WriteBatch::from_bytes(&db, batch.as_bytes()).unwrap();
+    assert_eq!(rebuilt.as_bytes(), batch.as_bytes());
+    db.write(&rebuilt).unwrap();
+    assert_eq!(entity(db.reader(), b"d"), Some(sorted(&user(1))));
+    assert_eq!(entity(cf.reader(), b"c"), Some(sorted(&user(2))));
+    assert_eq!(db.get(b"p").unwrap().as_deref(), Some(&b"plain"[..]));
 }
