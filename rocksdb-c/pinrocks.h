@@ -782,6 +782,30 @@ unsigned char pinrocks_wbwi_get_entity_pinned(rocksdb_t* db, rocksdb_writebatch_
                                               void* ctx, int* status_code,
                                               char** errptr) PINROCKS_NOEXCEPT;
 
+/* An entity read and pinned on the heap: the guard and owned tiers' handle. */
+typedef struct pinrocks_entity_t pinrocks_entity_t;
+
+/* The same three reads into a new pinrocks_entity_t that holds the pin until
+ * pinrocks_entity_destroy: NULL if not found or on error (check errptr first). */
+pinrocks_entity_t* pinrocks_get_entity_handle(rocksdb_t* db, const rocksdb_readoptions_t* options,
+                                              rocksdb_column_family_handle_t* column_family,
+                                              const char* key, size_t keylen, int* status_code,
+                                              char** errptr) PINROCKS_NOEXCEPT;
+pinrocks_entity_t* pinrocks_transaction_get_entity_handle(
+    rocksdb_transaction_t* txn, const rocksdb_readoptions_t* options,
+    rocksdb_column_family_handle_t* column_family, const char* key, size_t keylen, int mode,
+    int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+pinrocks_entity_t* pinrocks_wbwi_get_entity_handle(rocksdb_t* db, rocksdb_writebatch_wi_t* batch,
+                                                   const rocksdb_readoptions_t* options,
+                                                   rocksdb_column_family_handle_t* column_family,
+                                                   const char* key, size_t keylen,
+                                                   unsigned char batch_only, int* status_code,
+                                                   char** errptr) PINROCKS_NOEXCEPT;
+/* The entity's columns (RocksDB's array), valid until it is destroyed. */
+void pinrocks_entity_columns(const pinrocks_entity_t* entity, const pinrocks_column** columns,
+                             size_t* count) PINROCKS_NOEXCEPT;
+void pinrocks_entity_destroy(pinrocks_entity_t* entity) PINROCKS_NOEXCEPT;
+
 /* The columns of a valid iterator's current entry (Iterator::columns), valid until it moves. */
 void pinrocks_iter_columns(const rocksdb_iterator_t* iter, const pinrocks_column** columns,
                            size_t* count) PINROCKS_NOEXCEPT;

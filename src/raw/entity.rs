@@ -1,10 +1,12 @@
 //! Wide-column entities across the boundary: the one-call entity read (rocksdb-c/entities.cc
 //! pins a `PinnableWideColumns` on its stack and calls back with RocksDB's own column array),
-//! and the caller's columns handed to `PutEntity` as views.
+//! the entity pinned on the heap for as long as its [`EntityHandle`] lives, and the caller's
+//! columns handed to `PutEntity` as views.
 
-use std::ffi::c_void;
+use std::ffi::{c_char, c_void};
+use std::ptr::NonNull;
 
-use crate::raw::error::Result;
+use crate::raw::error::{ErrPtr, Result};
 use crate::raw::ffi;
 use crate::raw::pinned::{one_call, run_once, OneCall};
 
@@ -84,4 +86,56 @@ where
     // SAFETY: the caller's contract; `trampoline::<F, R>` takes `ctx` as `one_call`'s
     // `Callback<F, R>`.
     unsafe { one_call(call, Some(trampoline::<F, R>), key, f) }
+}
+
+/// Owns an entity read and pinned on the heap (`pinrocks_entity_t`): the pin lasts until
+/// this drops.
+pub(crate) struct EntityHandle(NonNull<ffi::pinrocks_entity_t>);
+
+// SAFETY: a `PinnableWideColumns` has no thread affinity: its pins are released through
+// cleanups that take the cache's or memtable's own thread-safe paths (as a `PinnableSlice`'s,
+// which `Bytes` already sends), and reading its columns only reads.
+unsafe impl Send for EntityHandle {}
+// SAFETY: shared use only reads the columns (`pinrocks_entity_columns` writes nothing).
+unsafe impl Sync for EntityHandle {}
+
+impl EntityHandle {
+    /// The columns, borrowed from the handle so they cannot outlive the pin.
+    pub(crate) fn columns(&self) -> &[ffi::pinrocks_column] {
+        let (mut columns, mut count) = (std::ptr::null(), 0usize);
+        // SAFETY: live handle; the array stays valid and unchanged while it lives.
+        unsafe {
+            ffi::pinrocks_entity_columns(self.0.as_ptr(), &mut columns, &mut count);
+            column_slice(columns, count)
+        }
+    }
+}
+
+impl Drop for EntityHandle {
+    fn drop(&mut self) {
+        // SAFETY: owned by `self`, destroyed once.
+        unsafe { ffi::pinrocks_entity_destroy(self.0.as_ptr()) };
+    }
+}
+
+/// A native entity read into a new handle: `(key, len, status_code, errptr)` to the handle,
+/// NULL if not found or on error.
+pub(crate) type HandleCall<'a> =
+    &'a dyn Fn(*const c_char, usize, &mut i32, *mut *mut c_char) -> *mut ffi::pinrocks_entity_t;
+
+/// Runs `call` for `key`: the entity's handle, `None` if absent. The error is checked
+/// before a NULL is read as not-found.
+///
+/// # Safety
+/// `call` must hand its arguments unchanged to one of rocksdb-c/'s entity handle reads on
+/// live handles: it returns a new `pinrocks_entity_t` (ours to destroy) or NULL.
+pub(crate) unsafe fn entity_handle_with(
+    call: HandleCall<'_>,
+    key: &[u8],
+) -> Result<Option<EntityHandle>> {
+    let mut err = ErrPtr::new();
+    let mut code = 0;
+    let raw = call(key.as_ptr().cast(), key.len(), &mut code, err.as_out());
+    err.check_with_code(Some(code))?;
+    Ok(NonNull::new(raw).map(EntityHandle))
 }

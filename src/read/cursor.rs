@@ -15,7 +15,7 @@ use crate::raw::entity::column_slice;
 use crate::raw::error::{ErrPtr, Error, ErrorKind, Result};
 use crate::raw::ffi;
 use crate::raw::pinned::value_slice;
-use crate::read::entity::Columns;
+use crate::read::columns::Columns;
 use crate::read::key_range::KeyRange;
 use crate::read::read_options::ReadOptions;
 use crate::read::source::DbSource;

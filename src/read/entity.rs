@@ -1,12 +1,15 @@
-//! Wide-column entities read in place: [`Columns`], borrowed from where RocksDB holds them
-//! pinned, handed to [`Reader::get_entity`]'s closure and given by a cursor's
-//! [`columns`](crate::Cursor::columns).
+//! Wide-column entities read in place, in three tiers: [`Reader::get_entity`]'s closure, the
+//! [`PinnedEntity`] guard and the owned [`Entity`], each giving the [`Columns`].
 
-use crate::db::handles::DbKind;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use crate::db::handles::{CfHandle, DbInner, DbKind};
+use crate::raw::entity::EntityHandle;
 use crate::raw::error::{Error, Result};
 use crate::raw::ffi;
-use crate::raw::pinned::value_slice;
 use crate::raw::reentry;
+use crate::read::columns::Columns;
 use crate::read::reader::Reader;
 use crate::read::source::ReadSource;
 
@@ -45,13 +48,7 @@ impl<S: ReadSource> Reader<'_, S> {
     #[doc(alias = "GetEntity")]
     #[doc(alias = "PinnableWideColumns")]
     pub fn get_entity<R>(&self, key: &[u8], f: impl FnOnce(Columns<'_>) -> R) -> Result<Option<R>> {
-        reentry::refuse_read_inside("read")?;
-        if self.db.kind == DbKind::Ttl {
-            return Err(Error::invalid(
-                "get_entity",
-                "a TTL database (RocksDB's TTL layer does not handle entities)",
-            ));
-        }
+        self.check_entity_read("get_entity")?;
         // SAFETY: the handles and the source's object are live for the reader's lifetime
         // (borrowed).
         unsafe {
@@ -63,93 +60,153 @@ impl<S: ReadSource> Reader<'_, S> {
     }
 }
 
-/// The columns of one entity, sorted by name, names unique, each name and value borrowed
-/// from RocksDB's pinned bytes (no column is copied). The column named `""` is the default
-/// column, which plain reads return as the value; a plain value read as an entity is that
-/// one column.
-#[derive(Clone, Copy)]
-pub struct Columns<'a> {
-    raw: &'a [ffi::pinrocks_column],
+impl<'a, S: ReadSource> Reader<'a, S> {
+    /// **Entity guard.** The columns of `key`, pinned until the returned guard drops (one
+    /// heap-allocated handle per read); it borrows the database, as
+    /// [`pin`](Self::pin)'s guard does. `None` if the key is absent.
+    ///
+    /// ```
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let mut opts = pinrocks::Options::new();
+    /// # opts.create_if_missing(true);
+    /// # let db = pinrocks::Db::open(&opts, dir.path())?;
+    /// db.writer().put_entity(b"user:1", &[("name", "Ada"), ("born", "1815")])?;
+    /// let user = db.reader().pin_entity(b"user:1")?.expect("present");
+    /// assert_eq!(user.columns().get(b"name"), Some(&b"Ada"[..]));
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// The guard cannot outlive the database:
+    ///
+    /// ```compile_fail
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// let guard = {
+    ///     let db = pinrocks::Db::open(&pinrocks::Options::new(), dir.path())?;
+    ///     db.reader().pin_entity(b"k")?
+    /// }; // error: `db` does not live long enough
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// Nor can its columns outlive the guard:
+    ///
+    /// ```compile_fail
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let db = pinrocks::Db::open(&pinrocks::Options::new(), dir.path())?;
+    /// let name = {
+    ///     let guard = db.reader().pin_entity(b"k")?.unwrap();
+    ///     guard.columns().get(b"name")
+    /// }; // error: `guard` does not live long enough
+    /// # Ok(()) }
+    /// ```
+    #[doc(alias = "GetEntity")]
+    pub fn pin_entity(&self, key: &[u8]) -> Result<Option<PinnedEntity<'a>>> {
+        Ok(self
+            .entity_handle("pin_entity", key)?
+            .map(|handle| PinnedEntity {
+                handle,
+                _db: PhantomData,
+            }))
+    }
+
+    /// **Owned entity.** The columns of `key` in an [`Entity`] that owns the pin and keeps
+    /// alive what it lives in (the column family, the database), so it outlives the reader,
+    /// the `Db` handle and a dropped family, and crosses threads. No column is copied.
+    /// `None` if the key is absent.
+    ///
+    /// ```
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let mut opts = pinrocks::Options::new();
+    /// # opts.create_if_missing(true);
+    /// let db = pinrocks::Db::open(&opts, dir.path())?;
+    /// db.writer().put_entity(b"user:1", &[("name", "Ada")])?;
+    /// let user = db.reader().get_entity_owned(b"user:1")?.expect("present");
+    /// drop(db);
+    /// let name = std::thread::spawn(move || user.columns().get(b"name").map(<[u8]>::to_vec));
+    /// assert_eq!(name.join().unwrap(), Some(b"Ada".to_vec()));
+    /// # Ok(()) }
+    /// ```
+    pub fn get_entity_owned(&self, key: &[u8]) -> Result<Option<Entity>> {
+        Ok(self
+            .entity_handle("get_entity_owned", key)?
+            .map(|handle| Entity {
+                handle,
+                _cf: Arc::clone(self.cf),
+                _db: Arc::clone(self.db),
+            }))
+    }
+
+    fn entity_handle(&self, operation: &'static str, key: &[u8]) -> Result<Option<EntityHandle>> {
+        self.check_entity_read(operation)?;
+        // SAFETY: the handles and the source's object are live for the reader's lifetime
+        // (borrowed).
+        unsafe { self.source.entity_handle(self.handles(), key) }
+    }
+
+    /// `Err` where an entity read must not go: inside a callback that holds a read, or to
+    /// a TTL database, whose TTL layer does not strip its timestamps from entities.
+    fn check_entity_read(&self, operation: &'static str) -> Result<()> {
+        reentry::refuse_read_inside("read")?;
+        if self.db.kind == DbKind::Ttl {
+            return Err(Error::invalid(
+                operation,
+                "a TTL database (RocksDB's TTL layer does not handle entities)",
+            ));
+        }
+        Ok(())
+    }
 }
 
-impl<'a> Columns<'a> {
-    /// RocksDB's column array, pinned for `'a`.
-    pub(crate) fn new(raw: &'a [ffi::pinrocks_column]) -> Self {
-        Columns { raw }
-    }
+/// An entity's columns pinned where RocksDB holds them, released when the guard drops
+/// ([`Reader::pin_entity`]).
+pub struct PinnedEntity<'db> {
+    handle: EntityHandle,
+    _db: PhantomData<&'db DbInner>,
+}
 
-    /// How many columns.
-    pub fn len(&self) -> usize {
-        self.raw.len()
-    }
-
-    /// Whether there are none (an entity put with no columns).
-    pub fn is_empty(&self) -> bool {
-        self.raw.is_empty()
-    }
-
-    /// The `i`-th column by name order, as `(name, value)`.
-    pub fn at(&self, i: usize) -> Option<(&'a [u8], &'a [u8])> {
-        self.raw.get(i).map(column)
-    }
-
-    /// The value of the column named `name` (a binary search: names are sorted).
-    pub fn get(&self, name: &[u8]) -> Option<&'a [u8]> {
-        self.raw
-            .binary_search_by(|c| column(c).0.cmp(name))
-            .ok()
-            .map(|i| column(&self.raw[i]).1)
-    }
-
-    /// The default column's value (the column named `""`): what a plain read returns.
-    pub fn default_value(&self) -> Option<&'a [u8]> {
-        self.get(b"")
-    }
-
-    /// Every `(name, value)`, in name order.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&'a [u8], &'a [u8])> + 'a {
-        self.raw.iter().map(column)
-    }
-
-    /// Owned copies of every `(name, value)`, in name order.
-    pub fn to_vec(&self) -> Vec<(Vec<u8>, Vec<u8>)> {
-        self.iter().map(|(n, v)| (n.to_vec(), v.to_vec())).collect()
+impl PinnedEntity<'_> {
+    /// The columns, borrowed from the guard.
+    pub fn columns(&self) -> Columns<'_> {
+        Columns::new(self.handle.columns())
     }
 }
 
-// SAFETY: a `Columns` is shared borrows of bytes RocksDB keeps pinned and unchanged for
-// `'a` (a block, a memtable copy or a buffer of the pin); its raw pointers are only read,
-// like `&[u8]`'s, so sharing or sending it across threads within `'a` is as sound.
-unsafe impl Send for Columns<'_> {}
-// SAFETY: as for `Send`: nothing in it is ever written.
-unsafe impl Sync for Columns<'_> {}
+/// Tells the borrow checker that a guard must not outlive what it borrows (the database
+/// and column family whose cache holds the pinned block), not even by `let g; let db = ..;`.
+impl Drop for PinnedEntity<'_> {
+    fn drop(&mut self) {}
+}
 
-impl std::fmt::Debug for Columns<'_> {
+impl std::fmt::Debug for PinnedEntity<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_map().entries(self.iter()).finish()
+        f.debug_tuple("PinnedEntity")
+            .field(&self.columns())
+            .finish()
     }
 }
 
-impl<'a> IntoIterator for Columns<'a> {
-    type Item = (&'a [u8], &'a [u8]);
-    type IntoIter = std::iter::Map<
-        std::slice::Iter<'a, ffi::pinrocks_column>,
-        fn(&'a ffi::pinrocks_column) -> (&'a [u8], &'a [u8]),
-    >;
+/// An entity's columns in an owned value whose owner is the pin itself
+/// ([`Reader::get_entity_owned`]): no column copied, `Send + Sync`, and it keeps alive the
+/// column family and the database the pinned bytes live in. Field order is drop order: the
+/// pin, then the column family, then the database.
+pub struct Entity {
+    handle: EntityHandle,
+    _cf: Arc<CfHandle>,
+    _db: Arc<DbInner>,
+}
 
-    fn into_iter(self) -> Self::IntoIter {
-        self.raw.iter().map(column)
+impl Entity {
+    /// The columns, borrowed from the entity.
+    pub fn columns(&self) -> Columns<'_> {
+        Columns::new(self.handle.columns())
     }
 }
 
-/// One column's name and value.
-fn column(c: &ffi::pinrocks_column) -> (&[u8], &[u8]) {
-    // SAFETY: the array is RocksDB's pinned columns, whose names and values are valid for
-    // the borrow of `c` (`Columns::new`'s contract).
-    unsafe {
-        (
-            value_slice(c.name.data, c.name.len),
-            value_slice(c.value.data, c.value.len),
-        )
+impl std::fmt::Debug for Entity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Entity").field(&self.columns()).finish()
     }
 }

@@ -2,6 +2,7 @@
 //! indexed batch: every tier (Vec, buffer, pinned, guard, owned bytes, multi-get) and the
 //! iterators.
 
+pub(crate) mod columns;
 pub(crate) mod cursor;
 pub(crate) mod entity;
 pub(crate) mod key_range;

@@ -80,7 +80,7 @@ pub enum CopyResult {
 #[derive(Clone, Copy)]
 pub struct Reader<'a, S = DbSource> {
     pub(super) db: &'a Arc<DbInner>,
-    cf: &'a Arc<CfHandle>,
+    pub(super) cf: &'a Arc<CfHandle>,
     options: &'a ReadOptions,
     /// What the reads go through besides the database, with its native object.
     pub(super) source: S,

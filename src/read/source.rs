@@ -8,7 +8,7 @@ use std::ffi::c_char;
 use std::marker::PhantomData;
 use std::ptr::NonNull;
 
-use crate::raw::entity;
+use crate::raw::entity::{self, EntityHandle};
 use crate::raw::error::Result;
 use crate::raw::ffi;
 use crate::raw::pinned::{self, PinnableHandle};
@@ -64,6 +64,13 @@ pub(crate) mod sealed {
             key: &[u8],
             f: F,
         ) -> Result<Option<R>>;
+
+        /// The entity of `key` in a handle that holds the pin until it drops.
+        ///
+        /// # Safety
+        /// See the trait.
+        #[allow(private_interfaces)]
+        unsafe fn entity_handle(self, at: Handles, key: &[u8]) -> Result<Option<EntityHandle>>;
 
         /// The value of `key` in a handle that holds the pin until it drops.
         ///
@@ -200,6 +207,19 @@ impl sealed::Source for DbSource {
         unsafe { pinned::get_pinned_handle(at.db, at.options, at.cf, key) }
     }
 
+    unsafe fn entity_handle(self, at: Handles, key: &[u8]) -> Result<Option<EntityHandle>> {
+        let Handles { db, options, cf } = at;
+        // SAFETY: the call hands its arguments to `pinrocks_get_entity_handle`; live handles.
+        unsafe {
+            entity::entity_handle_with(
+                &|key, len, code, err| {
+                    ffi::pinrocks_get_entity_handle(db, options, cf, key, len, code, err)
+                },
+                key,
+            )
+        }
+    }
+
     unsafe fn multi_get<K: AsRef<[u8]>, F: FnMut(usize, Option<&[u8]>)>(
         self,
         at: Handles,
@@ -269,6 +289,23 @@ impl sealed::Source for TransactionSource<'_> {
                 },
                 key,
                 f,
+            )
+        }
+    }
+
+    unsafe fn entity_handle(self, at: Handles, key: &[u8]) -> Result<Option<EntityHandle>> {
+        let Handles { options, cf, .. } = at;
+        let (txn, mode) = (self.txn.as_ptr(), self.mode);
+        // SAFETY: the call hands its arguments to `pinrocks_transaction_get_entity_handle`;
+        // live transaction, options and handle.
+        unsafe {
+            entity::entity_handle_with(
+                &|key, len, code, err| {
+                    ffi::pinrocks_transaction_get_entity_handle(
+                        txn, options, cf, key, len, mode, code, err,
+                    )
+                },
+                key,
             )
         }
     }
@@ -370,6 +407,23 @@ impl sealed::Source for BatchSource<'_> {
                 },
                 key,
                 f,
+            )
+        }
+    }
+
+    unsafe fn entity_handle(self, at: Handles, key: &[u8]) -> Result<Option<EntityHandle>> {
+        let Handles { db, options, cf } = at;
+        let (batch, only) = (self.batch.as_ptr(), u8::from(self.batch_only));
+        // SAFETY: the call hands its arguments to `pinrocks_wbwi_get_entity_handle`; live
+        // batch (unchanged while borrowed), database, options and handle.
+        unsafe {
+            entity::entity_handle_with(
+                &|key, len, code, err| {
+                    ffi::pinrocks_wbwi_get_entity_handle(
+                        db, batch, options, cf, key, len, only, code, err,
+                    )
+                },
+                key,
             )
         }
     }

@@ -19,8 +19,23 @@ fn owned<N: AsRef<[u8]>, V: AsRef<[u8]>>(columns: &[(N, V)]) -> Owned {
 }
 
 /// The columns of `key` through `reader`'s closure tier, each checked against the
-/// `Columns` accessors.
+/// `Columns` accessors, and the guard and owned tiers' equal to them.
 fn entity<S: ReadSource>(reader: Reader<'_, S>, key: &[u8]) -> Option<Owned> {
+    let closure = closure_tier(reader, key);
+    let guard = reader
+        .pin_entity(key)
+        .unwrap()
+        .map(|g| g.columns().to_vec());
+    let owned = reader
+        .get_entity_owned(key)
+        .unwrap()
+        .map(|e| e.columns().to_vec());
+    assert_eq!(guard, closure, "the guard tier disagrees at {key:?}");
+    assert_eq!(owned, closure, "the owned tier disagrees at {key:?}");
+    closure
+}
+
+fn closure_tier<S: ReadSource>(reader: Reader<'_, S>, key: &[u8]) -> Option<Owned> {
     reader
         .get_entity(key, |columns: Columns<'_>| {
             let all = columns.to_vec();
@@ -407,4 +422,37 @@ fn a_batch_holding_entities_survives_its_bytes() {
     assert_eq!(entity(db.reader(), b"d"), Some(sorted(&user(1))));
     assert_eq!(entity(cf.reader(), b"c"), Some(sorted(&user(2))));
     assert_eq!(db.get(b"p").unwrap().as_deref(), Some(&b"plain"[..]));
+}
+
+#[test]
+fn an_owned_entity_outlives_the_db_and_its_dropped_family_and_crosses_threads() {
+    let (_dir, db) = crate::common::open_db(&[]);
+    let options = create_options();
+    let cf = db.create_cf("people", &options).unwrap();
+    let avatar = patterned(100_000, 11);
+    cf.writer()
+        .put_entity(
+            b"ada",
+            &[(&b"avatar"[..], &avatar[..]), (&b"name"[..], &b"Ada"[..])],
+        )
+        .unwrap();
+    let from_memtable = cf.reader().get_entity_owned(b"ada").unwrap().unwrap();
+    cf.flush().unwrap();
+    let from_block = cf.reader().get_entity_owned(b"ada").unwrap().unwrap();
+    let guard = cf.reader().pin_entity(b"ada").unwrap().unwrap();
+    assert_eq!(guard.columns().get(b"avatar"), Some(&avatar[..]));
+    drop(guard);
+    drop(cf);
+    db.drop_cf("people").unwrap();
+    drop(db);
+    for owned in [from_memtable, from_block] {
+        let avatar = avatar.clone();
+        std::thread::spawn(move || {
+            assert_eq!(owned.columns().get(b"avatar"), Some(&avatar[..]));
+            assert_eq!(owned.columns().get(b"name"), Some(&b"Ada"[..]));
+            assert_eq!(owned.columns().len(), 2);
+        })
+        .join()
+        .unwrap();
+    }
 }
