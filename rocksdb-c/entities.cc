@@ -13,6 +13,7 @@
 #include "db/wide/wide_column_serialization.h"
 #include "guarded.h"
 #include "layout.h"
+#include "pinned_batch.h"
 #include "pinrocks.h"
 #include "rocksdb/comparator.h"
 #include "rocksdb/db.h"
@@ -50,50 +51,61 @@ const pinrocks_column* view_of(const rocksdb::WideColumns& columns) {
   return reinterpret_cast<const pinrocks_column*>(columns.data());
 }
 
+// Where a read left the entity: `pinned`, GetEntity's; or, for a key with only merge operands
+// in an indexed batch read from the batch alone, `merged`: the batch-only iterator (the batch
+// over an empty base) on the key, whose columns are the operands merged with no existing value,
+// as the plain read (indexed_batch.cc) and the batch's cursor give them.
+struct Found {
+  explicit Found(rocksdb::PinnableWideColumns* into) : pinned(into) {}
+
+  rocksdb::PinnableWideColumns* pinned;  // the caller's, on its frame or in its handle
+  std::unique_ptr<rocksdb::Iterator> merged;
+
+  const rocksdb::WideColumns& columns() const {
+    return merged ? merged->columns() : pinned->columns();
+  }
+};
+
 // GetEntity from the database.
 rocksdb::Status read_db(rocksdb_t* db, const rocksdb_readoptions_t* options,
                         rocksdb_column_family_handle_t* column_family, const rocksdb::Slice& key,
-                        rocksdb::PinnableWideColumns* columns) {
+                        Found* found) {
   return pinrocks::db_of(db)->GetEntity(pinrocks::read_options_of(options),
                                         pinrocks::column_family_of(db, column_family), key,
-                                        columns);
+                                        found->pinned);
 }
 
 // GetEntity through a transaction, `mode` a PINROCKS_READ_*.
 rocksdb::Status read_transaction(rocksdb_transaction_t* txn, const rocksdb_readoptions_t* options,
                                  rocksdb_column_family_handle_t* column_family,
-                                 const rocksdb::Slice& key, int mode,
-                                 rocksdb::PinnableWideColumns* columns) {
+                                 const rocksdb::Slice& key, int mode, Found* found) {
   rocksdb::Transaction* t = pinrocks::transaction_of(txn);
   const rocksdb::ReadOptions& ro = pinrocks::read_options_of(options);
   rocksdb::ColumnFamilyHandle* cf = pinrocks::handle_of(column_family);
   switch (mode) {
     case PINROCKS_READ_PLAIN:
-      return t->GetEntity(ro, cf, key, columns);
+      return t->GetEntity(ro, cf, key, found->pinned);
     case PINROCKS_READ_FOR_UPDATE:
-      return t->GetEntityForUpdate(ro, cf, key, columns, /*exclusive=*/true);
+      return t->GetEntityForUpdate(ro, cf, key, found->pinned, /*exclusive=*/true);
     case PINROCKS_READ_FOR_UPDATE_SHARED:
-      return t->GetEntityForUpdate(ro, cf, key, columns, /*exclusive=*/false);
+      return t->GetEntityForUpdate(ro, cf, key, found->pinned, /*exclusive=*/false);
     default:
       return rocksdb::Status::InvalidArgument("pinrocks: unknown read mode");
   }
 }
 
-// GetEntity through an indexed batch: over the database, or from the batch alone, where a key
-// with only merge operands there reads them merged with no existing value, as the batch-only
-// iterator (the batch over an empty base) shows them and as the plain read does
-// (indexed_batch.cc): that entity is rebuilt from the iterator's columns, a copy.
+// GetEntity through an indexed batch: over the database, or from the batch alone (see Found).
 rocksdb::Status read_batch(rocksdb_t* db, rocksdb_writebatch_wi_t* batch,
                            const rocksdb_readoptions_t* options,
                            rocksdb_column_family_handle_t* column_family, const rocksdb::Slice& key,
-                           unsigned char batch_only, rocksdb::PinnableWideColumns* columns) {
+                           unsigned char batch_only, Found* found) {
   rocksdb::WriteBatchWithIndex* b = pinrocks::indexed_batch_of(batch);
   rocksdb::ColumnFamilyHandle* cf = pinrocks::handle_of(column_family);
   if (batch_only == 0) {
     return b->GetEntityFromBatchAndDB(pinrocks::db_of(db), pinrocks::read_options_of(options), cf,
-                                      key, columns);
+                                      key, found->pinned);
   }
-  rocksdb::Status s = b->GetEntityFromBatch(cf, key, columns);
+  rocksdb::Status s = b->GetEntityFromBatch(cf, key, found->pinned);
   if (!s.IsMergeInProgress()) {
     return s;
   }
@@ -104,19 +116,19 @@ rocksdb::Status read_batch(rocksdb_t* db, rocksdb_writebatch_wi_t* batch,
   if (!it->Valid() || cf->GetComparator()->Compare(it->key(), key) != 0) {
     return it->status().ok() ? rocksdb::Status::NotFound() : it->status();
   }
-  std::string entity;
-  s = rocksdb::WideColumnSerialization::Serialize(it->columns(), entity);
-  return s.ok() ? columns->SetWideColumnValue(std::move(entity)) : s;
+  found->merged = std::move(it);
+  return rocksdb::Status::OK();
 }
 
-// A one-call read: `read` fills a PinnableWideColumns on this frame; on success `fn` reads the
-// columns while it is pinned; not-found is no error. Returns whether the key was found.
+// A one-call read: `read` fills a Found on this frame; on success `fn` reads the columns in
+// place while they are pinned; not-found is no error. Returns whether the key was found.
 template <typename Read>
 unsigned char one_call(Read&& read, pinrocks_columns_fn fn, void* ctx, int* status_code,
                        char** errptr) noexcept {
   unsigned char found = 0;
   pinrocks::guarded(status_code, errptr, [&] {
-    rocksdb::PinnableWideColumns entity;
+    rocksdb::PinnableWideColumns pinned;
+    Found entity(&pinned);
     const rocksdb::Status s = read(&entity);
     if (s.ok()) {
       const rocksdb::WideColumns& columns = entity.columns();
@@ -125,18 +137,27 @@ unsigned char one_call(Read&& read, pinrocks_columns_fn fn, void* ctx, int* stat
     } else if (!s.IsNotFound()) {
       pinrocks::save_status(errptr, status_code, s);
     }
-  });  // `entity` releases its pin as this frame returns.
+  });  // `pinned` (or the batch's iterator) releases its pin as this frame returns.
   return found;
 }
 
-// A handle read: `read` fills a new pinrocks_entity_t, returned on success; NULL if not found
-// or on error (reported).
+// A handle read: `read` fills a new pinrocks_entity_t, returned on success; NULL if not found or on
+// error (reported). Merged batch-only columns point into the batch's iterator, which must not
+// outlive this call: they are rebuilt into an entity of their own (a copy, on that path only).
 template <typename Read>
 pinrocks_entity_t* new_entity(Read&& read, int* status_code, char** errptr) noexcept {
   pinrocks_entity_t* result = nullptr;
   pinrocks::guarded(status_code, errptr, [&] {
     auto entity = std::make_unique<pinrocks_entity_t>();
-    const rocksdb::Status s = read(&entity->rep);
+    Found found(&entity->rep);
+    rocksdb::Status s = read(&found);
+    if (s.ok() && found.merged) {
+      std::string rebuilt;
+      s = rocksdb::WideColumnSerialization::Serialize(found.merged->columns(), rebuilt);
+      if (s.ok()) {
+        s = entity->rep.SetWideColumnValue(std::move(rebuilt));
+      }
+    }
     if (s.ok()) {
       result = entity.release();  // freed by pinrocks_entity_destroy
     } else if (!s.IsNotFound()) {
@@ -145,6 +166,64 @@ pinrocks_entity_t* new_entity(Read&& read, int* status_code, char** errptr) noex
   });
   return result;
 }
+
+// A multi-get of entities on the caller's frame, as pinned_batch.h's PinnedBatch for values:
+// the keys, and per key its entity, its status and (batch-only merges) its iterator; up to 32
+// keys with no allocation of ours.
+class EntityBatch {
+ public:
+  // May throw std::bad_alloc beyond 32 keys (reported by `guarded`).
+  EntityBatch(size_t n, const pinrocks_slice* keys)
+      : n_(n), keys_(n), pinned_(n), statuses_(n), merged_(n) {
+    for (size_t i = 0; i < n; i++) {
+      keys_[i] = rocksdb::Slice(keys[i].data, keys[i].len);
+    }
+  }
+  rocksdb::Slice* keys() { return keys_.data(); }
+  rocksdb::PinnableWideColumns* pinned() { return pinned_.data(); }
+  rocksdb::Status* statuses() { return statuses_.data(); }
+
+  // Each key through `read_one(key, found)`, stopping at the first failure (Deliver reports it;
+  // the keys after it keep their default OK status and are never delivered).
+  template <typename ReadOne>
+  void EachKey(ReadOne&& read_one) {
+    for (size_t i = 0; i < n_; i++) {
+      Found found(&pinned_[i]);
+      statuses_[i] = read_one(keys_[i], &found);
+      merged_[i] = std::move(found.merged);
+      if (!statuses_[i].ok() && !statuses_[i].IsNotFound()) {
+        return;
+      }
+    }
+  }
+
+  // The first per-key error is the call's (nothing is called back); otherwise fn for each key
+  // in order while every entity is pinned, until it asks to stop.
+  void Deliver(pinrocks_multi_columns_fn fn, void* ctx, int* status_code, char** errptr) {
+    for (size_t i = 0; i < n_; i++) {
+      if (!statuses_[i].ok() && !statuses_[i].IsNotFound()) {
+        pinrocks::save_status(errptr, status_code, statuses_[i]);
+        return;
+      }
+    }
+    for (size_t i = 0; i < n_; i++) {
+      const bool found = statuses_[i].ok();
+      const rocksdb::WideColumns& columns =
+          !found ? rocksdb::kNoWideColumns
+                 : (merged_[i] ? merged_[i]->columns() : pinned_[i].columns());
+      if (fn(ctx, i, found, view_of(columns), columns.size())) {
+        return;
+      }
+    }
+  }
+
+ private:
+  size_t n_;
+  pinrocks::InlineArray<rocksdb::Slice, pinrocks::kInlineKeys> keys_;
+  pinrocks::InlineArray<rocksdb::PinnableWideColumns, pinrocks::kInlineKeys> pinned_;
+  pinrocks::InlineArray<rocksdb::Status, pinrocks::kInlineKeys> statuses_;
+  pinrocks::InlineArray<std::unique_ptr<rocksdb::Iterator>, pinrocks::kInlineKeys> merged_;
+};
 
 }  // namespace
 
@@ -156,8 +235,8 @@ unsigned char pinrocks_get_entity_pinned(rocksdb_t* db, const rocksdb_readoption
                                          void* ctx, int* status_code,
                                          char** errptr) PINROCKS_NOEXCEPT {
   return one_call(
-      [&](rocksdb::PinnableWideColumns* columns) {
-        return read_db(db, options, column_family, rocksdb::Slice(key, keylen), columns);
+      [&](Found* found) {
+        return read_db(db, options, column_family, rocksdb::Slice(key, keylen), found);
       },
       fn, ctx, status_code, errptr);
 }
@@ -167,9 +246,9 @@ unsigned char pinrocks_transaction_get_entity_pinned(
     rocksdb_column_family_handle_t* column_family, const char* key, size_t keylen, int mode,
     pinrocks_columns_fn fn, void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT {
   return one_call(
-      [&](rocksdb::PinnableWideColumns* columns) {
+      [&](Found* found) {
         return read_transaction(txn, options, column_family, rocksdb::Slice(key, keylen), mode,
-                                columns);
+                                found);
       },
       fn, ctx, status_code, errptr);
 }
@@ -182,9 +261,9 @@ unsigned char pinrocks_wbwi_get_entity_pinned(rocksdb_t* db, rocksdb_writebatch_
                                               void* ctx, int* status_code,
                                               char** errptr) PINROCKS_NOEXCEPT {
   return one_call(
-      [&](rocksdb::PinnableWideColumns* columns) {
+      [&](Found* found) {
         return read_batch(db, batch, options, column_family, rocksdb::Slice(key, keylen),
-                          batch_only, columns);
+                          batch_only, found);
       },
       fn, ctx, status_code, errptr);
 }
@@ -194,8 +273,8 @@ pinrocks_entity_t* pinrocks_get_entity_handle(rocksdb_t* db, const rocksdb_reado
                                               const char* key, size_t keylen, int* status_code,
                                               char** errptr) PINROCKS_NOEXCEPT {
   return new_entity(
-      [&](rocksdb::PinnableWideColumns* columns) {
-        return read_db(db, options, column_family, rocksdb::Slice(key, keylen), columns);
+      [&](Found* found) {
+        return read_db(db, options, column_family, rocksdb::Slice(key, keylen), found);
       },
       status_code, errptr);
 }
@@ -205,9 +284,9 @@ pinrocks_entity_t* pinrocks_transaction_get_entity_handle(
     rocksdb_column_family_handle_t* column_family, const char* key, size_t keylen, int mode,
     int* status_code, char** errptr) PINROCKS_NOEXCEPT {
   return new_entity(
-      [&](rocksdb::PinnableWideColumns* columns) {
+      [&](Found* found) {
         return read_transaction(txn, options, column_family, rocksdb::Slice(key, keylen), mode,
-                                columns);
+                                found);
       },
       status_code, errptr);
 }
@@ -219,11 +298,79 @@ pinrocks_entity_t* pinrocks_wbwi_get_entity_handle(rocksdb_t* db, rocksdb_writeb
                                                    unsigned char batch_only, int* status_code,
                                                    char** errptr) PINROCKS_NOEXCEPT {
   return new_entity(
-      [&](rocksdb::PinnableWideColumns* columns) {
+      [&](Found* found) {
         return read_batch(db, batch, options, column_family, rocksdb::Slice(key, keylen),
-                          batch_only, columns);
+                          batch_only, found);
       },
       status_code, errptr);
+}
+
+void pinrocks_multi_get_entity_pinned(rocksdb_t* db, const rocksdb_readoptions_t* options,
+                                      rocksdb_column_family_handle_t* column_family,
+                                      size_t num_keys, const pinrocks_slice* keys,
+                                      pinrocks_multi_columns_fn fn, void* ctx, int* status_code,
+                                      char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    EntityBatch batch(num_keys, keys);
+    const rocksdb::ReadOptions& ro = pinrocks::read_options_of(options);
+    if (pinrocks::PinnedBatch::NeedsOneByOne(ro)) {
+      batch.EachKey([&](const rocksdb::Slice& key, Found* found) {
+        return read_db(db, options, column_family, key, found);
+      });
+    } else {
+      pinrocks::db_of(db)->MultiGetEntity(ro, pinrocks::column_family_of(db, column_family),
+                                          num_keys, batch.keys(), batch.pinned(), batch.statuses(),
+                                          /*sorted_input=*/false);
+    }
+    batch.Deliver(fn, ctx, status_code, errptr);
+  });
+}
+
+void pinrocks_transaction_multi_get_entity_pinned(rocksdb_transaction_t* txn,
+                                                  const rocksdb_readoptions_t* options,
+                                                  rocksdb_column_family_handle_t* column_family,
+                                                  size_t num_keys, const pinrocks_slice* keys,
+                                                  int mode, pinrocks_multi_columns_fn fn, void* ctx,
+                                                  int* status_code,
+                                                  char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    EntityBatch batch(num_keys, keys);
+    const rocksdb::ReadOptions& ro = pinrocks::read_options_of(options);
+    // Transaction::MultiGetEntity neither locks nor tracks: for update, key by key.
+    if (mode != PINROCKS_READ_PLAIN || pinrocks::PinnedBatch::NeedsOneByOne(ro)) {
+      batch.EachKey([&](const rocksdb::Slice& key, Found* found) {
+        return read_transaction(txn, options, column_family, key, mode, found);
+      });
+    } else {
+      pinrocks::transaction_of(txn)->MultiGetEntity(ro, pinrocks::handle_of(column_family),
+                                                    num_keys, batch.keys(), batch.pinned(),
+                                                    batch.statuses(), /*sorted_input=*/false);
+    }
+    batch.Deliver(fn, ctx, status_code, errptr);
+  });
+}
+
+void pinrocks_wbwi_multi_get_entity_pinned(rocksdb_t* db, rocksdb_writebatch_wi_t* batch,
+                                           const rocksdb_readoptions_t* options,
+                                           rocksdb_column_family_handle_t* column_family,
+                                           size_t num_keys, const pinrocks_slice* keys,
+                                           unsigned char batch_only, pinrocks_multi_columns_fn fn,
+                                           void* ctx, int* status_code,
+                                           char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    EntityBatch entities(num_keys, keys);
+    const rocksdb::ReadOptions& ro = pinrocks::read_options_of(options);
+    if (batch_only != 0 || pinrocks::PinnedBatch::NeedsOneByOne(ro)) {
+      entities.EachKey([&](const rocksdb::Slice& key, Found* found) {
+        return read_batch(db, batch, options, column_family, key, batch_only, found);
+      });
+    } else {
+      pinrocks::indexed_batch_of(batch)->MultiGetEntityFromBatchAndDB(
+          pinrocks::db_of(db), ro, pinrocks::handle_of(column_family), num_keys, entities.keys(),
+          entities.pinned(), entities.statuses(), /*sorted_input=*/false);
+    }
+    entities.Deliver(fn, ctx, status_code, errptr);
+  });
 }
 
 void pinrocks_entity_columns(const pinrocks_entity_t* entity, const pinrocks_column** columns,

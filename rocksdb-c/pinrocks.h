@@ -782,6 +782,35 @@ unsigned char pinrocks_wbwi_get_entity_pinned(rocksdb_t* db, rocksdb_writebatch_
                                               void* ctx, int* status_code,
                                               char** errptr) PINROCKS_NOEXCEPT;
 
+/* Receives the i-th result of an entity multi-get while every entity of the batch is pinned:
+ * found = 0 for an absent key (no columns). Returns 0 to go on, 1 to stop early. */
+typedef unsigned char (*pinrocks_multi_columns_fn)(void* ctx, size_t index, unsigned char found,
+                                                   const pinrocks_column* columns, size_t count);
+
+/* Pinned multi-gets of entities, as pinrocks_multi_get_pinned & co. for values: one
+ * MultiGetEntity (the database's, the transaction's, or MultiGetEntityFromBatchAndDB), or key by
+ * key for a cache-only read tier, reads for update, and reads from a batch alone; then fn for
+ * each key in order, or the first per-key error alone. */
+void pinrocks_multi_get_entity_pinned(rocksdb_t* db, const rocksdb_readoptions_t* options,
+                                      rocksdb_column_family_handle_t* column_family,
+                                      size_t num_keys, const pinrocks_slice* keys,
+                                      pinrocks_multi_columns_fn fn, void* ctx, int* status_code,
+                                      char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_transaction_multi_get_entity_pinned(rocksdb_transaction_t* txn,
+                                                  const rocksdb_readoptions_t* options,
+                                                  rocksdb_column_family_handle_t* column_family,
+                                                  size_t num_keys, const pinrocks_slice* keys,
+                                                  int mode, pinrocks_multi_columns_fn fn, void* ctx,
+                                                  int* status_code,
+                                                  char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_wbwi_multi_get_entity_pinned(rocksdb_t* db, rocksdb_writebatch_wi_t* batch,
+                                           const rocksdb_readoptions_t* options,
+                                           rocksdb_column_family_handle_t* column_family,
+                                           size_t num_keys, const pinrocks_slice* keys,
+                                           unsigned char batch_only, pinrocks_multi_columns_fn fn,
+                                           void* ctx, int* status_code,
+                                           char** errptr) PINROCKS_NOEXCEPT;
+
 /* An entity read and pinned on the heap: the guard and owned tiers' handle. */
 typedef struct pinrocks_entity_t pinrocks_entity_t;
 

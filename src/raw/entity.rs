@@ -8,7 +8,7 @@ use std::ptr::NonNull;
 
 use crate::raw::error::{ErrPtr, Result};
 use crate::raw::ffi;
-use crate::raw::pinned::{one_call, run_once, OneCall};
+use crate::raw::pinned::{multi_call, one_call, run_once, ManyCall, MultiCallback, OneCall};
 
 /// RocksDB's column array, as handed to a callback; empty for a NULL or zero count.
 ///
@@ -138,4 +138,47 @@ pub(crate) unsafe fn entity_handle_with(
     let raw = call(key.as_ptr().cast(), key.len(), &mut code, err.as_out());
     err.check_with_code(Some(code))?;
     Ok(NonNull::new(raw).map(EntityHandle))
+}
+
+/// Called by an entity multi-get for each key while the batch is pinned. A panic is caught,
+/// stops the batch (return 1) and is resumed after C++ has returned.
+extern "C" fn multi_trampoline<F>(
+    ctx: *mut c_void,
+    index: usize,
+    found: u8,
+    columns: *const ffi::pinrocks_column,
+    count: usize,
+) -> u8
+where
+    F: FnMut(usize, Option<&[ffi::pinrocks_column]>),
+{
+    // SAFETY: `ctx` is the `MultiCallback<F>` that `multi_get_entity_with` passed.
+    let callback = unsafe { MultiCallback::<F>::from_ctx(ctx) };
+    // SAFETY: the batch's entities stay pinned until the C++ function returns.
+    let entity = (found != 0).then(|| unsafe { column_slice(columns, count) });
+    u8::from(callback.run(|f| f(index, entity)).is_none())
+}
+
+/// A native entity multi-get: `(num_keys, keys, callback, ctx, status_code, errptr)`.
+pub(crate) type EntityMultiCall<'a> = ManyCall<'a, ffi::pinrocks_multi_columns_fn>;
+
+/// Runs `call` (one of rocksdb-c/entities.cc's multi-gets) over `keys` with `f` called back
+/// for each key in order.
+///
+/// # Safety
+/// `call` must hand its arguments unchanged to one of rocksdb-c/'s entity multi-gets on live
+/// handles: it calls `callback(ctx, i, ..)` only during the call, for `i` below the number
+/// of keys, with columns valid for that callback only.
+pub(crate) unsafe fn multi_get_entity_with<K, F>(
+    call: EntityMultiCall<'_>,
+    keys: &[K],
+    f: F,
+) -> Result<()>
+where
+    K: AsRef<[u8]>,
+    F: FnMut(usize, Option<&[ffi::pinrocks_column]>),
+{
+    // SAFETY: the caller's contract; `multi_trampoline::<F>` takes `ctx` as `multi_call`'s
+    // `MultiCallback<F>`.
+    unsafe { multi_call(call, Some(multi_trampoline::<F>), keys, f) }
 }

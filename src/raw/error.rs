@@ -332,8 +332,8 @@ pub enum Error {
         source: crate::codec::DecodeError,
     },
     /// [`Db::close`](crate::Db::close) found the database still held by values read from
-    /// it (owned `Bytes`, snapshots): it stays open until the last of them drops, and closes
-    /// then without a report.
+    /// it (owned `Bytes` or `Entity`, snapshots): it stays open until the last of them
+    /// drops, and closes then without a report.
     #[error(
         "the database is still held by {holders} value(s) read from it (owned values, \
          snapshots); it closes when they drop"

@@ -302,7 +302,7 @@ pub(crate) unsafe fn get_pinned_batch_handle(
 }
 
 /// Multi-get callback state: the closure.
-type MultiCallback<F> = Carried<F>;
+pub(crate) type MultiCallback<F> = Carried<F>;
 
 /// Called by `pinrocks_multi_get_pinned` for each key while the batch is pinned. A panic
 /// is caught, stops the batch (return 1) and is resumed after C++ has returned.
@@ -328,14 +328,7 @@ where
 const INLINE_KEYS: usize = 32;
 
 /// A native pinned multi-get: `(num_keys, keys, callback, ctx, status_code, errptr)`.
-pub(crate) type MultiCall<'a> = &'a dyn Fn(
-    usize,
-    *const ffi::pinrocks_slice,
-    ffi::pinrocks_multi_value_fn,
-    *mut c_void,
-    &mut i32,
-    *mut *mut c_char,
-);
+pub(crate) type MultiCall<'a> = ManyCall<'a, ffi::pinrocks_multi_value_fn>;
 
 /// `DB::MultiGet` into pinned slices, calling `f(index, value)` for each key in order.
 ///
@@ -377,6 +370,32 @@ where
     K: AsRef<[u8]>,
     F: FnMut(usize, Option<&[u8]>),
 {
+    // SAFETY: the caller's contract; `multi_trampoline::<F>` takes `ctx` as `multi_call`'s
+    // `MultiCallback<F>`.
+    unsafe { multi_call(call, Some(multi_trampoline::<F>), keys, f) }
+}
+
+/// A native multi-get with a callback of type `C`: `(num_keys, keys, callback, ctx,
+/// status_code, errptr)`.
+pub(crate) type ManyCall<'a, C> =
+    &'a dyn Fn(usize, *const ffi::pinrocks_slice, C, *mut c_void, &mut i32, *mut *mut c_char);
+
+/// Runs `call` over `keys` with `trampoline` calling back `f` (a `MultiCallback<F>`
+/// behind `ctx`) for each key in order.
+///
+/// # Safety
+/// `call` must hand its arguments unchanged to one of rocksdb-c/'s multi-gets on live
+/// handles, which calls `trampoline(ctx, i, ..)` only during the call; `trampoline` must take
+/// `ctx` as a `MultiCallback<F>`.
+pub(crate) unsafe fn multi_call<K, F, C>(
+    call: ManyCall<'_, C>,
+    trampoline: C,
+    keys: &[K],
+    f: F,
+) -> Result<()>
+where
+    K: AsRef<[u8]>,
+{
     // Each key's `as_ref` is called once: a pointer and a length from two calls of a
     // user's `AsRef` could disagree, and RocksDB would read past the key. Up to
     // `INLINE_KEYS` keys are described on the stack (no allocation), like the native side.
@@ -402,12 +421,11 @@ where
     let mut callback: MultiCallback<F> = Carried::new(f);
     let mut err = ErrPtr::new();
     let mut code = 0;
-    // Each of `key_slices` describes one key's bytes, borrowed from `keys` for the call;
-    // `multi_trampoline::<F>` matches `callback`'s type.
+    // Each of `key_slices` describes one key's bytes, borrowed from `keys` for the call.
     call(
         key_slices.len(),
         key_slices.as_ptr(),
-        Some(multi_trampoline::<F>),
+        trampoline,
         callback.as_ctx(),
         &mut code,
         err.as_out(),

@@ -3,6 +3,11 @@
 //! ([`TransactionSource`]) or an indexed batch ([`BatchSource`]). Whether a reader, and the
 //! iterators it makes, may cross threads follows from the type: a transaction's or batch's
 //! source holds a raw pointer, so its readers are neither `Send` nor `Sync`.
+//!
+//! Long because: each source implements every native read of the sealed trait (the pinned
+//! read, its handle, multi-get, the entity read, its handle, entity multi-get, the
+//! iterator), each a few lines handing its arguments to its own C function; one source's
+//! calls stay together.
 
 use std::ffi::c_char;
 use std::marker::PhantomData;
@@ -64,6 +69,16 @@ pub(crate) mod sealed {
             key: &[u8],
             f: F,
         ) -> Result<Option<R>>;
+
+        /// Pinned entity multi-get: `f(index, columns)` for each of `keys`, in order.
+        ///
+        /// # Safety
+        /// See the trait.
+        #[allow(private_interfaces)]
+        unsafe fn multi_get_entity<K, F>(self, at: Handles, keys: &[K], f: F) -> Result<()>
+        where
+            K: AsRef<[u8]>,
+            F: FnMut(usize, Option<&[ffi::pinrocks_column]>);
 
         /// The entity of `key` in a handle that holds the pin until it drops.
         ///
@@ -207,6 +222,27 @@ impl sealed::Source for DbSource {
         unsafe { pinned::get_pinned_handle(at.db, at.options, at.cf, key) }
     }
 
+    unsafe fn multi_get_entity<K, F>(self, at: Handles, keys: &[K], f: F) -> Result<()>
+    where
+        K: AsRef<[u8]>,
+        F: FnMut(usize, Option<&[ffi::pinrocks_column]>),
+    {
+        let Handles { db, options, cf } = at;
+        // SAFETY: the call hands its arguments to `pinrocks_multi_get_entity_pinned`; live
+        // handles.
+        unsafe {
+            entity::multi_get_entity_with(
+                &|n, keys, callback, ctx, code, err| {
+                    ffi::pinrocks_multi_get_entity_pinned(
+                        db, options, cf, n, keys, callback, ctx, code, err,
+                    )
+                },
+                keys,
+                f,
+            )
+        }
+    }
+
     unsafe fn entity_handle(self, at: Handles, key: &[u8]) -> Result<Option<EntityHandle>> {
         let Handles { db, options, cf } = at;
         // SAFETY: the call hands its arguments to `pinrocks_get_entity_handle`; live handles.
@@ -288,6 +324,29 @@ impl sealed::Source for TransactionSource<'_> {
                     )
                 },
                 key,
+                f,
+            )
+        }
+    }
+
+    unsafe fn multi_get_entity<K, F>(self, at: Handles, keys: &[K], f: F) -> Result<()>
+    where
+        K: AsRef<[u8]>,
+        F: FnMut(usize, Option<&[ffi::pinrocks_column]>),
+    {
+        let Handles { options, cf, .. } = at;
+        let (txn, mode) = (self.txn.as_ptr(), self.mode);
+        // SAFETY: the call hands its arguments to
+        // `pinrocks_transaction_multi_get_entity_pinned`; live transaction, options and
+        // handle.
+        unsafe {
+            entity::multi_get_entity_with(
+                &|n, keys, callback, ctx, code, err| {
+                    ffi::pinrocks_transaction_multi_get_entity_pinned(
+                        txn, options, cf, n, keys, mode, callback, ctx, code, err,
+                    )
+                },
+                keys,
                 f,
             )
         }
@@ -406,6 +465,28 @@ impl sealed::Source for BatchSource<'_> {
                     )
                 },
                 key,
+                f,
+            )
+        }
+    }
+
+    unsafe fn multi_get_entity<K, F>(self, at: Handles, keys: &[K], f: F) -> Result<()>
+    where
+        K: AsRef<[u8]>,
+        F: FnMut(usize, Option<&[ffi::pinrocks_column]>),
+    {
+        let Handles { db, options, cf } = at;
+        let (batch, only) = (self.batch.as_ptr(), u8::from(self.batch_only));
+        // SAFETY: the call hands its arguments to `pinrocks_wbwi_multi_get_entity_pinned`;
+        // live batch (unchanged while borrowed), database, options and handle.
+        unsafe {
+            entity::multi_get_entity_with(
+                &|n, keys, callback, ctx, code, err| {
+                    ffi::pinrocks_wbwi_multi_get_entity_pinned(
+                        db, batch, options, cf, n, keys, only, callback, ctx, code, err,
+                    )
+                },
+                keys,
                 f,
             )
         }

@@ -403,7 +403,8 @@ fn entity_columns_in_blob_files_read_back_exactly() {
             .map(|(n, v)| (n.to_vec(), v.to_vec()))
             .collect();
         for _ in 0..2 {
-            let read = db.reader().get_entity(b"e", |c| c.to_vec()).unwrap();
+            // The closure, guard and owned tiers alike (the helper compares them).
+            let read = crate::entities::entity(db.reader(), b"e");
             assert_eq!(read.as_ref(), Some(&want));
             let mut it = db.reader().iter();
             it.seek_to_first();
@@ -414,5 +415,10 @@ fn entity_columns_in_blob_files_read_back_exactly() {
             every_tier(db.reader(), b"e"),
             Some(b"small default".to_vec())
         );
+        // An owned entity keeps its blob column (a blob-cache entry or an owned buffer)
+        // past the database.
+        let kept = db.reader().get_entity_owned(b"e").unwrap().unwrap();
+        drop(db);
+        assert_eq!(kept.columns().get(b"big"), Some(&big[..]));
     }
 }

@@ -7,9 +7,9 @@ use pinrocks::{
     Columns, Db, ErrorKind, Lock, ReadSource, Reader, TransactionDbOptions, WriteBatch,
 };
 
-type Owned = Vec<(Vec<u8>, Vec<u8>)>;
+pub(crate) type Owned = Vec<(Vec<u8>, Vec<u8>)>;
 
-fn owned<N: AsRef<[u8]>, V: AsRef<[u8]>>(columns: &[(N, V)]) -> Owned {
+pub(crate) fn owned<N: AsRef<[u8]>, V: AsRef<[u8]>>(columns: &[(N, V)]) -> Owned {
     let mut v: Owned = columns
         .iter()
         .map(|(n, v)| (n.as_ref().to_vec(), v.as_ref().to_vec()))
@@ -19,8 +19,8 @@ fn owned<N: AsRef<[u8]>, V: AsRef<[u8]>>(columns: &[(N, V)]) -> Owned {
 }
 
 /// The columns of `key` through `reader`'s closure tier, each checked against the
-/// `Columns` accessors, and the guard and owned tiers' equal to them.
-fn entity<S: ReadSource>(reader: Reader<'_, S>, key: &[u8]) -> Option<Owned> {
+/// `Columns` accessors, and the multi-get, guard and owned tiers' equal to them.
+pub(crate) fn entity<S: ReadSource>(reader: Reader<'_, S>, key: &[u8]) -> Option<Owned> {
     let closure = closure_tier(reader, key);
     let guard = reader
         .pin_entity(key)
@@ -30,6 +30,18 @@ fn entity<S: ReadSource>(reader: Reader<'_, S>, key: &[u8]) -> Option<Owned> {
         .get_entity_owned(key)
         .unwrap()
         .map(|e| e.columns().to_vec());
+    let mut multi = Some(None);
+    reader
+        .multi_get_entity(&[key], |i, c| {
+            assert_eq!(i, 0);
+            multi = Some(c.map(|c| c.to_vec()));
+        })
+        .unwrap();
+    assert_eq!(
+        multi,
+        Some(closure.clone()),
+        "the multi-get disagrees at {key:?}"
+    );
     assert_eq!(guard, closure, "the guard tier disagrees at {key:?}");
     assert_eq!(owned, closure, "the owned tier disagrees at {key:?}");
     closure
@@ -55,7 +67,7 @@ fn closure_tier<S: ReadSource>(reader: Reader<'_, S>, key: &[u8]) -> Option<Owne
 }
 
 /// Columns of several sizes, a default column, a name that sorts first, unsorted.
-fn user(seed: u8) -> Owned {
+pub(crate) fn user(seed: u8) -> Owned {
     vec![
         (b"name".to_vec(), patterned(10, seed)),
         (b"".to_vec(), patterned(3, seed.wrapping_add(1))),
@@ -64,7 +76,7 @@ fn user(seed: u8) -> Owned {
     ]
 }
 
-fn sorted(columns: &Owned) -> Owned {
+pub(crate) fn sorted(columns: &Owned) -> Owned {
     let mut v = columns.to_vec();
     v.sort();
     v
@@ -422,37 +434,4 @@ fn a_batch_holding_entities_survives_its_bytes() {
     assert_eq!(entity(db.reader(), b"d"), Some(sorted(&user(1))));
     assert_eq!(entity(cf.reader(), b"c"), Some(sorted(&user(2))));
     assert_eq!(db.get(b"p").unwrap().as_deref(), Some(&b"plain"[..]));
-}
-
-#[test]
-fn an_owned_entity_outlives_the_db_and_its_dropped_family_and_crosses_threads() {
-    let (_dir, db) = crate::common::open_db(&[]);
-    let options = create_options();
-    let cf = db.create_cf("people", &options).unwrap();
-    let avatar = patterned(100_000, 11);
-    cf.writer()
-        .put_entity(
-            b"ada",
-            &[(&b"avatar"[..], &avatar[..]), (&b"name"[..], &b"Ada"[..])],
-        )
-        .unwrap();
-    let from_memtable = cf.reader().get_entity_owned(b"ada").unwrap().unwrap();
-    cf.flush().unwrap();
-    let from_block = cf.reader().get_entity_owned(b"ada").unwrap().unwrap();
-    let guard = cf.reader().pin_entity(b"ada").unwrap().unwrap();
-    assert_eq!(guard.columns().get(b"avatar"), Some(&avatar[..]));
-    drop(guard);
-    drop(cf);
-    db.drop_cf("people").unwrap();
-    drop(db);
-    for owned in [from_memtable, from_block] {
-        let avatar = avatar.clone();
-        std::thread::spawn(move || {
-            assert_eq!(owned.columns().get(b"avatar"), Some(&avatar[..]));
-            assert_eq!(owned.columns().get(b"name"), Some(&b"Ada"[..]));
-            assert_eq!(owned.columns().len(), 2);
-        })
-        .join()
-        .unwrap();
-    }
 }
