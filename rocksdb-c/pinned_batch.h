@@ -29,7 +29,8 @@ class InlineArray {
     } else {
       data_ = reinterpret_cast<T*>(inline_);
       for (size_t i = 0; i < n; i++) {
-        new (&data_[i]) T();  // noexcept for Slice, PinnableSlice and Status
+        new (&data_[i]) T();  // throws for none of Slice, PinnableSlice, Status,
+                              // PinnableWideColumns (empty containers) or unique_ptr
       }
     }
   }

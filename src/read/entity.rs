@@ -142,9 +142,11 @@ impl<'a, S: ReadSource> Reader<'a, S> {
     /// **Batched entity reads.** One `MultiGetEntity` for all `keys` (of this reader's
     /// column family), then `f(index, columns)` for each key in order while every entity of
     /// the batch is pinned: `None` for an absent key. No allocation of ours for up to 32
-    /// keys; key by key (as for values) with a cache-only read tier, through a transaction
-    /// for update (RocksDB's batched read neither locks nor tracks) and from an indexed
-    /// batch alone. The first key's error is the call's, and then nothing is called back.
+    /// keys (but for a batch-only read of merge operands alone, which takes a batch
+    /// iterator per such key); key by key (as for values) with a cache-only read tier,
+    /// through a transaction for update (RocksDB's batched read neither locks nor tracks)
+    /// and from an indexed batch alone. The error of the first key that failed is the
+    /// call's, and then nothing is called back.
     /// A panic in `f` stops the batch, releases every pin, and continues in the caller.
     ///
     /// ```
@@ -161,7 +163,7 @@ impl<'a, S: ReadSource> Reader<'a, S> {
     /// # Ok(()) }
     /// ```
     ///
-    /// ```compile_fail
+    /// ```compile_fail,E0521
     /// # fn main() -> pinrocks::Result<()> {
     /// # let dir = tempfile::tempdir().unwrap();
     /// # let db = pinrocks::Db::open(&pinrocks::Options::new(), dir.path())?;

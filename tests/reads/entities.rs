@@ -30,16 +30,17 @@ pub(crate) fn entity<S: ReadSource>(reader: Reader<'_, S>, key: &[u8]) -> Option
         .get_entity_owned(key)
         .unwrap()
         .map(|e| e.columns().to_vec());
-    let mut multi = Some(None);
+    let (mut calls, mut multi) = (0, None);
     reader
         .multi_get_entity(&[key], |i, c| {
             assert_eq!(i, 0);
-            multi = Some(c.map(|c| c.to_vec()));
+            calls += 1;
+            multi = c.map(|c| c.to_vec());
         })
         .unwrap();
     assert_eq!(
-        multi,
-        Some(closure.clone()),
+        (calls, &multi),
+        (1, &closure),
         "the multi-get disagrees at {key:?}"
     );
     assert_eq!(guard, closure, "the guard tier disagrees at {key:?}");

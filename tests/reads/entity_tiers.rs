@@ -91,8 +91,11 @@ fn owned_entities_read_through_a_transaction_or_a_batch_outlive_it() {
 fn multi_get_of_entities_beyond_the_inline_batch_through_every_source() {
     let dir = tempfile::tempdir().unwrap();
     let options = create_options();
-    let db =
-        Db::open_transaction_db(&options, &TransactionDbOptions::new(), dir.path(), []).unwrap();
+    let mut txn_options = TransactionDbOptions::new();
+    txn_options
+        .transaction_lock_timeout(std::time::Duration::from_millis(100))
+        .default_lock_timeout(std::time::Duration::from_millis(100));
+    let db = Db::open_transaction_db(&options, &txn_options, dir.path(), []).unwrap();
     // 40 keys (past the 32 held inline): entities, plain values and absent keys.
     let keys: Vec<Vec<u8>> = (0..40u8).map(|i| vec![b'k', i]).collect();
     let mut want: Vec<Option<Owned>> = Vec::new();
@@ -114,7 +117,7 @@ fn multi_get_of_entities_beyond_the_inline_batch_through_every_source() {
     assert_eq!(read(db.reader()), want);
     let mut cache_only = pinrocks::ReadOptions::new();
     cache_only.read_tier(pinrocks::ReadTier::BlockCache);
-    db.reader().get(&keys[0]).unwrap(); // the block into the cache
+    // All cached by the read above: the cache-only, key-by-key path answers the same.
     assert_eq!(read(db.reader().options(&cache_only)), want, "key by key");
 
     let mut txn = db.begin().unwrap();
@@ -125,6 +128,11 @@ fn multi_get_of_entities_beyond_the_inline_batch_through_every_source() {
     assert_eq!(multi(txn.reader(), &keys), want);
     let for_update = multi(txn.reader_for_update(Lock::Exclusive), &keys);
     assert_eq!(for_update, want, "for update, key by key");
+    // Each key was locked: another transaction cannot write one.
+    let mut other = db.begin().unwrap();
+    let err = other.writer().put(&keys[39], b"x").unwrap_err();
+    assert_eq!(err.kind(), Some(pinrocks::ErrorKind::LockTimeout), "{err}");
+    drop(other);
     txn.rollback().unwrap();
     want[2] = None;
 
@@ -155,4 +163,56 @@ fn multi<S: ReadSource>(reader: Reader<'_, S>, keys: &[Vec<u8>]) -> Vec<Option<O
         .multi_get_entity(keys, |i, c| got[i] = c.map(|c| c.to_vec()))
         .unwrap();
     got
+}
+
+#[test]
+fn a_cache_only_entity_multi_get_of_an_uncached_block_is_not_in_cache() {
+    // RocksDB's batched read would fetch an uncached block from its file even with a
+    // cache-only tier: every source reads key by key then, and answers `NotInCache`.
+    let dir = tempfile::tempdir().unwrap();
+    let options = create_options();
+    let txn_options = TransactionDbOptions::new();
+    {
+        let db = Db::open_transaction_db(&options, &txn_options, dir.path(), []).unwrap();
+        db.writer().put_entity(b"disk", &[("a", "1")]).unwrap();
+        db.flush().unwrap();
+        db.close().unwrap();
+    }
+    let db = Db::open_transaction_db(&options, &txn_options, dir.path(), []).unwrap();
+    let mut cache_only = pinrocks::ReadOptions::new();
+    cache_only.read_tier(pinrocks::ReadTier::BlockCache);
+    let not_in_cache = |result: pinrocks::Result<()>| {
+        let kind = result.unwrap_err().kind();
+        assert_eq!(kind, Some(pinrocks::ErrorKind::NotInCache));
+    };
+    let keys = [b"disk"];
+    not_in_cache(
+        db.reader()
+            .options(&cache_only)
+            .multi_get_entity(&keys, |_, _| ()),
+    );
+    let txn = db.begin().unwrap();
+    not_in_cache(
+        txn.reader()
+            .options(&cache_only)
+            .multi_get_entity(&keys, |_, _| ()),
+    );
+    drop(txn);
+    let batch = db.indexed_batch().unwrap();
+    not_in_cache(
+        batch
+            .reader()
+            .options(&cache_only)
+            .multi_get_entity(&keys, |_, _| ()),
+    );
+    drop(batch);
+    // Once a read that may do I/O cached the block, memory answers.
+    let count = db.reader().get_entity(b"disk", |c| c.len()).unwrap();
+    assert_eq!(count, Some(1));
+    let mut cached = None;
+    db.reader()
+        .options(&cache_only)
+        .multi_get_entity(&keys, |_, c| cached = c.map(|c| c.len()))
+        .unwrap();
+    assert_eq!(cached, Some(1));
 }
