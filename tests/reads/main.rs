@@ -9,6 +9,7 @@ mod blob_gc;
 mod blobs;
 mod controls;
 mod entities;
+mod entity_model;
 mod entity_tiers;
 mod pinned;
 mod scans;
