@@ -92,11 +92,14 @@ where
 /// this drops.
 pub(crate) struct EntityHandle(NonNull<ffi::pinrocks_entity_t>);
 
-// SAFETY: a `PinnableWideColumns` has no thread affinity: its pins are released through
-// cleanups that take the cache's or memtable's own thread-safe paths (as a `PinnableSlice`'s,
-// which `Bytes` already sends), and reading its columns only reads.
+// SAFETY: `~PinnableWideColumns` (defaulted, include/rocksdb/wide_columns.h) frees its
+// `backing_` slices, whose cleanups are a block- or blob-cache `Cache::Release(handle)`
+// (table/block_based/cachable_entry.h, cache/cache_helpers.h; the caches are thread-safe) or a
+// plain delete of a buffer the slice owns (a memtable or batch copy, an owned blob): none is
+// tied to the thread that read it. What those live in is kept alive by the handle's owners.
 unsafe impl Send for EntityHandle {}
-// SAFETY: shared use only reads the columns (`pinrocks_entity_columns` writes nothing).
+// SAFETY: shared use only calls `PinnableWideColumns::columns() const`
+// (`pinrocks_entity_columns`), which reads.
 unsafe impl Sync for EntityHandle {}
 
 impl EntityHandle {

@@ -59,9 +59,11 @@ impl<'a> Columns<'a> {
     }
 }
 
-// SAFETY: a `Columns` is shared borrows of bytes RocksDB keeps pinned and unchanged for
-// `'a` (a block, a memtable copy or a buffer of the pin); its raw pointers are only read,
-// like `&[u8]`'s, so sharing or sending it across threads within `'a` is as sound.
+// SAFETY: a `Columns` is shared borrows of bytes RocksDB keeps pinned and unchanged for `'a`
+// (a `PinnableWideColumns`' backing, or a cursor's entity until `&mut` moves it: `DBIter` and
+// `BaseDeltaIterator` change their columns only in `Next`/`Seek`-like calls); its raw pointers
+// are only read, like `&[u8]`'s, so sharing or sending it across threads within `'a` is as
+// sound.
 unsafe impl Send for Columns<'_> {}
 // SAFETY: as for `Send`: nothing in it is ever written.
 unsafe impl Sync for Columns<'_> {}

@@ -13,7 +13,7 @@ use crate::read::columns::Columns;
 use crate::read::reader::Reader;
 use crate::read::source::ReadSource;
 
-impl<S: ReadSource> Reader<'_, S> {
+impl<'a, S: ReadSource> Reader<'a, S> {
     /// **Pinned entity.** Calls `f` with the columns of `key` where RocksDB holds them: a
     /// wide-column entity's columns, or a plain value as its one default column. Returns
     /// `f`'s result, or `None` if the key is absent. One native call and no allocation of
@@ -58,9 +58,7 @@ impl<S: ReadSource> Reader<'_, S> {
                 })
         }
     }
-}
 
-impl<'a, S: ReadSource> Reader<'a, S> {
     /// **Entity guard.** The columns of `key`, pinned until the returned guard drops (one
     /// heap-allocated handle per read); it borrows the database, as
     /// [`pin`](Self::pin)'s guard does. `None` if the key is absent.
