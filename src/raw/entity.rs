@@ -8,7 +8,9 @@ use std::ptr::NonNull;
 
 use crate::raw::error::{ErrPtr, Result};
 use crate::raw::ffi;
-use crate::raw::pinned::{multi_call, one_call, run_once, ManyCall, MultiCallback, OneCall};
+use crate::raw::pinned::{
+    multi_call, one_call, run_once, value_slice, ManyCall, MultiCallback, OneCall,
+};
 
 /// RocksDB's column array, as handed to a callback; empty for a NULL or zero count.
 ///
@@ -43,6 +45,25 @@ pub(crate) fn native_columns<N: AsRef<[u8]>, V: AsRef<[u8]>>(
             value: slice(value.as_ref()),
         })
         .collect()
+}
+
+/// A name that `native` (views of `columns`, made by [`native_columns`]) holds twice, if
+/// any, copied for the error.
+pub(crate) fn repeated_name<N, V>(
+    native: &[ffi::pinrocks_column],
+    _columns: &[(N, V)],
+) -> Option<Vec<u8>> {
+    let mut names: Vec<&[u8]> = native
+        .iter()
+        // SAFETY: each view describes a name borrowed from `_columns`, which stays borrowed
+        // while these slices are used (they do not leave this function).
+        .map(|c| unsafe { value_slice(c.name.data, c.name.len) })
+        .collect();
+    names.sort_unstable();
+    names
+        .windows(2)
+        .find(|pair| pair[0] == pair[1])
+        .map(|pair| pair[0].to_vec())
 }
 
 /// The bytes of `columns`, as a `PINROCKS_RECORD_PUT_COLUMNS` write's value carries them

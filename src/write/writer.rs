@@ -148,10 +148,11 @@ impl<'a, T: WriteTarget> Writer<'a, T> {
     }
 
     /// Sets `key` to a wide-column entity: named columns, in any order (RocksDB sorts them;
-    /// a name given twice is [`Error::InvalidInput`](crate::Error::InvalidInput)). The column named `""` is the default column, which
-    /// plain reads ([`Reader::get`](crate::Reader::get) and every other value tier) return
-    /// as the value (empty if there is none); [`Reader::get_entity`](crate::Reader::get_entity)
-    /// reads every column.
+    /// a name given twice is [`Error::InvalidInput`](crate::Error::InvalidInput)). The
+    /// column named `""` is the default column, which plain reads
+    /// ([`Reader::get`](crate::Reader::get) and every other value tier) return as the value
+    /// (empty if there is none); [`Reader::get_entity`](crate::Reader::get_entity) reads
+    /// every column.
     ///
     /// ```
     /// # fn main() -> pinrocks::Result<()> {
@@ -172,16 +173,15 @@ impl<'a, T: WriteTarget> Writer<'a, T> {
         key: &[u8],
         columns: &[(N, V)],
     ) -> Result<()> {
+        // Each name's and value's `as_ref` is called once, into the views RocksDB reads.
+        let native = entity::native_columns(columns);
         // RocksDB would call a repeated name "out of order" and report it as corruption.
-        let mut names: Vec<&[u8]> = columns.iter().map(|(name, _)| name.as_ref()).collect();
-        names.sort_unstable();
-        if let Some(pair) = names.windows(2).find(|pair| pair[0] == pair[1]) {
+        if let Some(name) = entity::repeated_name(&native, columns) {
             return Err(Error::invalid(
                 "put_entity",
-                format!("the column name {:?} given twice", pair[0]),
+                format!("the column name {name:?} given twice"),
             ));
         }
-        let native = entity::native_columns(columns);
         let packed = entity::packed(&native);
         self.apply("put_entity", ffi::PINROCKS_RECORD_PUT_COLUMNS, key, packed)
     }

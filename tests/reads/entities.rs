@@ -436,3 +436,35 @@ fn a_batch_holding_entities_survives_its_bytes() {
     assert_eq!(entity(cf.reader(), b"c"), Some(sorted(&user(2))));
     assert_eq!(db.get(b"p").unwrap().as_deref(), Some(&b"plain"[..]));
 }
+
+/// A name whose `as_ref` counts its calls.
+struct Counted<'a>(&'a [u8], &'a std::cell::Cell<usize>);
+
+impl AsRef<[u8]> for Counted<'_> {
+    fn as_ref(&self) -> &[u8] {
+        self.1.set(self.1.get() + 1);
+        self.0
+    }
+}
+
+#[test]
+fn each_name_and_value_is_asked_for_once() {
+    let (_dir, db) = crate::common::open_db(&[]);
+    let calls = std::cell::Cell::new(0);
+    let columns = [
+        (Counted(b"a", &calls), Counted(b"1", &calls)),
+        (Counted(b"b", &calls), Counted(b"2", &calls)),
+    ];
+    db.writer().put_entity(b"k", &columns).unwrap();
+    assert_eq!(calls.get(), 4);
+    assert_eq!(
+        entity(db.reader(), b"k"),
+        Some(owned(&[("a", "1"), ("b", "2")]))
+    );
+    let twice = [
+        (Counted(b"a", &calls), Counted(b"1", &calls)),
+        (Counted(b"a", &calls), Counted(b"2", &calls)),
+    ];
+    assert!(db.writer().put_entity(b"t", &twice).is_err());
+    assert_eq!(calls.get(), 8);
+}
