@@ -35,6 +35,7 @@ fn main() {
         "layout_probes.h",
         "guarded.h",
         "pinned_batch.h",
+        "batch_only.h",
         "reads.cc",
         "db.cc",
         "writes.cc",

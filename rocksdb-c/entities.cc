@@ -10,12 +10,12 @@
 #include <string>
 #include <type_traits>
 
+#include "batch_only.h"
 #include "db/wide/wide_column_serialization.h"
 #include "guarded.h"
 #include "layout.h"
 #include "pinned_batch.h"
 #include "pinrocks.h"
-#include "rocksdb/comparator.h"
 #include "rocksdb/db.h"
 #include "rocksdb/iterator.h"
 #include "rocksdb/slice.h"
@@ -109,15 +109,8 @@ rocksdb::Status read_batch(rocksdb_t* db, rocksdb_writebatch_wi_t* batch,
   if (!s.IsMergeInProgress()) {
     return s;
   }
-  std::unique_ptr<rocksdb::Iterator> empty(rocksdb::NewEmptyIterator());
-  std::unique_ptr<rocksdb::Iterator> it(b->NewIteratorWithBase(cf, empty.get()));
-  empty.release();  // owned by `it` from here
-  it->Seek(key);
-  if (!it->Valid() || cf->GetComparator()->Compare(it->key(), key) != 0) {
-    return it->status().ok() ? rocksdb::Status::NotFound() : it->status();
-  }
-  found->merged = std::move(it);
-  return rocksdb::Status::OK();
+  found->merged = pinrocks::merged_in_batch(b, cf, key, &s);
+  return s;
 }
 
 // A one-call read: `read` fills a Found on this frame; on success `fn` reads the columns in

@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 
+#include "batch_only.h"
 #include "guarded.h"
 #include "layout.h"
 #include "pinned_batch.h"
@@ -41,17 +42,9 @@ rocksdb::Status read_one(rocksdb_t* db, rocksdb::WriteBatchWithIndex* batch,
   if (batch_only) {
     rocksdb::Status s = batch->GetFromBatch(cf, unused_db_options(), key, value->GetSelf());
     if (s.IsMergeInProgress()) {
-      // Only merge operands for the key in the batch: read them merged with no existing
-      // value, as the batch-only iterator (the batch over an empty base) shows them.
-      std::unique_ptr<rocksdb::Iterator> empty(rocksdb::NewEmptyIterator());
-      std::unique_ptr<rocksdb::Iterator> it(batch->NewIteratorWithBase(cf, empty.get()));
-      empty.release();  // owned by `it` from here
-      it->Seek(key);
-      if (it->Valid() && cf->GetComparator()->Compare(it->key(), key) == 0) {
+      // Only merge operands for the key in the batch (batch_only.h).
+      if (auto it = pinrocks::merged_in_batch(batch, cf, key, &s)) {
         value->GetSelf()->assign(it->value().data(), it->value().size());
-        s = rocksdb::Status::OK();
-      } else {
-        s = it->status().ok() ? rocksdb::Status::NotFound() : it->status();
       }
     }
     if (s.ok()) {

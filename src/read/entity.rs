@@ -13,6 +13,11 @@ use crate::read::columns::Columns;
 use crate::read::reader::Reader;
 use crate::read::source::ReadSource;
 
+/// Why a TTL database takes no entity read or write: RocksDB's TTL layer neither stamps
+/// entities with their write time nor strips it from them.
+pub(crate) const TTL_REFUSES_ENTITIES: &str =
+    "a TTL database (RocksDB's TTL layer does not handle entities)";
+
 impl<'a, S: ReadSource> Reader<'a, S> {
     /// **Pinned entity.** Calls `f` with the columns of `key` where RocksDB holds them: a
     /// wide-column entity's columns, or a plain value as its one default column. Returns
@@ -199,10 +204,7 @@ impl<'a, S: ReadSource> Reader<'a, S> {
     fn check_entity_read(&self, operation: &'static str) -> Result<()> {
         reentry::refuse_read_inside(operation)?;
         if self.db.kind == DbKind::Ttl {
-            return Err(Error::invalid(
-                operation,
-                "a TTL database (RocksDB's TTL layer does not handle entities)",
-            ));
+            return Err(Error::invalid(operation, TTL_REFUSES_ENTITIES));
         }
         Ok(())
     }

@@ -11,6 +11,7 @@ use crate::db::handles::{CfHandle, DbInner, DbKind, RawDb};
 use crate::raw::entity;
 use crate::raw::error::{ErrPtr, Error, Result};
 use crate::raw::ffi;
+use crate::read::entity::TTL_REFUSES_ENTITIES;
 use crate::write::target::{sealed::Target, DbTarget, LogDataTarget, WriteTarget};
 use crate::write::write_options::WriteOptions;
 
@@ -257,10 +258,7 @@ impl Target for DbTarget<'_> {
         let db: &DbInner = self.0;
         let cf = cf.unwrap_or(&db.default_cf);
         if op == ffi::PINROCKS_RECORD_PUT_COLUMNS && db.kind == DbKind::Ttl {
-            return Err(Error::invalid(
-                operation,
-                "a TTL database (RocksDB's TTL layer does not handle entities)",
-            ));
+            return Err(Error::invalid(operation, TTL_REFUSES_ENTITIES));
         }
         // `DBImpl::Merge` refuses it itself, but a transaction database's and a TTL
         // database's `Merge` go through a batch, which would stop the database.
