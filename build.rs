@@ -47,6 +47,7 @@ fn main() {
         "transactions.cc",
         "indexed_batch.cc",
         "entities.cc",
+        "timestamps.cc",
         "guarded_calls.cc",
         "layout_probes.cc",
     ] {
@@ -66,6 +67,7 @@ fn main() {
         .file("rocksdb-c/transactions.cc")
         .file("rocksdb-c/indexed_batch.cc")
         .file("rocksdb-c/entities.cc")
+        .file("rocksdb-c/timestamps.cc")
         .file("rocksdb-c/guarded_calls.cc")
         // Test-only probes of layout.h (src/raw/layout_tests.rs); not in pinrocks.h, so
         // bindgen does not see them.

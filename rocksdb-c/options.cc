@@ -122,10 +122,13 @@ rocksdb_readoptions_t* pinrocks_readoptions_copy(const rocksdb_readoptions_t* so
     PINROCKS_NOEXCEPT {
   try {
     rocksdb_readoptions_t* copy = rocksdb_readoptions_create();
-    // Only `rep`: the bounds in `source` point into `source`; the caller sets its own.
+    // Only `rep`: the bounds and timestamps in `source` point into `source`; the caller sets
+    // its own.
     pinrocks::read_options_of(copy) = pinrocks::read_options_of(source);
     pinrocks::read_options_of(copy).iterate_lower_bound = nullptr;
     pinrocks::read_options_of(copy).iterate_upper_bound = nullptr;
+    pinrocks::read_options_of(copy).timestamp = nullptr;
+    pinrocks::read_options_of(copy).iter_start_ts = nullptr;
     return copy;
   } catch (...) {
     return nullptr;

@@ -269,13 +269,13 @@ void pinrocks_create_column_families(rocksdb_t* db, size_t count,
 
 /* Put, Delete, SingleDelete, Merge or DeleteRange (op: PINROCKS_RECORD_PUT, _DELETE,
  * _SINGLE_DELETE, _MERGE, _DELETE_RANGE with `value` the range's end, or PutEntity: _PUT_COLUMNS)
- * on the database:
+ * on the database, with the timestamp `ts` (NULL: none; PutEntity takes none):
  * rocksdb_put_cf & co. without an exception escaping (DB::Put copies key and value into a new
  * WriteBatch, so a value that fits in memory once but not twice throws std::bad_alloc there). */
 void pinrocks_db_write_op(rocksdb_t* db, const rocksdb_writeoptions_t* options,
                           rocksdb_column_family_handle_t* column_family, int op, const char* key,
-                          size_t keylen, const char* value, size_t valuelen, int* status_code,
-                          char** errptr) PINROCKS_NOEXCEPT;
+                          size_t keylen, const char* value, size_t valuelen, const char* ts,
+                          size_t tslen, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 /* DB::Write of a batch, guarded likewise (the write group copies batches into the WAL). */
 void pinrocks_db_write(rocksdb_t* db, const rocksdb_writeoptions_t* options,
                        rocksdb_writebatch_t* batch, int* status_code,
@@ -287,12 +287,15 @@ void pinrocks_db_write(rocksdb_t* db, const rocksdb_writeoptions_t* options,
  * DELETE_RANGE, LOG_DATA, PUT_COLUMNS, or PUT_ENTITY with `value` a serialized entity, kept only
  * if it decodes whole; for a range, `value` is its end; for log data, `key` is the blob and the
  * column family is unused; any other op is InvalidArgument), for a column family
- * (NULL: the default one), reporting the Status that the C API's rocksdb_writebatch_* drop (RocksDB
- * refuses a key or value over 4 GiB, and then leaves the entry out of the batch). */
+ * (NULL: the default one), with the timestamp `ts` (NULL: none; with one, the family is named by
+ * its handle and the ops are PUT to DELETE_RANGE), reporting the Status that the C API's
+ * rocksdb_writebatch_* drop (RocksDB refuses a key or value over 4 GiB, and then leaves the entry
+ * out of the batch). */
 void pinrocks_writebatch_write(rocksdb_writebatch_t* batch,
                                rocksdb_column_family_handle_t* column_family, int op,
                                const char* key, size_t keylen, const char* value, size_t valuelen,
-                               int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+                               const char* ts, size_t tslen, int* status_code,
+                               char** errptr) PINROCKS_NOEXCEPT;
 
 /* Receives one record of a batch, its bytes borrowed for the call. Returns 0 to go on, 1 to
  * stop. Must not unwind. */
@@ -545,7 +548,7 @@ void pinrocks_options_set_paths(rocksdb_options_t* options, int kind, const char
                                 char** errptr) PINROCKS_NOEXCEPT;
 
 /* A new read options handle (free with rocksdb_readoptions_destroy) with `source`'s
- * settings, snapshot included, and no iterate bounds; NULL if allocation failed. */
+ * settings, snapshot included, and no iterate bounds or timestamps; NULL if allocation failed. */
 rocksdb_readoptions_t* pinrocks_readoptions_copy(const rocksdb_readoptions_t* source)
     PINROCKS_NOEXCEPT;
 
@@ -838,6 +841,34 @@ void pinrocks_entity_destroy(pinrocks_entity_t* entity) PINROCKS_NOEXCEPT;
 /* The columns of a valid iterator's current entry (Iterator::columns), valid until it moves. */
 void pinrocks_iter_columns(const rocksdb_iterator_t* iter, const pinrocks_column** columns,
                            size_t* count) PINROCKS_NOEXCEPT;
+
+/* ---- User-defined timestamps (rocksdb-c/timestamps.cc) ----
+ * A timestamp is the bytes a family's comparator appends to each key (eight, little-endian,
+ * for RocksDB's built-in u64 one); `ts`/`tslen` is one, borrowed for the call. */
+
+/* Orders the family's keys by RocksDB's BytewiseComparatorWithU64Ts (a static object). */
+void pinrocks_options_set_u64_timestamps(rocksdb_options_t* options) PINROCKS_NOEXCEPT;
+/* The timestamp size of the family's comparator: 0 for a family without timestamps. */
+size_t pinrocks_cf_timestamp_size(rocksdb_column_family_handle_t* column_family) PINROCKS_NOEXCEPT;
+/* As pinrocks_get_pinned, and the value's timestamp: when found, its length is stored in
+ * `*ts_len` and up to `ts_capacity` of its bytes in `ts_out`, before `fn` is called. */
+unsigned char pinrocks_get_pinned_ts(rocksdb_t* db, const rocksdb_readoptions_t* options,
+                                     rocksdb_column_family_handle_t* column_family, const char* key,
+                                     size_t keylen, char* ts_out, size_t ts_capacity,
+                                     size_t* ts_len, pinrocks_value_fn fn, void* ctx,
+                                     int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+/* An iterator that is never valid and reports no error (for a read pinrocks refused). */
+rocksdb_iterator_t* pinrocks_empty_iterator(int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+/* DB::IncreaseFullHistoryTsLow and DB::GetFullHistoryTsLow (its length returned, up to
+ * `ts_capacity` bytes stored; 0: never set). */
+void pinrocks_increase_full_history_ts_low(rocksdb_t* db,
+                                           rocksdb_column_family_handle_t* column_family,
+                                           const char* ts, size_t tslen, int* status_code,
+                                           char** errptr) PINROCKS_NOEXCEPT;
+size_t pinrocks_get_full_history_ts_low(rocksdb_t* db,
+                                        rocksdb_column_family_handle_t* column_family, char* ts_out,
+                                        size_t ts_capacity, int* status_code,
+                                        char** errptr) PINROCKS_NOEXCEPT;
 
 /* Guarded replacements for C API calls that copy user-sized data without a try/catch
  * (rocksdb-c/guarded_calls.cc). */

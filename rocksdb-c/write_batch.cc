@@ -116,6 +116,30 @@ class StrictHandler : public RecordHandler {
   }
 };
 
+// One record with a timestamp, for a family named by its handle: RocksDB looks its
+// timestamp size up there (a NULL handle would be dereferenced).
+rocksdb::Status write_at(rocksdb::WriteBatch& b, rocksdb::ColumnFamilyHandle* cf, int op,
+                         const rocksdb::Slice& k, const rocksdb::Slice& v,
+                         const rocksdb::Slice& t) {
+  if (cf == nullptr) {
+    return rocksdb::Status::InvalidArgument("a timestamped write names its column family");
+  }
+  switch (op) {
+    case PINROCKS_RECORD_PUT:
+      return b.Put(cf, k, t, v);
+    case PINROCKS_RECORD_DELETE:
+      return b.Delete(cf, k, t);
+    case PINROCKS_RECORD_MERGE:
+      return b.Merge(cf, k, t, v);
+    case PINROCKS_RECORD_SINGLE_DELETE:
+      return b.SingleDelete(cf, k, t);
+    case PINROCKS_RECORD_DELETE_RANGE:
+      return b.DeleteRange(cf, k, v, t);
+    default:
+      return rocksdb::Status::InvalidArgument("pinrocks_writebatch_write: no timestamped form");
+  }
+}
+
 }  // namespace
 
 extern "C" {
@@ -123,13 +147,18 @@ extern "C" {
 void pinrocks_writebatch_write(rocksdb_writebatch_t* batch,
                                rocksdb_column_family_handle_t* column_family, int op,
                                const char* key, size_t keylen, const char* value, size_t valuelen,
-                               int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+                               const char* ts, size_t tslen, int* status_code,
+                               char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] {
     rocksdb::WriteBatch& b = pinrocks::batch_of(batch);
     rocksdb::ColumnFamilyHandle* cf =
         column_family == nullptr ? nullptr : pinrocks::handle_of(column_family);
     const rocksdb::Slice k(key, keylen);
     const rocksdb::Slice v(value, valuelen);
+    if (ts != nullptr) {
+      pinrocks::report(errptr, status_code, write_at(b, cf, op, k, v, rocksdb::Slice(ts, tslen)));
+      return;
+    }
     rocksdb::Status s;
     switch (op) {
       case PINROCKS_RECORD_PUT:

@@ -1,7 +1,7 @@
 // Writes to a database beyond RocksDB's C API: Put, Delete, Merge or DeleteRange of one key
-// (or range), and DB::Write of a batch, each guarded so that no exception escapes (DB::Put and
-// friends copy key and value into a new WriteBatch; the write group copies batches into the
-// WAL) and each reporting its Status with its code.
+// (or range), with a timestamp or without, and DB::Write of a batch, each guarded so that no
+// exception escapes (DB::Put and friends copy key and value into a new WriteBatch; the write group
+// copies batches into the WAL) and each reporting its Status with its code.
 #include "guarded.h"
 #include "layout.h"
 #include "pinrocks.h"
@@ -12,15 +12,44 @@
 
 extern "C" {
 
+namespace {
+
+// One write with a timestamp (the C API has no timestamped Merge or DeleteRange).
+rocksdb::Status write_at(rocksdb::DB* d, const rocksdb::WriteOptions& o,
+                         rocksdb::ColumnFamilyHandle* cf, int op, const rocksdb::Slice& k,
+                         const rocksdb::Slice& v, const rocksdb::Slice& t) {
+  switch (op) {
+    case PINROCKS_RECORD_PUT:
+      return d->Put(o, cf, k, t, v);
+    case PINROCKS_RECORD_DELETE:
+      return d->Delete(o, cf, k, t);
+    case PINROCKS_RECORD_MERGE:
+      return d->Merge(o, cf, k, t, v);
+    case PINROCKS_RECORD_SINGLE_DELETE:
+      return d->SingleDelete(o, cf, k, t);
+    case PINROCKS_RECORD_DELETE_RANGE:
+      return d->DeleteRange(o, cf, k, v, t);
+    default:
+      return rocksdb::Status::InvalidArgument("pinrocks_db_write_op: no timestamped form");
+  }
+}
+
+}  // namespace
+
 void pinrocks_db_write_op(rocksdb_t* db, const rocksdb_writeoptions_t* options,
                           rocksdb_column_family_handle_t* column_family, int op, const char* key,
-                          size_t keylen, const char* value, size_t valuelen, int* status_code,
-                          char** errptr) PINROCKS_NOEXCEPT {
+                          size_t keylen, const char* value, size_t valuelen, const char* ts,
+                          size_t tslen, int* status_code, char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] {
     rocksdb::DB* d = pinrocks::db_of(db);
     const rocksdb::WriteOptions& o = pinrocks::write_options_of(options);
     rocksdb::ColumnFamilyHandle* cf = pinrocks::handle_of(column_family);
     rocksdb::Slice k(key, keylen), v(value, valuelen);
+    if (ts != nullptr) {
+      pinrocks::report(errptr, status_code,
+                       write_at(d, o, cf, op, k, v, rocksdb::Slice(ts, tslen)));
+      return;
+    }
     rocksdb::Status s;
     switch (op) {
       case PINROCKS_RECORD_PUT:

@@ -145,6 +145,42 @@ fn rust_side_allocations_per_read() {
     batch_reads();
     blob_reads();
     entity_reads();
+    timestamp_reads();
+}
+
+/// Reads as of a timestamp: the pinned tier, the one that hands over the version's
+/// timestamp, and a cursor's timestamp allocate nothing on the Rust side. (Called from the
+/// test above.)
+fn timestamp_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = pinrocks::Db::open(&common::create_options(), dir.path()).unwrap();
+    let mut versioned = common::create_options();
+    versioned.u64_timestamps();
+    let cf = db.create_cf("versions", &versioned).unwrap();
+    cf.writer().at(10).put(b"k", &patterned(4096, 3)).unwrap();
+    cf.writer().at(20).put(b"k", &patterned(100, 4)).unwrap();
+    cf.flush().unwrap();
+    let mut options = pinrocks::ReadOptions::new();
+    options.timestamp(15);
+    let reader = cf.reader().options(&options);
+    let mut seen = (0, 0);
+    let pinned = count(|| seen.0 = reader.get_pinned(b"k", |v| v.len()).unwrap().unwrap());
+    let with_ts = count(|| {
+        seen = reader
+            .get_with_timestamp(b"k", |v, ts| (v.len(), ts as usize))
+            .unwrap()
+            .unwrap()
+    });
+    assert_eq!(
+        (pinned, with_ts, seen),
+        (0, 0, (4096, 10)),
+        "reads at a timestamp"
+    );
+    let mut it = reader.iter();
+    it.seek(b"k");
+    let mut ts = 0;
+    let from_cursor = count(|| ts = it.timestamp().unwrap());
+    assert_eq!((from_cursor, ts), (0, 10), "cursor timestamp");
 }
 
 /// A wide-column entity read in the closure tier and its columns from a cursor: the columns

@@ -349,8 +349,9 @@ impl<'db> ColumnFamily<'db> {
 
     /// Whether `key` may exist, answered from memory (memtables, filters, cached blocks)
     /// without reading a file: `false` is certain, `true` is not.
-    /// Inside a merge operator or comparator (where a read would re-enter RocksDB) it says
-    /// `true`, the answer that is never wrong.
+    /// Inside a merge operator or comparator (where a read would re-enter RocksDB), and in
+    /// a family with timestamps (which has no "now" to probe), it says `true`, the answer
+    /// that is never wrong.
     #[doc(alias = "KeyMayExist")]
     pub fn key_may_exist(&self, key: &[u8]) -> bool {
         self.may_exist(key, false) != MayExist::No
@@ -379,7 +380,11 @@ impl<'db> ColumnFamily<'db> {
     }
 
     fn may_exist(&self, key: &[u8], want_value: bool) -> MayExist {
-        if crate::raw::reentry::refuse_read_inside("key_may_exist").is_err() {
+        // A family with timestamps needs one to read as of: RocksDB would fail the probe
+        // and answer "no" for a key that exists.
+        if crate::raw::reentry::refuse_read_inside("key_may_exist").is_err()
+            || self.handle().timestamp_size != 0
+        {
             return MayExist::Maybe;
         }
         let mut value = Carried::new(None::<Vec<u8>>);

@@ -1,5 +1,5 @@
 //! Running a database: backups, SST files, file and level metadata, typed properties, the write-ahead log's
-//! updates, options changed while it is open, and maintenance (manual compactions and
+//! updates, options changed while it is open, the history a family with timestamps keeps, and maintenance (manual compactions and
 //! flushes, background work, destroy and repair).
 
 pub(crate) mod backup;
@@ -10,4 +10,5 @@ pub(crate) mod metadata;
 pub(crate) mod properties;
 pub mod property_names;
 pub(crate) mod sst;
+pub(crate) mod timestamp_history;
 pub(crate) mod updates;

@@ -99,6 +99,9 @@ pub(crate) struct CfHandle {
     pub(crate) order: Option<Comparator>,
     /// What its options let it hold (`PINROCKS_CF_*`, fixed for the life of the open).
     capabilities: u8,
+    /// The size of the timestamp its comparator appends to each key (0: none), as RocksDB
+    /// reports it: whichever options opened it (typed, by name, an OPTIONS file).
+    pub(crate) timestamp_size: usize,
 }
 
 // SAFETY: `ColumnFamilyHandleImpl` (db/column_family.h) is immutable after creation (a
@@ -125,6 +128,8 @@ impl CfHandle {
             order: traits.order,
             // SAFETY: the new handle, live (RocksDB just made it); guarded.
             capabilities: unsafe { ffi::pinrocks_cf_capabilities(raw) },
+            // SAFETY: as above; reads the comparator RocksDB holds for the family.
+            timestamp_size: unsafe { ffi::pinrocks_cf_timestamp_size(raw) },
         }
     }
 

@@ -52,7 +52,7 @@ pub struct Options {
     refused: Option<String>,
     /// RocksDB keeps only a raw pointer to the comparator: these options keep it alive, and
     /// so does every database opened with them (see `DbInner`).
-    comparator: Option<Comparator>,
+    pub(super) comparator: Option<Comparator>,
     /// The SST format chosen: `table` applies only to the block-based one.
     pub(crate) format: TableFormat,
 }

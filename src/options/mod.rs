@@ -1,6 +1,6 @@
 //! What is set before a database opens: database and column family options, blob files, the block
 //! cache, compression, compaction styles, rate limiters, table and memtable formats, shared
-//! budgets, statistics, and options loaded from a database's own OPTIONS file.
+//! budgets, statistics, user-defined timestamps, and options loaded from a database's own OPTIONS file.
 
 pub(crate) mod blob_files;
 pub(crate) mod budgets;
@@ -14,5 +14,6 @@ pub(crate) mod rate_limiter;
 pub(crate) mod statistics;
 pub(crate) mod stored_options;
 pub(crate) mod table_options;
+pub(crate) mod timestamps;
 pub(crate) mod transaction_options;
 pub(crate) mod tuning;

@@ -410,6 +410,20 @@ pub enum Error {
         /// The directory.
         path: std::path::PathBuf,
     },
+    /// A read or write whose timestamp does not fit its column family: none given to a
+    /// family created with [`Options::u64_timestamps`](crate::Options::u64_timestamps)
+    /// (`given` 0), one given to a family without timestamps (`expected` 0), or one of
+    /// another size than its comparator's. Refused before it reaches RocksDB; nothing was
+    /// read or written.
+    #[error("column family {family:?} takes {expected}-byte timestamps; {given} given")]
+    TimestampMismatch {
+        /// The column family's name.
+        family: String,
+        /// Its comparator's timestamp size (0: it has none).
+        expected: usize,
+        /// The size of the timestamp given (0: none).
+        given: usize,
+    },
     /// A value could not be encoded by its codec.
     #[error("cannot encode {codec}: {source}")]
     Encode {

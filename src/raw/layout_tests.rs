@@ -415,7 +415,7 @@ fn write_batches_are_seen_both_ways() {
     let mut code = 0;
     let mut err = ptr::null_mut();
     // SAFETY: a live batch, NULL for the default column family, the bytes borrowed for the
-    // call, the error slots.
+    // call, no timestamp, the error slots.
     unsafe {
         ffi::pinrocks_writebatch_write(
             batch,
@@ -425,6 +425,8 @@ fn write_batches_are_seen_both_ways() {
             1,
             b"v".as_ptr().cast(),
             1,
+            ptr::null(),
+            0,
             &mut code,
             &mut err,
         )

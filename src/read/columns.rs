@@ -2,6 +2,7 @@
 //! entity reads ([`Reader::get_entity`](crate::Reader::get_entity) and its guard and owned
 //! tiers) and a cursor's [`columns`](crate::Cursor::columns) give.
 
+use crate::codec::{Codec, DecodeError};
 use crate::raw::ffi;
 use crate::raw::pinned::value_slice;
 
@@ -33,6 +34,16 @@ impl<'a> Columns<'a> {
     /// The `i`-th column by name order, as `(name, value)`.
     pub fn at(&self, i: usize) -> Option<(&'a [u8], &'a [u8])> {
         self.raw.get(i).map(column)
+    }
+
+    /// The column named `name` decoded with codec `C`, borrowing from the pin where `C`
+    /// allows: how an [`EntityCodec`](crate::EntityCodec) reads each field. A missing column
+    /// is [`DecodeError::MissingColumn`].
+    pub fn decode<C: Codec>(&self, name: &[u8]) -> Result<C::Decoded<'a>, DecodeError> {
+        let bytes = self.get(name).ok_or_else(|| {
+            DecodeError::MissingColumn(String::from_utf8_lossy(name).into_owned())
+        })?;
+        C::decode(bytes)
     }
 
     /// The value of the column named `name` (a binary search: names are sorted).

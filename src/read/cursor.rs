@@ -1,9 +1,7 @@
 //! Zero-copy iteration: key and value slices borrowed from the iterator, valid until it
-//! moves. No allocation per entry. Two faces: the lending cursor [`Cursor`] (seek, move,
-//! read the entry in place), and [`Entries`], a std [`Iterator`] over values that a closure
-//! computes from the borrowed bytes, ending with the scan's error if it failed.
+//! moves. No allocation per entry. The lending cursor [`Cursor`]: seek, move, read the entry
+//! in place (its std-iterator face, `Entries`, is in `entries.rs`).
 
-use std::iter::FusedIterator;
 use std::marker::PhantomData;
 use std::ops::Bound;
 use std::ptr::NonNull;
@@ -18,6 +16,7 @@ use crate::raw::pinned::value_slice;
 use crate::read::columns::Columns;
 use crate::read::key_range::KeyRange;
 use crate::read::read_options::ReadOptions;
+use crate::read::refusal::Refusal;
 use crate::read::source::DbSource;
 
 /// A positioned cursor over one column family, from [`Reader::iter`](crate::Reader::iter),
@@ -122,6 +121,11 @@ pub struct Cursor<'a, S = DbSource> {
     pub(super) kind: DbKind,
     /// The snapshot(s) a refresh pointed RocksDB's iterator at: dropped after `raw`.
     pub(super) refreshed_to: Vec<Snapshot>,
+    /// A history read (`iter_start_timestamp`), whose keys RocksDB gives with their
+    /// timestamp and (most) with their sequence number and kind: hidden from `key`.
+    pub(super) history: bool,
+    /// Why the read was refused before RocksDB saw it (`raw` is then never valid).
+    pub(super) refused: Option<Refusal>,
     /// The database, column family and read options (whose bounds RocksDB points into)
     /// must outlive the iterator; and what it reads through (`S`).
     _borrow: PhantomData<(&'a (), S)>,
@@ -157,8 +161,17 @@ impl<'a, S> Cursor<'a, S> {
             db_id,
             kind,
             refreshed_to: Vec::new(),
+            history: false,
+            refused: None,
             _borrow: PhantomData,
         }
+    }
+
+    /// Reads keys as a history read's (`history`), and reports `refused` from `status`.
+    pub(super) fn with_timestamps(mut self, history: bool, refused: Option<Refusal>) -> Self {
+        self.history = history;
+        self.refused = refused;
+        self
     }
 
     fn valid(&self) -> bool {
@@ -168,6 +181,19 @@ impl<'a, S> Cursor<'a, S> {
 
     /// The entry RocksDB is at, in or out of the range.
     fn raw_entry(&self) -> Option<(&[u8], &[u8])> {
+        let (key, value) = self.native_entry()?;
+        if !self.history {
+            return Some((key, value));
+        }
+        if self.refused.is_some() {
+            return None; // moved backward
+        }
+        let (user_key, _) = self.history_parts(key)?;
+        Some((&key[..user_key], value))
+    }
+
+    /// The entry as RocksDB gives it (a history read's key with its suffix).
+    pub(super) fn native_entry(&self) -> Option<(&[u8], &[u8])> {
         if !self.valid() {
             return None;
         }
@@ -218,7 +244,8 @@ impl<'a, S> Cursor<'a, S> {
             }
             Bound::Excluded(start) => {
                 self.seek(&start);
-                if self.at(&start) {
+                // Once, or for each of its versions in a history read.
+                while self.at(&start) {
                     self.next();
                 }
                 self.lower = Bound::Excluded(start);
@@ -228,6 +255,9 @@ impl<'a, S> Cursor<'a, S> {
 
     /// Moves to the last entry of the range.
     pub fn seek_to_last(&mut self) {
+        if self.refuse_backward() {
+            return;
+        }
         match std::mem::replace(&mut self.upper, Bound::Unbounded) {
             Bound::Unbounded => {
                 // SAFETY: live iterator; no exception leaves the call (as in `seek`).
@@ -262,6 +292,9 @@ impl<'a, S> Cursor<'a, S> {
 
     /// Moves to the last entry with a key `<= key`.
     pub fn seek_for_prev(&mut self, key: &[u8]) {
+        if self.refuse_backward() {
+            return;
+        }
         // SAFETY: as in `seek`.
         unsafe {
             ffi::pinrocks_iter_seek_for_prev(self.raw.as_ptr(), key.as_ptr().cast(), key.len())
@@ -279,6 +312,9 @@ impl<'a, S> Cursor<'a, S> {
 
     /// Moves to the previous entry; does nothing before the start.
     pub fn prev(&mut self) {
+        if self.refuse_backward() {
+            return;
+        }
         if self.valid() {
             // SAFETY: live, valid iterator; no exception leaves the call (as in `seek`).
             unsafe { ffi::pinrocks_iter_move(self.raw.as_ptr(), ffi::PINROCKS_ITER_PREV as i32) };
@@ -336,22 +372,13 @@ impl<'a, S> Cursor<'a, S> {
     /// The error that stopped the iterator, if any. An iterator that ran off its end
     /// because of an I/O error or corruption reports it here.
     pub fn status(&self) -> Result<()> {
+        if let Some(refusal) = &self.refused {
+            return Err(refusal.error());
+        }
         let mut err = ErrPtr::new();
         // SAFETY: live iterator.
         unsafe { ffi::rocksdb_iter_get_error(self.raw.as_ptr(), err.as_out()) };
         err.check().map_err(caught_in_seek)
-    }
-
-    /// A std [`Iterator`] over `f(key, value)` for each entry from the current one
-    /// forward. The bytes are borrowed only for the call, so `f` copies what it keeps. If
-    /// the scan stops on an error (an I/O error, corruption), that error is the last item.
-    pub fn forward<T, F: FnMut(&[u8], &[u8]) -> T>(self, f: F) -> Entries<'a, F, S> {
-        Entries::new(self, f, false)
-    }
-
-    /// Like [`forward`](Self::forward), from the current entry backward.
-    pub fn backward<T, F: FnMut(&[u8], &[u8]) -> T>(self, f: F) -> Entries<'a, F, S> {
-        Entries::new(self, f, true)
     }
 }
 
@@ -398,57 +425,6 @@ impl<S> Drop for Cursor<'_, S> {
         unsafe { ffi::rocksdb_iter_destroy(self.raw.as_ptr()) };
     }
 }
-
-/// A std [`Iterator`] over a scan: each item is `Ok(f(key, value))`, and a scan that stopped
-/// on an error ends with that `Err` (then `None`). From [`Cursor::forward`],
-/// [`Cursor::backward`], [`Reader::scan`](crate::Reader::scan) and
-/// [`Reader::scan_rev`](crate::Reader::scan_rev).
-pub struct Entries<'a, F, S = DbSource> {
-    it: Cursor<'a, S>,
-    f: F,
-    backward: bool,
-    started: bool,
-    done: bool,
-}
-
-impl<'a, F, S> Entries<'a, F, S> {
-    fn new(it: Cursor<'a, S>, f: F, backward: bool) -> Self {
-        Entries {
-            it,
-            f,
-            backward,
-            started: false,
-            done: false,
-        }
-    }
-}
-
-impl<T, F: FnMut(&[u8], &[u8]) -> T, S> Iterator for Entries<'_, F, S> {
-    type Item = Result<T>;
-
-    fn next(&mut self) -> Option<Result<T>> {
-        if self.done {
-            return None;
-        }
-        if self.started {
-            if self.backward {
-                self.it.prev();
-            } else {
-                self.it.next();
-            }
-        }
-        self.started = true;
-        match self.it.entry() {
-            Some((key, value)) => Some(Ok((self.f)(key, value))),
-            None => {
-                self.done = true;
-                self.it.status().err().map(Err)
-            }
-        }
-    }
-}
-
-impl<T, F: FnMut(&[u8], &[u8]) -> T, S> FusedIterator for Entries<'_, F, S> {}
 
 #[cfg(test)]
 mod tests {

@@ -8,7 +8,6 @@ use crate::db::handles::{CfHandle, DbInner, DbKind};
 use crate::raw::entity::EntityHandle;
 use crate::raw::error::{Error, Result};
 use crate::raw::ffi;
-use crate::raw::reentry;
 use crate::read::columns::Columns;
 use crate::read::reader::Reader;
 use crate::read::source::ReadSource;
@@ -202,7 +201,7 @@ impl<'a, S: ReadSource> Reader<'a, S> {
     /// `Err` where an entity read must not go: inside a callback that holds a read, or to
     /// a TTL database, whose TTL layer does not strip its timestamps from entities.
     fn check_entity_read(&self, operation: &'static str) -> Result<()> {
-        reentry::refuse_read_inside(operation)?;
+        self.check_read(operation)?;
         if self.db.kind == DbKind::Ttl {
             return Err(Error::invalid(operation, TTL_REFUSES_ENTITIES));
         }

@@ -5,9 +5,12 @@
 pub(crate) mod columns;
 pub(crate) mod cursor;
 pub(crate) mod entity;
+pub(crate) mod entries;
 pub(crate) mod key_range;
 pub(crate) mod pinned_value;
 pub(crate) mod read_controls;
 pub(crate) mod read_options;
 pub(crate) mod reader;
+pub(crate) mod refusal;
 pub(crate) mod source;
+pub(crate) mod timestamps;

@@ -24,8 +24,8 @@ use crate::raw::setter::setter;
 /// # Ok(()) }
 /// ```
 ///
-/// The iterate bounds and the snapshot are kept alive by the options themselves: RocksDB
-/// stores pointers to them, not copies.
+/// The iterate bounds, the snapshot and the timestamps are kept alive by the options
+/// themselves: RocksDB stores pointers to them, not copies.
 ///
 /// [`Reader::options`]: crate::Reader::options
 pub struct ReadOptions {
@@ -36,6 +36,10 @@ pub struct ReadOptions {
     /// The database of a snapshot these options borrow (a transaction's), which its owner
     /// keeps alive.
     borrowed_snapshot_db: Option<u64>,
+    /// The timestamp to read as of and the first of a history, little-endian (RocksDB
+    /// keeps pointers to them, like the bounds; see `read::timestamps`).
+    pub(super) timestamp: Option<Box<[u8; 8]>>,
+    pub(super) iter_start_ts: Option<Box<[u8; 8]>>,
 }
 
 // SAFETY: `rocksdb_readoptions_t` is a plain C++ value. `DB::Get`, `MultiGet` and
@@ -63,6 +67,8 @@ impl ReadOptions {
             upper_bound: None,
             snapshot: None,
             borrowed_snapshot_db: None,
+            timestamp: None,
+            iter_start_ts: None,
         };
         options.auto_prefix_mode(true);
         options
@@ -177,7 +183,15 @@ impl ReadOptions {
             upper_bound: None,
             snapshot: self.snapshot.clone(),
             borrowed_snapshot_db: self.borrowed_snapshot_db,
+            timestamp: None,
+            iter_start_ts: None,
         };
+        if let Some(ts) = &self.timestamp {
+            copy.timestamp(u64::from_le_bytes(**ts));
+        }
+        if let Some(ts) = &self.iter_start_ts {
+            copy.iter_start_timestamp(u64::from_le_bytes(**ts));
+        }
         if let Some(lower) = &self.lower_bound {
             copy.iterate_lower_bound(lower);
         }

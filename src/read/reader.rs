@@ -42,10 +42,12 @@ use crate::raw::error::{ErrPtr, Result};
 use crate::raw::ffi;
 use crate::raw::pinned;
 use crate::raw::reentry;
-use crate::read::cursor::{successor, Cursor, Entries};
+use crate::read::cursor::{successor, Cursor};
+use crate::read::entries::Entries;
 use crate::read::key_range::KeyRange;
 use crate::read::pinned_value::{PinOwner, PinnedValue};
 use crate::read::read_options::ReadOptions;
+use crate::read::refusal::Refusal;
 use crate::read::source::{DbSource, Handles, ReadSource};
 
 impl<'db> ColumnFamily<'db> {
@@ -81,7 +83,7 @@ pub enum CopyResult {
 pub struct Reader<'a, S = DbSource> {
     pub(super) db: &'a Arc<DbInner>,
     pub(super) cf: &'a Arc<CfHandle>,
-    options: &'a ReadOptions,
+    pub(super) options: &'a ReadOptions,
     /// What the reads go through besides the database, with its native object.
     pub(super) source: S,
 }
@@ -160,14 +162,14 @@ impl<'a, S: ReadSource> Reader<'a, S> {
     where
         F: FnOnce(&[u8]) -> R,
     {
-        reentry::refuse_read_inside("read")?;
+        self.check_read("read")?;
         // SAFETY: the handles and the source's object are live for 'a (borrowed).
         unsafe { self.source.get_pinned(self.handles(), key, f) }
     }
 
     /// A pinned value handle from this reader's source.
     fn handle(&self, key: &[u8]) -> Result<Option<pinned::PinnableHandle>> {
-        reentry::refuse_read_inside("read")?;
+        self.check_read("read")?;
         // SAFETY: the handles and the source's object are live for 'a (borrowed).
         unsafe { self.source.pin_handle(self.handles(), key) }
     }
@@ -255,7 +257,7 @@ impl<'a, S: ReadSource> Reader<'a, S> {
             return Ok(copied.unwrap_or(CopyResult::NotFound));
         }
         // (The pinned read above checks for itself.)
-        reentry::refuse_read_inside("read")?;
+        self.check_read("read")?;
         let mut len = 0usize;
         let mut found = 0u8;
         let mut code = 0;
@@ -414,7 +416,7 @@ impl<'a, S: ReadSource> Reader<'a, S> {
         keys: &[K],
         f: impl FnMut(usize, Option<&[u8]>),
     ) -> Result<()> {
-        reentry::refuse_read_inside("multi_get")?;
+        self.check_read("multi_get")?;
         // SAFETY: the handles and the source's object are live for 'a (borrowed).
         unsafe { self.source.multi_get(self.handles(), keys, f) }
     }
@@ -481,14 +483,15 @@ impl<'a, S: ReadSource> Reader<'a, S> {
         );
         // The options are boxed into the iterator, which destroys its RocksDB iterator
         // before them.
-        let raw = self.raw_iter(&own);
+        let (raw, refused) = self.raw_iter(&own);
         let mut it = Cursor::new(
             raw,
             self.db_of_cursor(),
             &range,
             self.cf.order.as_ref(),
             Some(own),
-        );
+        )
+        .with_timestamps(self.reads_history(), refused);
         it.seek_to_first();
         it
     }
@@ -543,7 +546,7 @@ impl<'a, S: ReadSource> Reader<'a, S> {
     }
 
     fn new_iter(&self, range: &dyn KeyRange) -> Cursor<'a, S> {
-        let raw = self.raw_iter(self.options);
+        let (raw, refused) = self.raw_iter(self.options);
         Cursor::new(
             raw,
             self.db_of_cursor(),
@@ -551,17 +554,27 @@ impl<'a, S: ReadSource> Reader<'a, S> {
             self.cf.order.as_ref(),
             None,
         )
+        .with_timestamps(self.reads_history(), refused)
     }
 
     /// A RocksDB iterator over this reader's source: the database, or the transaction's
-    /// writes or the batch's entries merged over it (or the batch's alone).
-    fn raw_iter(&self, options: &ReadOptions) -> *mut ffi::rocksdb_iterator_t {
+    /// writes or the batch's entries merged over it (or the batch's alone). One that is
+    /// never valid, and why, if the read's timestamps do not fit the family.
+    fn raw_iter(&self, options: &ReadOptions) -> (*mut ffi::rocksdb_iterator_t, Option<Refusal>) {
         // An iterator cannot return an error until it is used; inside a merge operator or
         // comparator this panics, which the callback's own catch turns into its failure.
         if let Err(e) = reentry::refuse_read_inside("an iterator") {
             panic!("{e}");
         }
         let (mut code, mut err) = (0, ErrPtr::new());
+        if let Err(refusal) = self.check_timestamp() {
+            // SAFETY: a new iterator over nothing, ours.
+            let raw = unsafe { ffi::pinrocks_empty_iterator(&mut code, err.as_out()) };
+            if let Err(e) = err.check_with_code(Some(code)) {
+                panic!("pinrocks: out of memory even for an empty iterator: {e}");
+            }
+            return (raw, Some(refusal));
+        }
         let at = Handles {
             options: options.raw(),
             ..self.handles()
@@ -575,7 +588,7 @@ impl<'a, S: ReadSource> Reader<'a, S> {
         if let Err(e) = err.check_with_code(Some(code)) {
             panic!("pinrocks: out of memory even for an error iterator: {e}");
         }
-        raw
+        (raw, None)
     }
 }
 

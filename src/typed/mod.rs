@@ -1,7 +1,9 @@
 //! Typed keys and values over the byte API, through the [`codec`](crate::codec)s: one
-//! typed reader over any source, one typed writer into any target, and `Table<K, V>`.
+//! typed reader over any source, one typed writer into any target, `Table<K, V>`, and
+//! `EntityTable<K, E>` for entities whose fields are columns.
 
 pub(crate) mod encoding;
+pub(crate) mod entity_table;
 pub(crate) mod iter;
 pub(crate) mod reader;
 pub(crate) mod table;

@@ -63,6 +63,13 @@ pub struct WriteBatch {
     /// Whether it merges into the default family, whose merge operator is known only at
     /// the write (a named family's is checked as the merge is added).
     default_merges: bool,
+    /// Whether it writes to the default family without its handle, so without a timestamp:
+    /// refused at the write if that family has them (RocksDB would take such keys as
+    /// keys with a timestamp, and read past their end).
+    default_records: bool,
+    /// Whether it holds a write with a timestamp: refused at the write to a database that
+    /// takes none (`Writer::at`).
+    stamped: bool,
     /// The column families the batch names (`None` for the default one is not named), each
     /// once.
     families: Vec<NamedFamily>,
@@ -145,6 +152,8 @@ impl WriteBatch {
             inverted_default_range: None,
             default_ranges: false,
             default_merges: false,
+            default_records: false,
+            stamped: false,
             families: Vec::new(),
         }
     }
@@ -168,6 +177,7 @@ impl WriteBatch {
         op: u32,
         key: &[u8],
         value: &[u8],
+        ts: Option<&[u8; 8]>,
     ) -> Result<()> {
         match (op, cf) {
             (ffi::PINROCKS_RECORD_MERGE, Some(cf)) => cf.check_merge()?,
@@ -179,8 +189,10 @@ impl WriteBatch {
         let mut code = 0;
         let batch = self.raw.as_ptr();
         let raw_cf = cf.map_or(std::ptr::null_mut(), |cf| cf.raw());
-        // SAFETY: live batch (owned, `&mut self`) and handle (borrowed through `cf`, or
-        // NULL for the default family); the bytes are copied into the batch during the call.
+        let (ts, ts_len) = ts.map_or((std::ptr::null(), 0), |ts| (ts.as_ptr(), ts.len()));
+        // SAFETY: live batch (owned, `&mut self`) and handle (borrowed through `cf`, or NULL
+        // for the default family, which C++ refuses with a timestamp); the bytes and the
+        // timestamp (or NULL) are copied into the batch during the call.
         unsafe {
             ffi::pinrocks_writebatch_write(
                 batch,
@@ -190,11 +202,15 @@ impl WriteBatch {
                 key.len(),
                 value.as_ptr().cast(),
                 value.len(),
+                ts.cast(),
+                ts_len,
                 &mut code,
                 err.as_out(),
             )
         };
         err.check_with_code(Some(code))?;
+        self.default_records |= cf.is_none() && op != ffi::PINROCKS_RECORD_LOG_DATA;
+        self.stamped |= !ts.is_null();
         if let Some(handle) = cf {
             NamedFamily::note(&mut self.families, handle);
         }
@@ -257,6 +273,8 @@ impl WriteBatch {
         self.inverted_default_range = None;
         self.default_ranges = false;
         self.default_merges = false;
+        self.default_records = false;
+        self.stamped = false;
         self.families.clear();
     }
 
@@ -337,7 +355,24 @@ impl Target for BatchTarget<'_> {
         value: &[u8],
         _options: &WriteOptions,
     ) -> Result<()> {
-        self.0.record(cf, op, key, value)
+        self.0.record(cf, op, key, value, None)
+    }
+
+    fn default_family(&self) -> Option<&Arc<CfHandle>> {
+        None
+    }
+
+    fn write_at(
+        &mut self,
+        _operation: &'static str,
+        cf: Option<&Arc<CfHandle>>,
+        op: u32,
+        key: &[u8],
+        value: &[u8],
+        ts: &[u8; 8],
+        _options: &WriteOptions,
+    ) -> Result<()> {
+        self.0.record(cf, op, key, value, Some(ts))
     }
 }
 
@@ -358,6 +393,16 @@ impl<'a> Writer<'a, DbTarget<'a>> {
         }
         if batch.default_ranges {
             db.default_cf.check_range_delete()?;
+        }
+        if batch.stamped {
+            db.check_timestamped_writes("write")?;
+        }
+        if batch.default_records && db.default_cf.timestamp_size != 0 {
+            return Err(Error::TimestampMismatch {
+                family: db.default_cf.name.clone(),
+                expected: db.default_cf.timestamp_size,
+                given: 0,
+            });
         }
         // SAFETY: `batch` is live and borrowed for the call; `WriteBatch` is not `Sync`, so
         // no other thread uses it meanwhile.

@@ -9,6 +9,7 @@ use crate::db::handles::CfHandle;
 use crate::raw::batch_records::{for_each_record_in_bytes, BatchRecord};
 use crate::raw::error::{Error, Result};
 use crate::raw::ffi;
+use crate::read::timestamps::TIMESTAMP_SIZE;
 use crate::write::batch::WriteBatch;
 
 impl WriteBatch {
@@ -111,7 +112,14 @@ impl WriteBatch {
                     return;
                 }
             };
-            if let Err(e) = batch.record(cf, op, key, value) {
+            if let Err(e) = add_record(
+                &mut batch,
+                cf.unwrap_or(&inner.default_cf),
+                cf,
+                op,
+                key,
+                value,
+            ) {
                 failed = Some(e);
             }
         })?;
@@ -120,4 +128,51 @@ impl WriteBatch {
             None => Ok(batch),
         }
     }
+}
+
+/// Adds one record read from a batch's bytes to `batch`, for the family `cf` (`None`: the
+/// default one, whose handle is `family`). In a family with timestamps RocksDB stores each
+/// key (and a range's end) with its timestamp after it: taken off again and written with
+/// the record, since a batch whose keys RocksDB must stamp is refused at the write.
+fn add_record(
+    batch: &mut WriteBatch,
+    family: &Arc<CfHandle>,
+    cf: Option<&Arc<CfHandle>>,
+    op: u32,
+    key: &[u8],
+    value: &[u8],
+) -> Result<()> {
+    let size = family.timestamp_size;
+    if size == 0 || op == ffi::PINROCKS_RECORD_LOG_DATA {
+        return batch.record(cf, op, key, value, None);
+    }
+    if size != TIMESTAMP_SIZE {
+        // pinrocks writes u64 timestamps only.
+        return Err(Error::TimestampMismatch {
+            family: family.name.clone(),
+            expected: size,
+            given: TIMESTAMP_SIZE,
+        });
+    }
+    fn split(bytes: &[u8]) -> Result<(&[u8], [u8; TIMESTAMP_SIZE])> {
+        let at = bytes.len().checked_sub(TIMESTAMP_SIZE).ok_or_else(|| {
+            Error::invalid("from_bytes", "a key shorter than its family's timestamp")
+        })?;
+        let ts = bytes[at..].try_into().expect("eight bytes");
+        Ok((&bytes[..at], ts))
+    }
+    let (key, ts) = split(key)?;
+    let value = if op == ffi::PINROCKS_RECORD_DELETE_RANGE {
+        let (end, end_ts) = split(value)?;
+        if end_ts != ts {
+            return Err(Error::invalid(
+                "from_bytes",
+                "a range delete whose ends carry different timestamps",
+            ));
+        }
+        end
+    } else {
+        value
+    };
+    batch.record(Some(family), op, key, value, Some(&ts))
 }

@@ -325,6 +325,10 @@ impl Target for IndexedBatchTarget<'_, '_> {
         cf.handle_for(self.0.db.inner())
     }
 
+    fn default_family(&self) -> Option<&Arc<CfHandle>> {
+        Some(&self.0.db.inner().default_cf)
+    }
+
     fn write(
         &mut self,
         _operation: &'static str,

@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use crate::db::column_family::ColumnFamily;
 use crate::db::handles::{CfHandle, DbInner};
-use crate::raw::error::Result;
+use crate::raw::error::{Error, Result};
+use crate::read::refusal::SOURCE_REFUSAL;
 use crate::write::write_options::WriteOptions;
 
 /// A place a [`Writer`](crate::Writer) writes to (sealed: the database, a transaction, a
@@ -45,6 +46,27 @@ pub(crate) mod sealed {
             value: &[u8],
             options: &WriteOptions,
         ) -> Result<()>;
+
+        /// The default family's handle, where the target knows it (not a batch, which
+        /// may be written to any database).
+        fn default_family(&self) -> Option<&Arc<CfHandle>>;
+
+        /// One write with a timestamp (`ts`, little-endian) to a family with timestamps:
+        /// refused unless the target takes them (the database, a batch).
+        #[allow(clippy::too_many_arguments)]
+        fn write_at(
+            &mut self,
+            operation: &'static str,
+            cf: Option<&Arc<CfHandle>>,
+            op: u32,
+            key: &[u8],
+            value: &[u8],
+            ts: &[u8; 8],
+            options: &WriteOptions,
+        ) -> Result<()> {
+            let _ = (cf, op, key, value, ts, options);
+            Err(Error::invalid(operation, SOURCE_REFUSAL))
+        }
     }
 }
 

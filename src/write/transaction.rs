@@ -570,6 +570,10 @@ impl Target for TransactionTarget<'_, '_> {
         cf.handle_for(self.0.db.inner())
     }
 
+    fn default_family(&self) -> Option<&Arc<CfHandle>> {
+        Some(&self.0.db.inner().default_cf)
+    }
+
     fn write(
         &mut self,
         operation: &'static str,

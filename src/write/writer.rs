@@ -12,6 +12,7 @@ use crate::raw::entity;
 use crate::raw::error::{ErrPtr, Error, Result};
 use crate::raw::ffi;
 use crate::read::entity::TTL_REFUSES_ENTITIES;
+use crate::read::timestamps::TIMESTAMP_SIZE;
 use crate::write::target::{sealed::Target, DbTarget, LogDataTarget, WriteTarget};
 use crate::write::write_options::WriteOptions;
 
@@ -24,6 +25,35 @@ pub(crate) fn check_range(order: Option<&Comparator>, from: &[u8], to: &[u8]) ->
         });
     }
     Ok(())
+}
+
+/// `Err` unless a write carries a timestamp exactly when its family (`None`: a batch's
+/// default family, unknown until the write) takes them, and takes a timestamp at all.
+fn check_timestamp(
+    operation: &'static str,
+    family: Option<&Arc<CfHandle>>,
+    op: u32,
+    timestamped: bool,
+) -> Result<()> {
+    let given = if timestamped { TIMESTAMP_SIZE } else { 0 };
+    match family {
+        Some(cf) if cf.timestamp_size != given => Err(Error::TimestampMismatch {
+            family: cf.name.clone(),
+            expected: cf.timestamp_size,
+            given,
+        }),
+        // Checked at the write (`WriteBatch::default_records`).
+        None if !timestamped => Ok(()),
+        None => Err(Error::invalid(
+            operation,
+            "a timestamped write into a batch names its column family, even the default one",
+        )),
+        Some(_) if timestamped && op == ffi::PINROCKS_RECORD_PUT_COLUMNS => Err(Error::invalid(
+            operation,
+            "RocksDB keeps no entities in a column family with timestamps",
+        )),
+        Some(_) => Ok(()),
+    }
 }
 
 impl<'db> ColumnFamily<'db> {
@@ -78,6 +108,8 @@ pub struct Writer<'a, T = DbTarget<'a>> {
     /// `None`: the default family.
     pub(crate) cf: Option<&'a Arc<CfHandle>>,
     pub(crate) options: &'a WriteOptions,
+    /// The timestamp every write carries, for a family with timestamps (`at`).
+    pub(crate) timestamp: Option<u64>,
 }
 
 impl<'a, T: WriteTarget> Writer<'a, T> {
@@ -87,6 +119,7 @@ impl<'a, T: WriteTarget> Writer<'a, T> {
             target,
             cf,
             options: WriteOptions::defaults(),
+            timestamp: None,
         }
     }
 
@@ -102,6 +135,40 @@ impl<'a, T: WriteTarget> Writer<'a, T> {
         }
     }
 
+    /// Writes at timestamp `ts`, to a column family with timestamps
+    /// ([`Options::u64_timestamps`](crate::Options::u64_timestamps)): every write to one
+    /// needs it, and a write with one to a family without is refused
+    /// ([`Error::TimestampMismatch`] both ways). Puts, deletes, single deletes, merges and
+    /// range deletes take one, into the database or a [`WriteBatch`](crate::WriteBatch)
+    /// (through a handle of its family, even the default one: a batch does not know its
+    /// database's); not entities, which RocksDB keeps without timestamps, and not
+    /// transactions or indexed batches.
+    ///
+    /// ```
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let mut opts = pinrocks::Options::new();
+    /// # opts.create_if_missing(true);
+    /// # let db = pinrocks::Db::open(&opts, dir.path())?;
+    /// # let mut versioned = pinrocks::Options::new();
+    /// # versioned.u64_timestamps();
+    /// let stock = db.create_cf("stock", &versioned)?;
+    /// let mut batch = pinrocks::WriteBatch::new();
+    /// batch.writer().cf(&stock).at(7).put(b"tea", b"12")?;
+    /// batch.writer().cf(&stock).at(7).delete(b"coffee")?;
+    /// db.write(&batch)?;
+    /// let mut at_7 = pinrocks::ReadOptions::new();
+    /// at_7.timestamp(7);
+    /// assert_eq!(stock.reader().options(&at_7).get(b"tea")?.as_deref(), Some(&b"12"[..]));
+    /// # Ok(()) }
+    /// ```
+    pub fn at(self, ts: u64) -> Self {
+        Writer {
+            timestamp: Some(ts),
+            ..self
+        }
+    }
+
     pub(crate) fn apply(
         &mut self,
         operation: &'static str,
@@ -109,8 +176,23 @@ impl<'a, T: WriteTarget> Writer<'a, T> {
         key: &[u8],
         value: &[u8],
     ) -> Result<()> {
-        self.target
-            .write(operation, self.cf, op, key, value, self.options)
+        let ts = self.timestamp.map(u64::to_le_bytes);
+        if op == ffi::PINROCKS_RECORD_LOG_DATA {
+            if ts.is_some() {
+                return Err(Error::invalid(operation, "log data has no timestamp"));
+            }
+        } else {
+            let family = self.cf.or_else(|| self.target.default_family());
+            check_timestamp(operation, family, op, ts.is_some())?;
+        }
+        match &ts {
+            None => self
+                .target
+                .write(operation, self.cf, op, key, value, self.options),
+            Some(ts) => self
+                .target
+                .write_at(operation, self.cf, op, key, value, ts, self.options),
+        }
     }
 
     /// Sets `key` to `value`.
@@ -243,9 +325,6 @@ impl Target for DbTarget<'_> {
         cf.handle_for(self.0)
     }
 
-    /// One write with the family alive (not dropped, and not droppable until it returns),
-    /// through our guarded shim: the C API's `rocksdb_put_cf` & co. let `std::bad_alloc`
-    /// escape (a value too big to copy).
     fn write(
         &mut self,
         operation: &'static str,
@@ -253,6 +332,43 @@ impl Target for DbTarget<'_> {
         op: u32,
         key: &[u8],
         value: &[u8],
+        options: &WriteOptions,
+    ) -> Result<()> {
+        self.write_native(operation, cf, op, key, value, None, options)
+    }
+
+    fn default_family(&self) -> Option<&Arc<CfHandle>> {
+        Some(&self.0.default_cf)
+    }
+
+    fn write_at(
+        &mut self,
+        operation: &'static str,
+        cf: Option<&Arc<CfHandle>>,
+        op: u32,
+        key: &[u8],
+        value: &[u8],
+        ts: &[u8; 8],
+        options: &WriteOptions,
+    ) -> Result<()> {
+        self.0.check_timestamped_writes(operation)?;
+        self.write_native(operation, cf, op, key, value, Some(ts), options)
+    }
+}
+
+impl DbTarget<'_> {
+    /// One write with the family alive (not dropped, and not droppable until it returns),
+    /// through our guarded shim: the C API's `rocksdb_put_cf` & co. let `std::bad_alloc`
+    /// escape (a value too big to copy). With a timestamp `ts` for a family with them.
+    #[allow(clippy::too_many_arguments)]
+    fn write_native(
+        &mut self,
+        operation: &'static str,
+        cf: Option<&Arc<CfHandle>>,
+        op: u32,
+        key: &[u8],
+        value: &[u8],
+        ts: Option<&[u8; 8]>,
         options: &WriteOptions,
     ) -> Result<()> {
         let db: &DbInner = self.0;
@@ -265,11 +381,13 @@ impl Target for DbTarget<'_> {
         if op == ffi::PINROCKS_RECORD_MERGE {
             cf.check_merge()?;
         }
+        let (ts, ts_len) = ts.map_or((std::ptr::null(), 0), |ts| (ts.as_ptr(), ts.len()));
         let mut err = ErrPtr::new();
         let mut code = 0;
         db.with_live_family(operation, cf, || match db.raw_db() {
             RawDb::Optimistic { txn_db, .. } if op == ffi::PINROCKS_RECORD_DELETE_RANGE => {
-                // SAFETY: as below, on the optimistic transaction database it is (matched).
+                // SAFETY: as below, on the optimistic transaction database it is (matched;
+                // never with a timestamp: `check_timestamped_writes`).
                 unsafe {
                     ffi::pinrocks_optimistictransactiondb_delete_range(
                         txn_db.as_ptr(),
@@ -285,7 +403,7 @@ impl Target for DbTarget<'_> {
                 }
             }
             // SAFETY: live database, handle and options (borrowed for the call); the bytes
-            // are borrowed for the call and copied by RocksDB.
+            // and the timestamp (or NULL) are borrowed for the call and copied by RocksDB.
             _ => unsafe {
                 ffi::pinrocks_db_write_op(
                     db.raw(),
@@ -296,6 +414,8 @@ impl Target for DbTarget<'_> {
                     key.len(),
                     value.as_ptr().cast(),
                     value.len(),
+                    ts.cast(),
+                    ts_len,
                     &mut code,
                     err.as_out(),
                 )
@@ -329,5 +449,20 @@ impl Db {
     /// Removes keys in `[from, to)` from the default column family.
     pub fn delete_range(&self, from: &[u8], to: &[u8]) -> Result<()> {
         self.writer().delete_range(from, to)
+    }
+}
+
+impl DbInner {
+    /// `Err(WrongKind)` for writes with a timestamp to a TTL database (which would store
+    /// the value without its write time, and whose iterators report no timestamps) or a
+    /// transaction database (whose locks and transactions they would bypass).
+    pub(crate) fn check_timestamped_writes(&self, operation: &'static str) -> Result<()> {
+        if self.kind == DbKind::Ttl || !matches!(self.raw_db(), RawDb::Plain(_)) {
+            return Err(Error::WrongKind {
+                operation,
+                needs: "plain (not TTL or transaction)",
+            });
+        }
+        Ok(())
     }
 }
