@@ -27,7 +27,7 @@ const SEQUENCE_AND_KIND: usize = 8;
 impl ReadOptions {
     /// Reads as of `ts` in a column family with timestamps: each key's newest version
     /// written at or before `ts` (and, with a snapshot, before it too). Every read tier and
-    /// iterator of such a family needs one ([`Error::TimestampMismatch`] otherwise), and one
+    /// iterator of such a family needs one ([`Error::TimestampMismatch`](crate::Error::TimestampMismatch) otherwise), and one
     /// of a family without timestamps refuses it. A `ts` below the family's
     /// [`full_history_ts_low`](crate::ColumnFamily::full_history_ts_low) is refused by
     /// RocksDB (`InvalidArgument`): that history is gone.
