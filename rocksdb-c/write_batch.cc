@@ -190,8 +190,9 @@ void pinrocks_writebatch_write(rocksdb_writebatch_t* batch,
         break;
       }
       case PINROCKS_RECORD_PUT_COLUMNS:
-        // WriteBatch::PutEntity needs a handle (to look up a timestamp size: pinrocks has no
-        // timestamped families); the default family is id 0 without one.
+        // WriteBatch::PutEntity needs a handle (to look up a timestamp size; pinrocks refuses
+        // entities in families with timestamps, and checks a batch's records for the default
+        // family when it is written); the default family is id 0 without one.
         s = cf == nullptr
                 ? rocksdb::WriteBatchInternal::PutEntity(&b, 0, k, pinrocks::columns_of(v))
                 : b.PutEntity(cf, k, pinrocks::columns_of(v));

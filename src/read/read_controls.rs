@@ -162,6 +162,10 @@ impl Cursor<'_, DbSource> {
 
     fn refresh_at(&mut self, snapshot: Option<&Snapshot>) -> Result<()> {
         crate::raw::reentry::refuse_read_inside("refresh")?;
+        if let Some(refusal) = &self.refused {
+            // Refused reads stay refused: the reason, not the empty iterator's.
+            return Err(refusal.error());
+        }
         let mut at = ReadOptions::new();
         if let Some(snapshot) = snapshot {
             at.snapshot(snapshot);

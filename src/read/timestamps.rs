@@ -241,7 +241,8 @@ impl<S> Cursor<'_, S> {
     /// the cursor has no entry): true if refused.
     pub(super) fn refuse_backward(&mut self) -> bool {
         if self.history {
-            self.refused = Some(Refusal::Backward);
+            // An earlier refusal (of the read itself) stays the reason.
+            self.refused.get_or_insert(Refusal::Backward);
         }
         self.history
     }

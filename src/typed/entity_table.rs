@@ -1,6 +1,7 @@
 //! `EntityTable<K, E>`: a column family whose values are wide-column entities, each a Rust
 //! type whose fields are named columns with codecs of their own ([`EntityCodec`]), read in
-//! place from the pinned columns through any source and written through any target.
+//! place from the pinned columns (through any source: `get_with`) and written through any
+//! target (`put_with`); scanned and deleted in the database.
 
 use std::marker::PhantomData;
 
@@ -8,6 +9,7 @@ use crate::codec::{Codec, DecodeError, EncodeError};
 use crate::db::column_family::ColumnFamily;
 use crate::raw::error::{Error, Result};
 use crate::read::columns::Columns;
+use crate::read::entity::TTL_REFUSES_ENTITIES;
 use crate::read::reader::Reader;
 use crate::read::source::ReadSource;
 use crate::typed::encoding::{decode, encode};
@@ -131,7 +133,9 @@ impl<'db, K: Codec, E: EntityCodec> EntityTable<'db, K, E> {
     /// batch, the database), in the table's family.
     ///
     /// # Panics
-    /// If `writer` writes to another database than the table's.
+    /// If `writer` writes to another database than the table's (a batch's writer takes any
+    /// database's family: writing the batch elsewhere is then
+    /// [`Error::ForeignColumnFamily`]).
     pub fn put_with<'a, T: WriteTarget>(
         &'a self,
         writer: Writer<'a, T>,
@@ -199,7 +203,9 @@ impl<'db, K: Codec, E: EntityCodec> EntityTable<'db, K, E> {
             let next = match (cursor.key(), cursor.columns()) {
                 (Some(key), Some(columns)) => decode::<K>(key, key)
                     .and_then(|k| decoded::<E>(key, columns).map(|item| f(k, item))),
-                _ => {
+                // An entry without columns: a TTL database's, which refuses entities.
+                (Some(_), None) => Err(Error::invalid("EntityTable::scan", TTL_REFUSES_ENTITIES)),
+                (None, _) => {
                     done = true;
                     return cursor.status().err().map(Err);
                 }

@@ -177,3 +177,19 @@ fn a_missing_or_undecodable_column_is_a_typed_error() {
     assert_eq!(scanned.len(), 1);
     assert!(matches!(scanned[0], Err(Error::Decode { .. })));
 }
+
+#[test]
+fn a_scan_of_a_ttl_database_says_it_keeps_no_entities() {
+    let dir = tempfile::tempdir().unwrap();
+    let ttl = std::time::Duration::from_secs(3600);
+    let db = Db::open_with_ttl(&create_options(), dir.path(), ttl).unwrap();
+    db.put(&1u32.to_be_bytes(), b"plain").unwrap();
+    let table: EntityTable<BigEndian<u32>, Users> = EntityTable::new(db.default_cf());
+    assert!(matches!(
+        table.get(&1, |u| u.born),
+        Err(Error::InvalidInput { .. })
+    ));
+    let scanned: Vec<_> = table.scan(|id, _| id).collect();
+    assert_eq!(scanned.len(), 1, "{scanned:?}");
+    assert!(matches!(scanned[0], Err(Error::InvalidInput { .. })));
+}

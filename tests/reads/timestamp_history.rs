@@ -267,6 +267,13 @@ fn a_history_cursor_moves_forward_only_and_skips_every_version_of_an_excluded_st
     let mut cursor = r.iter();
     cursor.seek_for_prev(b"b");
     assert!(cursor.status().is_err());
+    assert!(matches!(cursor.refresh(), Err(Error::InvalidInput { .. })));
+    // A read refused before, for its timestamps, keeps that reason whatever the moves.
+    let mut refused = cf.reader().iter(); // no timestamp
+    refused.prev();
+    refused.seek_to_first();
+    mismatch(refused.status(), 8, 0);
+    mismatch(refused.refresh(), 8, 0);
     // Without a history start, backward is as any cursor's.
     let options = at(u64::MAX);
     let keys: Vec<_> = cf
