@@ -48,6 +48,7 @@ fn main() {
         "indexed_batch.cc",
         "entities.cc",
         "timestamps.cc",
+        "fault_fs.cc",
         "guarded_calls.cc",
         "layout_probes.cc",
     ] {
@@ -89,6 +90,11 @@ fn main() {
         cpp.define("OS_MACOSX", None)
             .define("ROCKSDB_PLATFORM_POSIX", None)
             .define("ROCKSDB_LIB_IO_POSIX", None);
+    }
+    // The fault file system for tests, only when asked for (RocksDB's part of it is in the
+    // static library either way; unused, the linker drops it).
+    if env::var_os("CARGO_FEATURE_FAULT_INJECTION").is_some() {
+        cpp.file("rocksdb-c/fault_fs.cc");
     }
     cpp.compile("pinrocks_native");
 

@@ -870,6 +870,39 @@ size_t pinrocks_get_full_history_ts_low(rocksdb_t* db,
                                         size_t ts_capacity, int* status_code,
                                         char** errptr) PINROCKS_NOEXCEPT;
 
+/* ---- A file system for tests (rocksdb-c/fault_fs.cc, feature `fault-injection` only) ----
+ * RocksDB's FaultInjectionTestFS over the default file system, and the Env over it that a
+ * database opens on. Declared always; defined only with the feature. */
+typedef struct pinrocks_fault_fs_t pinrocks_fault_fs_t;
+/* What injected errors hit (FaultInjectionIOType). */
+#define PINROCKS_FAULT_READ 0
+#define PINROCKS_FAULT_WRITE 1
+#define PINROCKS_FAULT_METADATA_READ 2
+#define PINROCKS_FAULT_METADATA_WRITE 3
+/* What every operation fails with while the file system is stopped. */
+#define PINROCKS_FAULT_STOP_POWER_LOSS 0
+#define PINROCKS_FAULT_STOP_IO_ERROR 1
+#define PINROCKS_FAULT_STOP_NO_SPACE 2
+
+pinrocks_fault_fs_t* pinrocks_fault_fs_create(int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_fault_fs_destroy(pinrocks_fault_fs_t* fs) PINROCKS_NOEXCEPT;
+/* Points the options' env at the file system's (which must outlive every database on it). */
+void pinrocks_options_set_fault_fs(rocksdb_options_t* options,
+                                   pinrocks_fault_fs_t* fs) PINROCKS_NOEXCEPT;
+/* SetFilesystemActive(false, error): every file operation fails from now on. */
+void pinrocks_fault_fs_stop(pinrocks_fault_fs_t* fs, int error, int* status_code,
+                            char** errptr) PINROCKS_NOEXCEPT;
+/* Runs again; with `drop_unsynced`, first drops unsynced file data and the files created
+ * since their directory's last sync (a power loss). */
+void pinrocks_fault_fs_restart(pinrocks_fault_fs_t* fs, unsigned char drop_unsynced,
+                               int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+/* Injects IOErrors into one in `one_in` of the calling thread's operations of `kind` (0: stops). */
+void pinrocks_fault_fs_inject(pinrocks_fault_fs_t* fs, int kind, unsigned int seed, int one_in,
+                              unsigned char retryable, unsigned char data_loss, int* status_code,
+                              char** errptr) PINROCKS_NOEXCEPT;
+/* The errors of `kind` injected into this thread's operations since the last call. */
+int pinrocks_fault_fs_injected(pinrocks_fault_fs_t* fs, int kind) PINROCKS_NOEXCEPT;
+
 /* Guarded replacements for C API calls that copy user-sized data without a try/catch
  * (rocksdb-c/guarded_calls.cc). */
 #include "guarded_calls.h"

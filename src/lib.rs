@@ -77,6 +77,9 @@ pub use options::cache::{Cache, LruCacheOptions};
 pub use options::compaction_style::{CompactionStyle, FifoOptions, UniversalOptions};
 pub use options::compression::{Compression, CompressionOptions};
 pub use options::db_options::{Options, WalRecoveryMode};
+#[cfg(feature = "fault-injection")]
+#[cfg_attr(docsrs, doc(cfg(feature = "fault-injection")))]
+pub use options::fault_fs::{FaultFs, FaultKind, StopError};
 pub use options::formats::{Memtable, PlainTableOptions, PrefixExtractor};
 pub use options::rate_limiter::RateLimiter;
 pub use options::statistics::{

@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use crate::callbacks::comparator::Comparator;
 pub(crate) use crate::db::dirs_in_use::{DirInUse, DirUse};
 pub(crate) use crate::db::family_handle::{CfHandle, WritingAll, DEFAULT_COLUMN_FAMILY};
-use crate::options::db_options::FamilyTraits;
+use crate::options::db_options::{EnvOwner, FamilyTraits};
 use crate::options::statistics::Statistics;
 use crate::raw::error::{ErrPtr, Error, Result};
 use crate::raw::ffi;
@@ -61,6 +61,9 @@ struct Native {
     /// database has closed: after `raw` in drop order. Lock: held to push one; no RocksDB
     /// call under it.
     comparators: Mutex<Vec<Comparator>>,
+    /// The owner of the `Env` it was opened on, when not RocksDB's default: held by raw
+    /// pointer too, so after `raw`.
+    _env: Option<EnvOwner>,
     /// Its directory claimed in the process's list, until it has closed.
     _dir: DirInUse,
 }
@@ -275,6 +278,7 @@ impl DbInner {
         traits: &[FamilyTraits],
         kind: DbKind,
         statistics: Option<Statistics>,
+        env: Option<EnvOwner>,
         dir: DirInUse,
     ) -> Arc<DbInner> {
         let id = NEXT_DB_ID.fetch_add(1, Ordering::Relaxed);
@@ -300,6 +304,7 @@ impl DbInner {
             native: Closer(std::mem::ManuallyDrop::new(Native {
                 raw,
                 comparators: Mutex::new(traits.iter().filter_map(|t| t.order.clone()).collect()),
+                _env: env,
                 _dir: dir,
             })),
         })
@@ -325,7 +330,7 @@ impl DbInner {
         drop((default_cf, column_families, recovered, statistics));
         let native = native.into_inner();
         let closed = native.raw.close();
-        drop(native); // frees the database, then the comparators, then its entry
+        drop(native); // frees the database, then the comparators and its Env, then its entry
         closed
     }
 

@@ -183,6 +183,7 @@ impl Db {
                 Mode::Transaction { .. } | Mode::Optimistic => DbKind::ReadWrite,
             },
             statistics,
+            options.env_owner.clone(),
             dir,
         ));
         adopt_recovered(db.inner())?;

@@ -55,7 +55,14 @@ pub struct Options {
     pub(super) comparator: Option<Comparator>,
     /// The SST format chosen: `table` applies only to the block-based one.
     pub(crate) format: TableFormat,
+    /// What owns the `Env` the options point at, when not RocksDB's default (a fault file
+    /// system): RocksDB keeps a raw pointer, so the options keep it alive, and so does every
+    /// database opened with them.
+    pub(crate) env_owner: Option<EnvOwner>,
 }
+
+/// Something that owns an `Env` RocksDB points at, kept alive as long as it does.
+pub(crate) type EnvOwner = std::sync::Arc<dyn std::any::Any + Send + Sync>;
 
 /// How the WAL is replayed when the database opens after a crash.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,6 +100,7 @@ impl Options {
             refused: None,
             comparator: None,
             format: TableFormat::BlockBased,
+            env_owner: None,
         }
     }
 
@@ -107,6 +115,7 @@ impl Options {
             refused: None,
             comparator: None,
             format: TableFormat::BlockBased,
+            env_owner: None,
         }
     }
 

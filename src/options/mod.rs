@@ -9,6 +9,8 @@ pub(crate) mod cache;
 pub(crate) mod compaction_style;
 pub(crate) mod compression;
 pub(crate) mod db_options;
+#[cfg(feature = "fault-injection")]
+pub(crate) mod fault_fs;
 pub(crate) mod formats;
 pub(crate) mod rate_limiter;
 pub(crate) mod statistics;

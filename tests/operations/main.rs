@@ -12,6 +12,7 @@ mod configuration;
 mod data_in_out;
 mod events;
 mod families;
+mod faults;
 mod formats;
 mod info_log;
 mod kinds;

@@ -1,0 +1,214 @@
+//! A file system for tests that loses what was not synced and fails on command (feature
+//! `fault-injection`): RocksDB's `FaultInjectionTestFS` over the real file system, so a test
+//! can stop the disk as a power loss would, drop what was not synced, and inject I/O errors,
+//! then see what the database kept and what it reported.
+
+use std::ptr::NonNull;
+use std::sync::Arc;
+
+use crate::options::db_options::Options;
+use crate::raw::error::{ErrPtr, Result};
+use crate::raw::ffi;
+
+/// Owns the native file system and the `Env` over it.
+struct RawFaultFs(NonNull<ffi::pinrocks_fault_fs_t>);
+
+// SAFETY: `FaultInjectionTestFS` guards its state with its own mutex and is used by RocksDB
+// from every thread; the error contexts it injects from are per thread by design
+// (`ThreadLocalPtr`). The `Env` over it is RocksDB's `CompositeEnvWrapper`, shared by all of
+// RocksDB's threads.
+unsafe impl Send for RawFaultFs {}
+// SAFETY: see `Send`.
+unsafe impl Sync for RawFaultFs {}
+
+impl Drop for RawFaultFs {
+    fn drop(&mut self) {
+        // SAFETY: owned, destroyed once, after every database on it has closed (each keeps
+        // a `FaultFs` until its close returned) and every options handle pointing at it has
+        // dropped (each keeps one too).
+        unsafe { ffi::pinrocks_fault_fs_destroy(self.0.as_ptr()) };
+    }
+}
+
+/// What every file operation fails with while a [`FaultFs`] is stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StopError {
+    /// The machine is gone (a power loss): RocksDB's `Corruption("Not active")`-like error.
+    PowerLoss,
+    /// The disk fails: `IOError`.
+    IoError,
+    /// The disk is full: `IOError` with `NoSpace` ([`ErrorKind::NoSpace`](crate::ErrorKind::NoSpace)).
+    NoSpace,
+}
+
+/// Which file operations [`FaultFs::inject_errors`] fails.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FaultKind {
+    /// Reads of file data.
+    Read,
+    /// Writes, appends and syncs of file data.
+    Write,
+    /// Reads of metadata: sizes, listings, existence.
+    MetadataRead,
+    /// Changes of metadata: create, rename, delete, directory sync.
+    MetadataWrite,
+}
+
+impl FaultKind {
+    fn code(self) -> i32 {
+        (match self {
+            FaultKind::Read => ffi::PINROCKS_FAULT_READ,
+            FaultKind::Write => ffi::PINROCKS_FAULT_WRITE,
+            FaultKind::MetadataRead => ffi::PINROCKS_FAULT_METADATA_READ,
+            FaultKind::MetadataWrite => ffi::PINROCKS_FAULT_METADATA_WRITE,
+        }) as i32
+    }
+}
+
+/// A file system that loses what was not synced and fails on command, for tests of what a
+/// service survives: RocksDB's own `FaultInjectionTestFS` (the one its crash test uses) over
+/// the real file system. Open a database on it with [`Options::fault_fs`]. Cheap to clone;
+/// every database opened on it keeps it alive.
+///
+/// ```
+/// use pinrocks::{Db, FaultFs, Options, StopError, WriteOptions};
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// let fs = FaultFs::new()?;
+/// let mut options = Options::new();
+/// options.create_if_missing(true).fault_fs(&fs);
+/// let db = Db::open(&options, dir.path())?;
+/// let mut synced = WriteOptions::new();
+/// synced.sync(true);
+/// db.writer().options(&synced).put(b"kept", b"synced")?;
+/// db.put(b"lost", b"not synced")?;
+///
+/// fs.stop(StopError::PowerLoss); // the machine stops
+/// drop(db);
+/// fs.restart_after_power_loss()?; // what was not synced is gone
+/// let db = Db::open(&options, dir.path())?;
+/// assert_eq!(db.get(b"kept")?.as_deref(), Some(&b"synced"[..]));
+/// assert_eq!(db.get(b"lost")?, None);
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct FaultFs(Arc<RawFaultFs>);
+
+impl std::fmt::Debug for FaultFs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FaultFs").finish_non_exhaustive()
+    }
+}
+
+impl FaultFs {
+    /// A new fault file system over the real one, running.
+    pub fn new() -> Result<FaultFs> {
+        let (mut code, mut err) = (0, ErrPtr::new());
+        // SAFETY: plain constructor; NULL only with an error.
+        let raw = unsafe { ffi::pinrocks_fault_fs_create(&mut code, err.as_out()) };
+        err.check_with_code(Some(code))?;
+        let raw =
+            NonNull::new(raw).expect("pinrocks_fault_fs_create returned NULL without an error");
+        Ok(FaultFs(Arc::new(RawFaultFs(raw))))
+    }
+
+    fn raw(&self) -> *mut ffi::pinrocks_fault_fs_t {
+        self.0 .0.as_ptr()
+    }
+
+    /// Stops the file system: from now on every file operation of every database on it
+    /// fails with `error`, as a machine that lost power (or a dead or full disk) would.
+    pub fn stop(&self, error: StopError) {
+        let error = match error {
+            StopError::PowerLoss => ffi::PINROCKS_FAULT_STOP_POWER_LOSS,
+            StopError::IoError => ffi::PINROCKS_FAULT_STOP_IO_ERROR,
+            StopError::NoSpace => ffi::PINROCKS_FAULT_STOP_NO_SPACE,
+        };
+        let (mut code, mut err) = (0, ErrPtr::new());
+        // SAFETY: live file system; guarded.
+        unsafe { ffi::pinrocks_fault_fs_stop(self.raw(), error as i32, &mut code, err.as_out()) };
+        // Only a failed allocation could fail this, and then the file system runs on.
+        let _ = err.check_with_code(Some(code));
+    }
+
+    /// After a [`stop`](Self::stop), what a power loss leaves: drops every file's data
+    /// written since its last sync and the files created since their directory's last
+    /// sync, then runs again. Close (drop) the databases on it first, then reopen them.
+    pub fn restart_after_power_loss(&self) -> Result<()> {
+        self.restart(true)
+    }
+
+    /// After a [`stop`](Self::stop), runs again with nothing lost: the disk is back (space
+    /// was freed, the fault is gone). A database still open on it can then
+    /// [`resume`](crate::Db::resume).
+    pub fn restart_intact(&self) -> Result<()> {
+        self.restart(false)
+    }
+
+    fn restart(&self, drop_unsynced: bool) -> Result<()> {
+        let (mut code, mut err) = (0, ErrPtr::new());
+        // SAFETY: live file system; guarded.
+        unsafe {
+            ffi::pinrocks_fault_fs_restart(
+                self.raw(),
+                u8::from(drop_unsynced),
+                &mut code,
+                err.as_out(),
+            )
+        };
+        err.check_with_code(Some(code))
+    }
+
+    /// Fails one in `one_in` of this thread's file operations of `kind` (1: every one) with
+    /// an `IOError`, marked retryable and data loss as asked, chosen by a generator seeded
+    /// with `seed`; `one_in` 0 stops. Only the calling thread's operations: a write's WAL
+    /// append and sync run on the writing thread, flushes and compactions on RocksDB's
+    /// own (use [`stop`](Self::stop) for those).
+    pub fn inject_errors(
+        &self,
+        kind: FaultKind,
+        one_in: u32,
+        retryable: bool,
+        data_loss: bool,
+        seed: u32,
+    ) {
+        let (mut code, mut err) = (0, ErrPtr::new());
+        let one_in = i32::try_from(one_in).unwrap_or(i32::MAX);
+        // SAFETY: live file system; guarded.
+        unsafe {
+            ffi::pinrocks_fault_fs_inject(
+                self.raw(),
+                kind.code(),
+                seed,
+                one_in,
+                u8::from(retryable),
+                u8::from(data_loss),
+                &mut code,
+                err.as_out(),
+            )
+        };
+        let _ = err.check_with_code(Some(code));
+    }
+
+    /// How many errors of `kind` were injected into this thread's operations since the last
+    /// call (or since injection began), resetting the count.
+    pub fn take_injected_count(&self, kind: FaultKind) -> usize {
+        // SAFETY: live file system; guarded.
+        let count = unsafe { ffi::pinrocks_fault_fs_injected(self.raw(), kind.code()) };
+        count.max(0) as usize
+    }
+}
+
+impl Options {
+    /// Opens on `fs` (the database's `Env`): every file the database reads or writes goes
+    /// through it. The options keep it alive, and so does every database opened with them.
+    pub fn fault_fs(&mut self, fs: &FaultFs) -> &mut Self {
+        // SAFETY: live options and file system; RocksDB keeps the `Env` pointer, which
+        // `self.env_owner` (then every database opened with these options) keeps alive.
+        unsafe { ffi::pinrocks_options_set_fault_fs(self.raw.as_ptr(), fs.raw()) };
+        self.env_owner = Some(fs.0.clone());
+        self
+    }
+}
