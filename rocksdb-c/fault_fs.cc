@@ -10,6 +10,7 @@
 #include "rocksdb/env.h"
 #include "rocksdb/file_system.h"
 #include "rocksdb/io_status.h"
+#include "util/random.h"
 #include "utilities/fault_injection_fs.h"
 
 struct pinrocks_fault_fs_t {
@@ -74,14 +75,22 @@ void pinrocks_fault_fs_stop(pinrocks_fault_fs_t* fs, int error, int* status_code
                     [&] { fs->fs->SetFilesystemActive(false, stop_error(error)); });
 }
 
-void pinrocks_fault_fs_restart(pinrocks_fault_fs_t* fs, unsigned char drop_unsynced,
+void pinrocks_fault_fs_restart(pinrocks_fault_fs_t* fs, int drop, unsigned int seed,
                                int* status_code, char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] {
-    // Running first: dropping what was not synced truncates and deletes files through it.
+    // This thread's injected errors would fail the deletes below part way (db_stress turns
+    // them off first too); running first: dropping what was not synced truncates and
+    // deletes files through the file system.
+    fs->fs->DisableAllThreadLocalErrorInjection();
     fs->fs->SetFilesystemActive(true);
     rocksdb::IOStatus s;
-    if (drop_unsynced) {
-      s = fs->fs->DropUnsyncedFileData();
+    if (drop != PINROCKS_FAULT_KEEP_UNSYNCED) {
+      if (drop == PINROCKS_FAULT_DROP_RANDOM_UNSYNCED) {
+        rocksdb::Random random(seed);
+        s = fs->fs->DropRandomUnsyncedFileData(&random);
+      } else {
+        s = fs->fs->DropUnsyncedFileData();
+      }
       if (s.ok()) {
         s = fs->fs->DeleteFilesCreatedAfterLastDirSync(rocksdb::IOOptions(), nullptr);
       }

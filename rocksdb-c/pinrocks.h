@@ -892,9 +892,13 @@ void pinrocks_options_set_fault_fs(rocksdb_options_t* options,
 /* SetFilesystemActive(false, error): every file operation fails from now on. */
 void pinrocks_fault_fs_stop(pinrocks_fault_fs_t* fs, int error, int* status_code,
                             char** errptr) PINROCKS_NOEXCEPT;
-/* Runs again; with `drop_unsynced`, first drops unsynced file data and the files created
- * since their directory's last sync (a power loss). */
-void pinrocks_fault_fs_restart(pinrocks_fault_fs_t* fs, unsigned char drop_unsynced,
+/* What a restart drops of unsynced file data (and with it, the files created since their
+ * directory's last sync): nothing, all of it, or a random part (seeded) of each file's. */
+#define PINROCKS_FAULT_KEEP_UNSYNCED 0
+#define PINROCKS_FAULT_DROP_UNSYNCED 1
+#define PINROCKS_FAULT_DROP_RANDOM_UNSYNCED 2
+/* Runs again (this thread's injected errors off), having dropped what `drop` says. */
+void pinrocks_fault_fs_restart(pinrocks_fault_fs_t* fs, int drop, unsigned int seed,
                                int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 /* Injects IOErrors into one in `one_in` of the calling thread's operations of `kind` (0: stops). */
 void pinrocks_fault_fs_inject(pinrocks_fault_fs_t* fs, int kind, unsigned int seed, int one_in,

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::db::database::Db;
 use crate::db::handles::{DirInUse, DirUse};
-use crate::options::db_options::Options;
+use crate::options::db_options::{EnvOwner, Options};
 use crate::raw::cstr::path_to_cstring;
 use crate::raw::error::{ErrPtr, Error, Result};
 use crate::raw::ffi;
@@ -112,6 +112,10 @@ pub struct BackupEngine {
     /// Set once a progress callback stopped a backup (RocksDB's `StopBackup` is one-way):
     /// every later operation but listing is refused before it reaches RocksDB.
     stopped: AtomicBool,
+    /// The owner of the options' `Env`, if not the default (a fault file system): the engine
+    /// keeps a raw pointer to it for the database and the backup directory. Dropped after
+    /// `Drop` has closed the engine.
+    _env: Option<EnvOwner>,
 }
 
 // SAFETY: `BackupEngine::Open` returns a `BackupEngineImplThreadSafe`
@@ -169,9 +173,9 @@ impl BackupEngine {
         let c_path = path_to_cstring(path.as_ref())?;
         let mut err = ErrPtr::new();
         let mut code = 0;
-        // SAFETY: the options are read for the call (their env is the process-wide
-        // default, their info log NULL: pinrocks sets neither); the path is copied. Guarded
-        // (it starts threads: `std::system_error`).
+        // SAFETY: the options are read for the call (their info log is NULL: pinrocks sets
+        // none; their env is the default or one `_env` keeps alive as long as the engine);
+        // the path is copied. Guarded (it starts threads: `std::system_error`).
         let raw = unsafe {
             ffi::pinrocks_guarded_backup_engine_open(
                 &mut code,
@@ -185,6 +189,7 @@ impl BackupEngine {
             raw: NonNull::new(raw)
                 .expect("rocksdb_backup_engine_open returned NULL without an error"),
             stopped: AtomicBool::new(false),
+            _env: options.env_owner.clone(),
         })
     }
 

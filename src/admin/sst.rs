@@ -9,7 +9,7 @@ use crate::codec::Codec;
 use crate::db::column_family::ColumnFamily;
 use crate::db::database::Db;
 use crate::db::handles::DbKind;
-use crate::options::db_options::Options;
+use crate::options::db_options::{EnvOwner, Options};
 use crate::raw::cstr::path_to_cstring;
 use crate::raw::error::{ErrPtr, Error, Result};
 use crate::raw::ffi;
@@ -53,6 +53,9 @@ pub struct SstFileWriter {
     order: Option<Comparator>,
     entries: u64,
     path: PathBuf,
+    /// The owner of the options' `Env`, if not the default: the writer's copy of the
+    /// options points at it (`Finish` asks it for the host name). After `raw`.
+    _env: Option<EnvOwner>,
 }
 
 // SAFETY: an `SstFileWriter` (table/sst_file_writer.cc) is a file being written, with no
@@ -79,6 +82,7 @@ impl SstFileWriter {
                 .expect("rocksdb_sstfilewriter_create returned NULL"),
             last_key: None,
             order: options.order().cloned(),
+            _env: options.env_owner.clone(),
             entries: 0,
             path: path.to_path_buf(),
         };

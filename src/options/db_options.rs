@@ -56,8 +56,9 @@ pub struct Options {
     /// The SST format chosen: `table` applies only to the block-based one.
     pub(crate) format: TableFormat,
     /// What owns the `Env` the options point at, when not RocksDB's default (a fault file
-    /// system): RocksDB keeps a raw pointer, so the options keep it alive, and so does every
-    /// database opened with them.
+    /// system): RocksDB keeps a raw pointer, so the options keep it alive, and so does
+    /// everything made with them that keeps a copy (a database, an SST writer, a backup
+    /// engine).
     pub(crate) env_owner: Option<EnvOwner>,
 }
 
@@ -106,17 +107,9 @@ impl Options {
 
     /// RocksDB's defaults (notably `create_if_missing` is off).
     pub fn new() -> Self {
-        // SAFETY: plain constructor; NULL only on allocation failure.
-        let raw = unsafe { ffi::rocksdb_options_create() };
-        Options {
-            // SAFETY: a new object, ours alone (or NULL).
-            raw: unsafe { Owned::from_raw(raw) }.expect("rocksdb_options_create returned NULL"),
-            table: BlockBasedOptions::default(),
-            refused: None,
-            comparator: None,
-            format: TableFormat::BlockBased,
-            env_owner: None,
-        }
+        // SAFETY: a new handle (NULL only on allocation failure, which `from_raw` refuses),
+        // ours alone.
+        unsafe { Self::from_raw(ffi::rocksdb_options_create()) }
     }
 
     setter!(

@@ -72,6 +72,10 @@ impl FaultKind {
 /// the real file system. Open a database on it with [`Options::fault_fs`]. Cheap to clone;
 /// every database opened on it keeps it alive.
 ///
+/// Unsynced appends stay in its memory until a sync (a clean close does not sync the WAL):
+/// data written without a sync or a flush reaches the real disk only if the process goes
+/// on using this `FaultFs`. Sync or flush before dropping it, as before a real power loss.
+///
 /// ```
 /// use pinrocks::{Db, FaultFs, Options, StopError, WriteOptions};
 /// # fn main() -> pinrocks::Result<()> {
@@ -135,28 +139,33 @@ impl FaultFs {
 
     /// After a [`stop`](Self::stop), what a power loss leaves: drops every file's data
     /// written since its last sync and the files created since their directory's last
-    /// sync, then runs again. Close (drop) the databases on it first, then reopen them.
+    /// sync, then runs again. Close (drop) every database on it first (and let go of what
+    /// keeps one open: snapshots, owned values), then reopen them: RocksDB's own tests
+    /// assert no file is open here.
     pub fn restart_after_power_loss(&self) -> Result<()> {
-        self.restart(true)
+        self.restart(ffi::PINROCKS_FAULT_DROP_UNSYNCED, 0)
+    }
+
+    /// As [`restart_after_power_loss`](Self::restart_after_power_loss), but of each file's
+    /// unsynced data only a random part (chosen by `seed`) is lost, as a disk that wrote
+    /// some of its cache before the power went would leave it: a WAL may end in a torn
+    /// record.
+    pub fn restart_after_partial_power_loss(&self, seed: u32) -> Result<()> {
+        self.restart(ffi::PINROCKS_FAULT_DROP_RANDOM_UNSYNCED, seed)
     }
 
     /// After a [`stop`](Self::stop), runs again with nothing lost: the disk is back (space
     /// was freed, the fault is gone). A database still open on it can then
     /// [`resume`](crate::Db::resume).
     pub fn restart_intact(&self) -> Result<()> {
-        self.restart(false)
+        self.restart(ffi::PINROCKS_FAULT_KEEP_UNSYNCED, 0)
     }
 
-    fn restart(&self, drop_unsynced: bool) -> Result<()> {
+    fn restart(&self, drop: u32, seed: u32) -> Result<()> {
         let (mut code, mut err) = (0, ErrPtr::new());
         // SAFETY: live file system; guarded.
         unsafe {
-            ffi::pinrocks_fault_fs_restart(
-                self.raw(),
-                u8::from(drop_unsynced),
-                &mut code,
-                err.as_out(),
-            )
+            ffi::pinrocks_fault_fs_restart(self.raw(), drop as i32, seed, &mut code, err.as_out())
         };
         err.check_with_code(Some(code))
     }
@@ -164,8 +173,9 @@ impl FaultFs {
     /// Fails one in `one_in` of this thread's file operations of `kind` (1: every one) with
     /// an `IOError`, marked retryable and data loss as asked, chosen by a generator seeded
     /// with `seed`; `one_in` 0 stops. Only the calling thread's operations: a write's WAL
-    /// append and sync run on the writing thread, flushes and compactions on RocksDB's
-    /// own (use [`stop`](Self::stop) for those).
+    /// append and sync run on the thread that leads its write group (the writing thread,
+    /// with one writer; with several, whichever leads), flushes and compactions on
+    /// RocksDB's own (use [`stop`](Self::stop) for those).
     pub fn inject_errors(
         &self,
         kind: FaultKind,
