@@ -148,6 +148,9 @@ void pinrocks_db_background(rocksdb_t* db, int op, int* status_code,
       case PINROCKS_BG_RESUME:
         s = d->Resume();
         break;
+      case PINROCKS_BG_VERIFY_CHECKSUM:
+        s = d->VerifyChecksum();
+        break;
       default:
         s = rocksdb::Status::InvalidArgument("pinrocks_db_background: unknown op");
     }

@@ -238,6 +238,7 @@ void pinrocks_flush(rocksdb_t* db, size_t count, rocksdb_column_family_handle_t*
 #define PINROCKS_BG_DISABLE_DELETIONS 4 /* DisableFileDeletions */
 #define PINROCKS_BG_ENABLE_DELETIONS 5  /* EnableFileDeletions */
 #define PINROCKS_BG_RESUME 6            /* Resume: recover from a background error */
+#define PINROCKS_BG_VERIFY_CHECKSUM 7   /* VerifyChecksum: read every SST and blob file whole */
 /* One control of the database's background work (op: PINROCKS_BG_*). */
 void pinrocks_db_background(rocksdb_t* db, int op, int* status_code,
                             char** errptr) PINROCKS_NOEXCEPT;

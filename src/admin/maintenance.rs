@@ -229,6 +229,14 @@ impl Db {
         self.background(ffi::PINROCKS_BG_RESUME, "resume")
     }
 
+    /// Reads every live SST and blob file whole and checks each block's checksum (RocksDB's
+    /// `VerifyChecksum`): `Corruption` naming the file if one fails. Reads already check
+    /// the blocks they touch; this finds what no read has touched yet.
+    #[doc(alias = "VerifyChecksum")]
+    pub fn verify_checksum(&self) -> Result<()> {
+        self.background(ffi::PINROCKS_BG_VERIFY_CHECKSUM, "verify_checksum")
+    }
+
     /// The background error that stops this database's writes, if one does: what failed
     /// (a flush or compaction that hit a full disk, an I/O error, corruption) and how bad
     /// it is; `None` while writes go on (a stall is not a stop). A soft error, which lets

@@ -9,6 +9,7 @@ mod admin;
 mod budgets;
 mod cache;
 mod configuration;
+mod corruption;
 mod data_in_out;
 mod events;
 mod families;
