@@ -362,3 +362,39 @@ fn an_sst_writer_and_a_backup_engine_keep_the_file_system_alive() {
     engine.verify(id).unwrap();
     assert_eq!(engine.backups().unwrap().len(), 1);
 }
+
+/// A flush that meets a failing disk (an I/O error that is neither retryable nor data
+/// loss): the flush reports it and RocksDB grades it `Fatal`, so writes stop and `resume`
+/// refuses even once the disk is back; a reopen recovers every acknowledged write from the
+/// WAL, and writes go on.
+#[test]
+fn a_failed_flush_stops_writes_until_reopened_and_loses_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let fs = FaultFs::new().unwrap();
+    let db = Db::open(&on(&fs), dir.path()).unwrap();
+    for i in 0..50u32 {
+        db.writer()
+            .options(&synced())
+            .put(&i.to_be_bytes(), b"v")
+            .unwrap();
+    }
+    fs.stop(StopError::IoError);
+    match db.flush() {
+        Err(Error::RocksDb {
+            kind: ErrorKind::IoError,
+            ..
+        }) => {}
+        other => panic!("flush on a failing disk: {other:?}"),
+    }
+    let stopped = db.background_error().unwrap().expect("writes stopped");
+    assert_eq!(stopped.severity, ErrorSeverity::Fatal, "{stopped:?}");
+    fs.restart_intact().unwrap();
+    assert!(db.resume().is_err());
+    assert!(db.put(b"refused", b"v").is_err());
+    drop(db);
+    let db = Db::open(&on(&fs), dir.path()).unwrap();
+    assert_eq!(contents(&db).len(), 50);
+    db.put(b"after", b"v").unwrap();
+    db.flush().unwrap();
+    assert_eq!(contents(&db).len(), 51);
+}
