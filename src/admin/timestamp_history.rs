@@ -2,7 +2,7 @@
 //! which compaction may collapse a key's versions into the newest (and reads are refused).
 
 use crate::db::column_family::ColumnFamily;
-use crate::raw::error::{ErrPtr, Error, Result};
+use crate::raw::error::{ErrPtr, Result};
 use crate::raw::ffi;
 use crate::raw::reentry;
 use crate::read::timestamps::TIMESTAMP_SIZE;
@@ -95,10 +95,6 @@ impl ColumnFamily<'_> {
         if cf.timestamp_size == TIMESTAMP_SIZE {
             return Ok(());
         }
-        Err(Error::TimestampMismatch {
-            family: cf.name.clone(),
-            expected: cf.timestamp_size,
-            given: TIMESTAMP_SIZE,
-        })
+        Err(cf.timestamp_mismatch(TIMESTAMP_SIZE))
     }
 }

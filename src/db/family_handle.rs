@@ -162,6 +162,16 @@ impl CfHandle {
         })
     }
 
+    /// The typed error of a read or write giving this family a `given`-byte timestamp (0:
+    /// none) where it takes `timestamp_size` bytes.
+    pub(crate) fn timestamp_mismatch(&self, given: usize) -> Error {
+        Error::TimestampMismatch {
+            family: self.name.clone(),
+            expected: self.timestamp_size,
+            given,
+        }
+    }
+
     pub(crate) fn raw(&self) -> *mut ffi::rocksdb_column_family_handle_t {
         self.raw.as_ptr()
     }

@@ -188,7 +188,7 @@ impl<'a, S> Cursor<'a, S> {
         if self.refused.is_some() {
             return None; // moved backward
         }
-        let (user_key, _) = self.history_parts(key)?;
+        let (user_key, ..) = self.history_parts(key)?;
         Some((&key[..user_key], value))
     }
 

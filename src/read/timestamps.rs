@@ -272,13 +272,16 @@ impl<S> Cursor<'_, S> {
     }
 
     /// In a history read, where the user key ends in `key` (RocksDB's key for the current
-    /// entry), and the kind byte when `key` carries it. RocksDB gives an internal key (the
-    /// user key, its timestamp, the sequence number and kind), except for a merge result
-    /// read forward, which it gives as the user key and its timestamp alone: read forward,
-    /// the timestamp RocksDB reports points into `key`, just after the user key, which tells
-    /// the two apart; read backward, it is a copy and the key an internal one.
-    pub(super) fn history_parts(&self, key: &[u8]) -> Option<(usize, Option<u8>)> {
-        let ts = self.native_timestamp()?.as_ptr() as usize;
+    /// entry), the kind byte when `key` carries it, and the entry's timestamp. RocksDB gives
+    /// an internal key (the user key, its timestamp, the sequence number and kind), except
+    /// for a merge result read forward, which it gives as the user key and its timestamp
+    /// alone: read forward, the timestamp RocksDB reports points into `key`, just after the
+    /// user key, which tells the two apart; read backward, it is a copy and the key an
+    /// internal one.
+    pub(super) fn history_parts(&self, key: &[u8]) -> Option<(usize, Option<u8>, u64)> {
+        let native = self.native_timestamp()?;
+        let timestamp = u64::from_le_bytes(native.try_into().ok()?);
+        let ts = native.as_ptr() as usize;
         let start = key.as_ptr() as usize;
         let with_ts = if (start..=start + key.len() - TIMESTAMP_SIZE.min(key.len())).contains(&ts) {
             ts - start + TIMESTAMP_SIZE
@@ -288,7 +291,7 @@ impl<S> Cursor<'_, S> {
         let user_key = with_ts.checked_sub(TIMESTAMP_SIZE)?;
         // The sequence number and kind are one little-endian u64, the kind its low byte.
         let kind = (key.len() == with_ts + SEQUENCE_AND_KIND).then(|| key[with_ts]);
-        Some((user_key, kind))
+        Some((user_key, kind, timestamp))
     }
 
     /// The current entry's version in a history read: its timestamp and what was written;
@@ -326,11 +329,11 @@ impl<S> Cursor<'_, S> {
         if !self.history {
             return None;
         }
-        self.entry()?;
+        self.entry()?; // in the range, not refused
         let (key, _) = self.native_entry()?;
-        let (_, kind) = self.history_parts(key)?;
+        let (_, kind, timestamp) = self.history_parts(key)?;
         Some(KeyVersion {
-            timestamp: self.timestamp()?,
+            timestamp,
             kind: kind.map_or(VersionKind::Merge, VersionKind::from_raw),
         })
     }

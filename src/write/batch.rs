@@ -398,11 +398,7 @@ impl<'a> Writer<'a, DbTarget<'a>> {
             db.check_timestamped_writes("write")?;
         }
         if batch.default_records && db.default_cf.timestamp_size != 0 {
-            return Err(Error::TimestampMismatch {
-                family: db.default_cf.name.clone(),
-                expected: db.default_cf.timestamp_size,
-                given: 0,
-            });
+            return Err(db.default_cf.timestamp_mismatch(0));
         }
         // SAFETY: `batch` is live and borrowed for the call; `WriteBatch` is not `Sync`, so
         // no other thread uses it meanwhile.

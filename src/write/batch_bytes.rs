@@ -148,11 +148,7 @@ fn add_record(
     }
     if size != TIMESTAMP_SIZE {
         // pinrocks writes u64 timestamps only.
-        return Err(Error::TimestampMismatch {
-            family: family.name.clone(),
-            expected: size,
-            given: TIMESTAMP_SIZE,
-        });
+        return Err(family.timestamp_mismatch(TIMESTAMP_SIZE));
     }
     fn split(bytes: &[u8]) -> Result<(&[u8], [u8; TIMESTAMP_SIZE])> {
         let at = bytes.len().checked_sub(TIMESTAMP_SIZE).ok_or_else(|| {

@@ -37,11 +37,7 @@ fn check_timestamp(
 ) -> Result<()> {
     let given = if timestamped { TIMESTAMP_SIZE } else { 0 };
     match family {
-        Some(cf) if cf.timestamp_size != given => Err(Error::TimestampMismatch {
-            family: cf.name.clone(),
-            expected: cf.timestamp_size,
-            given,
-        }),
+        Some(cf) if cf.timestamp_size != given => Err(cf.timestamp_mismatch(given)),
         // Checked at the write (`WriteBatch::default_records`).
         None if !timestamped => Ok(()),
         None => Err(Error::invalid(
