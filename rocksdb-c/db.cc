@@ -14,6 +14,7 @@
 #include "rocksdb/metadata.h"
 #include "rocksdb/options.h"
 #include "rocksdb/slice.h"
+#include "rocksdb/sst_file_reader.h"
 #include "rocksdb/table.h"
 
 #define PINROCKS_SAME_BOTTOMMOST(ours, theirs)                                        \
@@ -151,6 +152,9 @@ void pinrocks_db_background(rocksdb_t* db, int op, int* status_code,
       case PINROCKS_BG_VERIFY_CHECKSUM:
         s = d->VerifyChecksum();
         break;
+      case PINROCKS_BG_VERIFY_FILE_CHECKSUMS:
+        s = d->VerifyFileChecksums(rocksdb::ReadOptions());
+        break;
       default:
         s = rocksdb::Status::InvalidArgument("pinrocks_db_background: unknown op");
     }
@@ -172,6 +176,18 @@ void pinrocks_destroy_or_repair(const rocksdb_options_t* options, const char* na
         break;
       default:
         s = rocksdb::Status::InvalidArgument("pinrocks_destroy_or_repair: unknown op");
+    }
+    pinrocks::report(errptr, status_code, s);
+  });
+}
+
+void pinrocks_verify_sst_file(const rocksdb_options_t* options, const char* path, int* status_code,
+                              char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb::SstFileReader reader(pinrocks::options_of(options));
+    rocksdb::Status s = reader.Open(path);
+    if (s.ok()) {
+      s = reader.VerifyChecksum(rocksdb::ReadOptions());
     }
     pinrocks::report(errptr, status_code, s);
   });

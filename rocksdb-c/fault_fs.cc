@@ -1,8 +1,12 @@
 // A file system for tests that loses what was not synced and fails on command: RocksDB's own
 // FaultInjectionTestFS (utilities/fault_injection_fs.h, in the static library) over the default
 // file system, in an Env a database opens on. Compiled only with the `fault-injection` feature.
+#include <atomic>
+#include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "guarded.h"
 #include "layout.h"
@@ -10,12 +14,36 @@
 #include "rocksdb/env.h"
 #include "rocksdb/file_system.h"
 #include "rocksdb/io_status.h"
+#include "rocksdb/listener.h"
 #include "util/random.h"
 #include "utilities/fault_injection_fs.h"
 
+namespace {
+
+// What the flushes and compactions that begin from now on inject, per FaultInjectionIOType,
+// and what they injected. Shared by the file system and the listeners of every options it
+// was set on (RocksDB's background threads are the process's, so this is per file system).
+struct BackgroundFaults {
+  struct Plan {
+    std::atomic<int> one_in{0};
+    std::atomic<bool> retryable{false};
+    std::atomic<bool> data_loss{false};
+    std::atomic<uint32_t> seed{0};
+  };
+  static constexpr int kKinds = 4;
+  Plan plans[kKinds];
+  std::atomic<uint32_t> jobs{0};  // varies the seed from job to job
+  std::atomic<int> injected[kKinds] = {};
+};
+
+}  // namespace
+
 struct pinrocks_fault_fs_t {
+  // In memory: the Env whose file system `fs` wraps (NewMemEnv's); destroyed last.
+  std::unique_ptr<rocksdb::Env> mem_env;
   std::shared_ptr<rocksdb::FaultInjectionTestFS> fs;
   std::unique_ptr<rocksdb::Env> env;  // over `fs`; what the options point at
+  std::shared_ptr<BackgroundFaults> background = std::make_shared<BackgroundFaults>();
 };
 
 namespace {
@@ -44,15 +72,96 @@ rocksdb::IOStatus stop_error(int error) {
   }
 }
 
+constexpr const char* kListenerName = "PinrocksBackgroundFaults";
+
+// The background thread running this listener's job, armed by the file system `armed_by`
+// (RocksDB's thread pools are the process's: one thread serves databases on several).
+thread_local const BackgroundFaults* armed_by = nullptr;
+
+// Arms RocksDB's thread-local error injection on the thread of each flush and subcompaction
+// as it begins (as db_stress's listener does), with the plan current then; disarms it when
+// the job completes or meets a background error, counting what was injected. Never throws
+// into RocksDB.
+class BackgroundFaultListener : public rocksdb::EventListener {
+ public:
+  BackgroundFaultListener(std::shared_ptr<rocksdb::FaultInjectionTestFS> fs,
+                          std::shared_ptr<BackgroundFaults> faults)
+      : fs_(std::move(fs)), faults_(std::move(faults)) {}
+
+  const char* Name() const override { return kListenerName; }
+
+  void OnFlushBegin(rocksdb::DB*, const rocksdb::FlushJobInfo&) override { Arm(); }
+  void OnFlushCompleted(rocksdb::DB*, const rocksdb::FlushJobInfo&) override { Disarm(); }
+  void OnSubcompactionBegin(const rocksdb::SubcompactionJobInfo&) override { Arm(); }
+  void OnSubcompactionCompleted(const rocksdb::SubcompactionJobInfo&) override { Disarm(); }
+  // A failed flush never completes; its thread reports the error (a failed WAL write is
+  // reported on a writer's thread, which this file system did not arm: left alone).
+  void OnBackgroundError(rocksdb::BackgroundErrorReason, rocksdb::Status*) override { Disarm(); }
+
+ private:
+  void Arm() noexcept {
+    try {
+      Collect();
+      // First: a failure part way leaves what was enabled for Disarm to undo.
+      armed_by = faults_.get();
+      uint32_t job = faults_->jobs.fetch_add(1);
+      for (int i = 0; i < BackgroundFaults::kKinds; i++) {
+        const BackgroundFaults::Plan& plan = faults_->plans[i];
+        int one_in = plan.one_in.load();
+        if (one_in <= 0) {
+          fs_->DisableThreadLocalErrorInjection(io_type(i));
+          continue;
+        }
+        fs_->SetThreadLocalErrorContext(io_type(i), plan.seed.load() + job, one_in,
+                                        plan.retryable.load(), plan.data_loss.load());
+        fs_->EnableThreadLocalErrorInjection(io_type(i));
+      }
+    } catch (...) {
+      // Out of memory for an error context: this job runs without injection.
+    }
+  }
+
+  void Disarm() noexcept {
+    if (armed_by != faults_.get()) {
+      return;
+    }
+    try {
+      Collect();
+      fs_->DisableAllThreadLocalErrorInjection();
+    } catch (...) {
+    }
+    armed_by = nullptr;
+  }
+
+  // Moves this thread's count of injected errors into the shared one.
+  void Collect() {
+    if (armed_by != faults_.get()) {
+      return;
+    }
+    for (int i = 0; i < BackgroundFaults::kKinds; i++) {
+      faults_->injected[i] += fs_->GetAndResetInjectedThreadLocalErrorCount(io_type(i));
+    }
+  }
+
+  std::shared_ptr<rocksdb::FaultInjectionTestFS> fs_;
+  std::shared_ptr<BackgroundFaults> faults_;
+};
+
 }  // namespace
 
 extern "C" {
 
-pinrocks_fault_fs_t* pinrocks_fault_fs_create(int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+pinrocks_fault_fs_t* pinrocks_fault_fs_create(unsigned char in_memory, int* status_code,
+                                              char** errptr) PINROCKS_NOEXCEPT {
   pinrocks_fault_fs_t* result = nullptr;
   pinrocks::guarded(status_code, errptr, [&] {
     auto created = std::make_unique<pinrocks_fault_fs_t>();
-    created->fs = std::make_shared<rocksdb::FaultInjectionTestFS>(rocksdb::FileSystem::Default());
+    std::shared_ptr<rocksdb::FileSystem> base = rocksdb::FileSystem::Default();
+    if (in_memory != 0) {
+      created->mem_env.reset(rocksdb::NewMemEnv(rocksdb::Env::Default()));
+      base = created->mem_env->GetFileSystem();
+    }
+    created->fs = std::make_shared<rocksdb::FaultInjectionTestFS>(base);
     // Unsynced appends stay in the file object's buffer, reaching the disk only at a sync:
     // what a power loss drops is then exactly what was not synced.
     created->fs->SetInjectUnsyncedDataLoss(true);
@@ -64,9 +173,17 @@ pinrocks_fault_fs_t* pinrocks_fault_fs_create(int* status_code, char** errptr) P
 
 void pinrocks_fault_fs_destroy(pinrocks_fault_fs_t* fs) PINROCKS_NOEXCEPT { delete fs; }
 
-void pinrocks_options_set_fault_fs(rocksdb_options_t* options,
-                                   pinrocks_fault_fs_t* fs) PINROCKS_NOEXCEPT {
-  pinrocks::options_of(options).env = fs->env.get();
+void pinrocks_options_set_fault_fs(rocksdb_options_t* options, pinrocks_fault_fs_t* fs,
+                                   int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb::Options& rep = pinrocks::options_of(options);
+    rep.env = fs->env.get();  // first: out of memory below leaves no background injection only
+    // One such listener per options: the one for an earlier fault file system goes.
+    std::erase_if(rep.listeners, [](const std::shared_ptr<rocksdb::EventListener>& l) {
+      return l != nullptr && std::strcmp(l->Name(), kListenerName) == 0;
+    });
+    rep.listeners.push_back(std::make_shared<BackgroundFaultListener>(fs->fs, fs->background));
+  });
 }
 
 void pinrocks_fault_fs_stop(pinrocks_fault_fs_t* fs, int error, int* status_code,
@@ -111,6 +228,20 @@ void pinrocks_fault_fs_inject(pinrocks_fault_fs_t* fs, int kind, unsigned int se
     fs->fs->SetThreadLocalErrorContext(io_type(kind), seed, one_in, retryable != 0, data_loss != 0);
     fs->fs->EnableThreadLocalErrorInjection(io_type(kind));
   });
+}
+
+void pinrocks_fault_fs_inject_background(pinrocks_fault_fs_t* fs, int kind, unsigned int seed,
+                                         int one_in, unsigned char retryable,
+                                         unsigned char data_loss) PINROCKS_NOEXCEPT {
+  BackgroundFaults::Plan& plan = fs->background->plans[kind];
+  plan.retryable = retryable != 0;
+  plan.data_loss = data_loss != 0;
+  plan.seed = seed;
+  plan.one_in = one_in;  // last: a job beginning meanwhile sees the old plan or the new one
+}
+
+int pinrocks_fault_fs_background_injected(pinrocks_fault_fs_t* fs, int kind) PINROCKS_NOEXCEPT {
+  return fs->background->injected[kind].exchange(0);
 }
 
 int pinrocks_fault_fs_injected(pinrocks_fault_fs_t* fs, int kind) PINROCKS_NOEXCEPT {

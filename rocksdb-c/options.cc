@@ -15,6 +15,8 @@
 #include "layout.h"
 #include "pinrocks.h"
 #include "rocksdb/convenience.h"
+#include "rocksdb/env.h"
+#include "rocksdb/file_checksum.h"
 #include "rocksdb/memtablerep.h"
 #include "rocksdb/slice_transform.h"
 #include "rocksdb/statistics.h"
@@ -276,6 +278,35 @@ rocksdb_cache_t* pinrocks_cache_create_lru(size_t capacity, int shard_bits,
     pinrocks::cache_of(cache) = std::move(made);
   });
   return cache;
+}
+
+struct pinrocks_mem_env_t {
+  std::unique_ptr<rocksdb::Env> env;  // NewMemEnv over the default Env (its threads, clock)
+};
+
+pinrocks_mem_env_t* pinrocks_mem_env_create(int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks_mem_env_t* result = nullptr;
+  pinrocks::guarded(status_code, errptr, [&] {
+    auto created = std::make_unique<pinrocks_mem_env_t>();
+    created->env.reset(rocksdb::NewMemEnv(rocksdb::Env::Default()));
+    result = created.release();
+  });
+  return result;
+}
+
+void pinrocks_mem_env_destroy(pinrocks_mem_env_t* env) PINROCKS_NOEXCEPT { delete env; }
+
+void pinrocks_options_set_mem_env(rocksdb_options_t* options,
+                                  pinrocks_mem_env_t* env) PINROCKS_NOEXCEPT {
+  pinrocks::options_of(options).env = env->env.get();
+}
+
+void pinrocks_options_set_file_checksums(rocksdb_options_t* options, unsigned char on,
+                                         int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    pinrocks::options_of(options).file_checksum_gen_factory =
+        on ? rocksdb::GetFileChecksumGenCrc32cFactory() : nullptr;
+  });
 }
 
 size_t pinrocks_crc32c_mode(char* buf, size_t buflen) PINROCKS_NOEXCEPT {

@@ -231,14 +231,15 @@ void pinrocks_flush(rocksdb_t* db, size_t count, rocksdb_column_family_handle_t*
                     unsigned char wait, unsigned char allow_write_stall, int* status_code,
                     char** errptr) PINROCKS_NOEXCEPT;
 
-#define PINROCKS_BG_PAUSE 0             /* PauseBackgroundWork */
-#define PINROCKS_BG_CONTINUE 1          /* ContinueBackgroundWork */
-#define PINROCKS_BG_CANCEL 2            /* CancelAllBackgroundWork(wait = false) */
-#define PINROCKS_BG_CANCEL_AND_WAIT 3   /* CancelAllBackgroundWork(wait = true) */
-#define PINROCKS_BG_DISABLE_DELETIONS 4 /* DisableFileDeletions */
-#define PINROCKS_BG_ENABLE_DELETIONS 5  /* EnableFileDeletions */
-#define PINROCKS_BG_RESUME 6            /* Resume: recover from a background error */
-#define PINROCKS_BG_VERIFY_CHECKSUM 7   /* VerifyChecksum: read every SST and blob file whole */
+#define PINROCKS_BG_PAUSE 0                 /* PauseBackgroundWork */
+#define PINROCKS_BG_CONTINUE 1              /* ContinueBackgroundWork */
+#define PINROCKS_BG_CANCEL 2                /* CancelAllBackgroundWork(wait = false) */
+#define PINROCKS_BG_CANCEL_AND_WAIT 3       /* CancelAllBackgroundWork(wait = true) */
+#define PINROCKS_BG_DISABLE_DELETIONS 4     /* DisableFileDeletions */
+#define PINROCKS_BG_ENABLE_DELETIONS 5      /* EnableFileDeletions */
+#define PINROCKS_BG_RESUME 6                /* Resume: recover from a background error */
+#define PINROCKS_BG_VERIFY_CHECKSUM 7       /* VerifyChecksum: every SST file's block checksums */
+#define PINROCKS_BG_VERIFY_FILE_CHECKSUMS 8 /* VerifyFileChecksums: whole-file checksums */
 /* One control of the database's background work (op: PINROCKS_BG_*). */
 void pinrocks_db_background(rocksdb_t* db, int op, int* status_code,
                             char** errptr) PINROCKS_NOEXCEPT;
@@ -249,6 +250,9 @@ void pinrocks_db_background(rocksdb_t* db, int op, int* status_code,
  * `options`. */
 void pinrocks_destroy_or_repair(const rocksdb_options_t* options, const char* name, int op,
                                 int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+/* SstFileReader::Open then VerifyChecksum of the SST file at `path`, read with `options`. */
+void pinrocks_verify_sst_file(const rocksdb_options_t* options, const char* path, int* status_code,
+                              char** errptr) PINROCKS_NOEXCEPT;
 
 #define PINROCKS_CF_MERGES 1        /* it has a merge operator */
 #define PINROCKS_CF_RANGE_DELETES 2 /* its table format takes range tombstones (not plain) */
@@ -586,6 +590,17 @@ rocksdb_cache_t* pinrocks_cache_create_lru(size_t capacity, int shard_bits,
 /* How this RocksDB build computes CRC32c (RocksDB's own words, as its LOG says at open:
  * "Supported on x86", "Not supported on x86", ...), copied into buf; returns its length. */
 size_t pinrocks_crc32c_mode(char* buf, size_t buflen) PINROCKS_NOEXCEPT;
+/* An in-memory file system (NewMemEnv over the default Env): databases on it keep their files
+ * in its memory, gone with it. */
+typedef struct pinrocks_mem_env_t pinrocks_mem_env_t;
+pinrocks_mem_env_t* pinrocks_mem_env_create(int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_mem_env_destroy(pinrocks_mem_env_t* env) PINROCKS_NOEXCEPT;
+/* Points the options' env at it (which must outlive every database and options using it). */
+void pinrocks_options_set_mem_env(rocksdb_options_t* options,
+                                  pinrocks_mem_env_t* env) PINROCKS_NOEXCEPT;
+/* file_checksum_gen_factory: RocksDB's CRC32c whole-file checksums (on) or none. */
+void pinrocks_options_set_file_checksums(rocksdb_options_t* options, unsigned char on,
+                                         int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
 /* A shared reference to the statistics object of `options` (NULL if it has none, or if
  * allocation failed), valid until pinrocks_statistics_destroy. */
@@ -690,6 +705,11 @@ void pinrocks_transaction_set_snapshot(rocksdb_transaction_t* txn, int* status_c
  * (SetSnapshot, RollbackToSavePoint) or the transaction is gone. */
 void pinrocks_transaction_snapshot_into(rocksdb_transaction_t* txn,
                                         rocksdb_readoptions_t* options) PINROCKS_NOEXCEPT;
+
+/* Transaction::GetName copied into `out` (at most `capacity` bytes), guarded (it copies a
+ * string); returns its whole length ("" if unnamed). */
+size_t pinrocks_transaction_copy_name(rocksdb_transaction_t* txn, char* out, size_t capacity,
+                                      int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
 /* Savepoints of a transaction and of an indexed batch (pinrocks_wbwi_savepoint): set one,
  * roll back to the last (and forget it), or forget the last keeping the writes since. */
@@ -885,11 +905,14 @@ typedef struct pinrocks_fault_fs_t pinrocks_fault_fs_t;
 #define PINROCKS_FAULT_STOP_IO_ERROR 1
 #define PINROCKS_FAULT_STOP_NO_SPACE 2
 
-pinrocks_fault_fs_t* pinrocks_fault_fs_create(int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+/* Over the default file system, or (in_memory) over a new NewMemEnv's. */
+pinrocks_fault_fs_t* pinrocks_fault_fs_create(unsigned char in_memory, int* status_code,
+                                              char** errptr) PINROCKS_NOEXCEPT;
 void pinrocks_fault_fs_destroy(pinrocks_fault_fs_t* fs) PINROCKS_NOEXCEPT;
-/* Points the options' env at the file system's (which must outlive every database on it). */
-void pinrocks_options_set_fault_fs(rocksdb_options_t* options,
-                                   pinrocks_fault_fs_t* fs) PINROCKS_NOEXCEPT;
+/* Points the options' env at the file system's (which must outlive every database on it), and
+ * adds the listener that arms background injection on flush and compaction threads. */
+void pinrocks_options_set_fault_fs(rocksdb_options_t* options, pinrocks_fault_fs_t* fs,
+                                   int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 /* SetFilesystemActive(false, error): every file operation fails from now on. */
 void pinrocks_fault_fs_stop(pinrocks_fault_fs_t* fs, int error, int* status_code,
                             char** errptr) PINROCKS_NOEXCEPT;
@@ -905,6 +928,13 @@ void pinrocks_fault_fs_restart(pinrocks_fault_fs_t* fs, int drop, unsigned int s
 void pinrocks_fault_fs_inject(pinrocks_fault_fs_t* fs, int kind, unsigned int seed, int one_in,
                               unsigned char retryable, unsigned char data_loss, int* status_code,
                               char** errptr) PINROCKS_NOEXCEPT;
+/* Injects IOErrors into one in `one_in` of the operations of `kind` of each flush and
+ * subcompaction that begins from now on (0: stops); `kind` is a PINROCKS_FAULT_* of 0..=3. */
+void pinrocks_fault_fs_inject_background(pinrocks_fault_fs_t* fs, int kind, unsigned int seed,
+                                         int one_in, unsigned char retryable,
+                                         unsigned char data_loss) PINROCKS_NOEXCEPT;
+/* The errors of `kind` injected into flushes and compactions since the last call. */
+int pinrocks_fault_fs_background_injected(pinrocks_fault_fs_t* fs, int kind) PINROCKS_NOEXCEPT;
 /* The errors of `kind` injected into this thread's operations since the last call. */
 int pinrocks_fault_fs_injected(pinrocks_fault_fs_t* fs, int kind) PINROCKS_NOEXCEPT;
 

@@ -2,7 +2,10 @@
 // the C++ stack, the pinned multi-get, popping a savepoint, and a C API database handle
 // whose `rep` is the transaction database itself (so that plain writes through it take the
 // transaction database's locks, and reads and administration go through it too).
+#include <algorithm>
+#include <cstring>
 #include <memory>
+#include <string>
 
 #include "guarded.h"
 #include "layout.h"
@@ -182,6 +185,17 @@ void pinrocks_transaction_snapshot_into(rocksdb_transaction_t* txn,
                                         rocksdb_readoptions_t* options) PINROCKS_NOEXCEPT {
   // GetSnapshot only reads the transaction's shared_ptr: nothing here can throw.
   pinrocks::read_options_of(options).snapshot = pinrocks::transaction_of(txn)->GetSnapshot();
+}
+
+size_t pinrocks_transaction_copy_name(rocksdb_transaction_t* txn, char* out, size_t capacity,
+                                      int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  size_t len = 0;
+  pinrocks::guarded(status_code, errptr, [&] {
+    const std::string name = pinrocks::transaction_of(txn)->GetName();
+    len = name.size();
+    std::memcpy(out, name.data(), std::min(len, capacity));
+  });
+  return len;
 }
 
 void pinrocks_transaction_savepoint(rocksdb_transaction_t* txn, int op, int* status_code,

@@ -23,6 +23,8 @@ mapfile -t binaries < <(cargo test --release --all-features --no-run --message-f
 # 4 GiB value (memcheck would touch its lazily mapped pages) or the address-space limit (a
 # child process, outside valgrind anyway).
 export PROPTEST_CASES=4
+# And one seeded run of the crash test (tests/operations/crash_workload.rs), not six.
+export PINROCKS_CRASH_RUNS=1
 # Nor the TTL database made by the rocksdb crate with a raw compaction filter: parsing its
 # OPTIONS file, RocksDB makes the filter with ObjectRegistry::NewStaticObject and never
 # frees it (raw-pointer options are the user's to free), a definite leak inside RocksDB.

@@ -54,7 +54,7 @@ pub use admin::metadata::{
 };
 pub use admin::properties::{MemtableStats, Property, PropertyMap, PropertyValue};
 pub use admin::property_names as properties;
-pub use admin::sst::{IngestOptions, SstFileWriter};
+pub use admin::sst::{verify_sst_file, IngestOptions, SstFileWriter};
 pub use admin::updates::{LoggedBatch, Updates};
 pub use callbacks::compaction_filter::{
     CompactionContext, CompactionFilter, CompactionFilterFactory, Decision, TypedDecision,
@@ -81,6 +81,7 @@ pub use options::db_options::{Options, WalRecoveryMode};
 #[cfg_attr(docsrs, doc(cfg(feature = "fault-injection")))]
 pub use options::fault_fs::{FaultFs, FaultKind, StopError};
 pub use options::formats::{Memtable, PlainTableOptions, PrefixExtractor};
+pub use options::mem_env::MemEnv;
 pub use options::rate_limiter::RateLimiter;
 pub use options::statistics::{
     crc32c_mode, Histogram, HistogramData, PerfContext, PerfLevel, PerfMetric, Statistics,

@@ -8,7 +8,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::db::database::Db;
 use crate::db::handles::{DirInUse, DirUse};
-use crate::options::db_options::{EnvOwner, Options};
+use crate::options::db_options::Options;
+use crate::options::env_owner::EnvOwner;
 use crate::raw::cstr::path_to_cstring;
 use crate::raw::error::{ErrPtr, Error, Result};
 use crate::raw::ffi;

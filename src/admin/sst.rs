@@ -9,7 +9,8 @@ use crate::codec::Codec;
 use crate::db::column_family::ColumnFamily;
 use crate::db::database::Db;
 use crate::db::handles::DbKind;
-use crate::options::db_options::{EnvOwner, Options};
+use crate::options::db_options::Options;
+use crate::options::env_owner::EnvOwner;
 use crate::raw::cstr::path_to_cstring;
 use crate::raw::error::{ErrPtr, Error, Result};
 use crate::raw::ffi;
@@ -234,6 +235,23 @@ impl IngestOptions {
         /// [`Options::allow_ingest_behind`]): existing values win.
         ingest_behind(bool) => rocksdb_ingestexternalfileoptions_set_ingest_behind as u8
     );
+}
+
+/// Reads the SST file at `path` whole, read with `options` (its comparator and table format),
+/// and checks every block's checksum (RocksDB's `SstFileReader::VerifyChecksum`):
+/// `Corruption` if one fails. One file, where [`Db::verify_checksum`] checks every live one:
+/// a file about to be ingested, or one a database lists in [`Db::live_files`]. Block-based
+/// tables only: RocksDB has no such check for plain tables (`NotSupported`).
+#[doc(alias = "SstFileReader")]
+pub fn verify_sst_file(options: &Options, path: impl AsRef<Path>) -> Result<()> {
+    options.check()?;
+    let c_path = path_to_cstring(path.as_ref())?;
+    let (mut code, mut err) = (0, ErrPtr::new());
+    // SAFETY: live options, copied by the reader; the path is borrowed for the call; guarded.
+    unsafe {
+        ffi::pinrocks_verify_sst_file(options.raw(), c_path.as_ptr(), &mut code, err.as_out())
+    };
+    err.check_with_code(Some(code))
 }
 
 impl Default for IngestOptions {

@@ -19,7 +19,8 @@ use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use crate::callbacks::comparator::Comparator;
 pub(crate) use crate::db::dirs_in_use::{DirInUse, DirUse};
 pub(crate) use crate::db::family_handle::{CfHandle, WritingAll, DEFAULT_COLUMN_FAMILY};
-use crate::options::db_options::{EnvOwner, FamilyTraits};
+use crate::options::db_options::FamilyTraits;
+use crate::options::env_owner::DatabaseOnEnv;
 use crate::options::statistics::Statistics;
 use crate::raw::error::{ErrPtr, Error, Result};
 use crate::raw::ffi;
@@ -63,7 +64,7 @@ struct Native {
     comparators: Mutex<Vec<Comparator>>,
     /// The owner of the `Env` it was opened on, when not RocksDB's default: held by raw
     /// pointer too, so after `raw`.
-    _env: Option<EnvOwner>,
+    _env: Option<DatabaseOnEnv>,
     /// Its directory claimed in the process's list, until it has closed.
     _dir: DirInUse,
 }
@@ -278,7 +279,7 @@ impl DbInner {
         traits: &[FamilyTraits],
         kind: DbKind,
         statistics: Option<Statistics>,
-        env: Option<EnvOwner>,
+        env: Option<DatabaseOnEnv>,
         dir: DirInUse,
     ) -> Arc<DbInner> {
         let id = NEXT_DB_ID.fetch_add(1, Ordering::Relaxed);

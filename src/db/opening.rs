@@ -60,6 +60,9 @@ impl Db {
         // Claimed before RocksDB opens it: a restore there is refused from now until the
         // database has closed (and an open while one is under way).
         let dir = DirInUse::claim(path, DirUse::Open)?;
+        // Likewise its `Env`'s owner knows a database is open on it (a fault file system
+        // refuses to restart under one).
+        let env = options.env_owner.clone().map(|env| env.hold_for_database());
         let count = i32::try_from(names.len())
             .map_err(|_| Error::invalid("column families", "more than i32::MAX"))?;
         let name_ptrs: Vec<*const c_char> = names.iter().map(|n| n.as_ptr()).collect();
@@ -183,7 +186,7 @@ impl Db {
                 Mode::Transaction { .. } | Mode::Optimistic => DbKind::ReadWrite,
             },
             statistics,
-            options.env_owner.clone(),
+            env,
             dir,
         ));
         adopt_recovered(db.inner())?;

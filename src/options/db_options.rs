@@ -9,6 +9,7 @@ use crate::callbacks::merge::MergeOperator;
 use crate::options::cache::Cache;
 use crate::options::compaction_style::CompactionStyle;
 use crate::options::compression::{Compression, CompressionOptions};
+use crate::options::env_owner::EnvOwner;
 use crate::options::rate_limiter::RateLimiter;
 use crate::options::table_options::{BlockBasedOptions, FilterPolicy, TableFormat};
 use crate::raw::error::{ErrPtr, Error, Result};
@@ -61,9 +62,6 @@ pub struct Options {
     /// engine).
     pub(crate) env_owner: Option<EnvOwner>,
 }
-
-/// Something that owns an `Env` RocksDB points at, kept alive as long as it does.
-pub(crate) type EnvOwner = std::sync::Arc<dyn std::any::Any + Send + Sync>;
 
 /// How the WAL is replayed when the database opens after a crash.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,14 +4,38 @@
 //! then see what the database kept and what it reported.
 
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use crate::options::db_options::Options;
-use crate::raw::error::{ErrPtr, Result};
+use crate::options::env_owner::{DatabaseOnEnv, EnvKeeper};
+use crate::raw::error::{ErrPtr, Error, Result};
 use crate::raw::ffi;
 
 /// Owns the native file system and the `Env` over it.
-struct RawFaultFs(NonNull<ffi::pinrocks_fault_fs_t>);
+struct RawFaultFs {
+    raw: NonNull<ffi::pinrocks_fault_fs_t>,
+    /// Databases open on it (each from before RocksDB opens it until it has closed): a
+    /// restart under one would drop data from files it still writes.
+    open_databases: AtomicUsize,
+}
+
+/// A database open on a [`FaultFs`]: keeps it alive and counted until dropped, after the
+/// database has closed.
+struct DatabaseOnFaultFs(Arc<RawFaultFs>);
+
+impl Drop for DatabaseOnFaultFs {
+    fn drop(&mut self) {
+        self.0.open_databases.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+impl EnvKeeper for RawFaultFs {
+    fn hold_for_database(self: Arc<Self>) -> DatabaseOnEnv {
+        self.open_databases.fetch_add(1, Ordering::AcqRel);
+        Box::new(DatabaseOnFaultFs(self))
+    }
+}
 
 // SAFETY: `FaultInjectionTestFS` guards its state with its own mutex and is used by RocksDB
 // from every thread; the error contexts it injects from are per thread by design
@@ -26,7 +50,7 @@ impl Drop for RawFaultFs {
         // SAFETY: owned, destroyed once, after every database on it has closed (each keeps
         // a `FaultFs` until its close returned) and every options handle pointing at it has
         // dropped (each keeps one too).
-        unsafe { ffi::pinrocks_fault_fs_destroy(self.0.as_ptr()) };
+        unsafe { ffi::pinrocks_fault_fs_destroy(self.raw.as_ptr()) };
     }
 }
 
@@ -109,17 +133,32 @@ impl std::fmt::Debug for FaultFs {
 impl FaultFs {
     /// A new fault file system over the real one, running.
     pub fn new() -> Result<FaultFs> {
+        Self::create(false)
+    }
+
+    /// A new fault file system over a file system in memory of its own (RocksDB's
+    /// `NewMemEnv`, as [`MemEnv`](crate::MemEnv)), running: nothing reaches the disk, and
+    /// opening, syncing and power losses cost no I/O (fuzzers, long crash runs).
+    pub fn in_memory() -> Result<FaultFs> {
+        Self::create(true)
+    }
+
+    fn create(in_memory: bool) -> Result<FaultFs> {
         let (mut code, mut err) = (0, ErrPtr::new());
         // SAFETY: plain constructor; NULL only with an error.
-        let raw = unsafe { ffi::pinrocks_fault_fs_create(&mut code, err.as_out()) };
+        let raw =
+            unsafe { ffi::pinrocks_fault_fs_create(u8::from(in_memory), &mut code, err.as_out()) };
         err.check_with_code(Some(code))?;
         let raw =
             NonNull::new(raw).expect("pinrocks_fault_fs_create returned NULL without an error");
-        Ok(FaultFs(Arc::new(RawFaultFs(raw))))
+        Ok(FaultFs(Arc::new(RawFaultFs {
+            raw,
+            open_databases: AtomicUsize::new(0),
+        })))
     }
 
     fn raw(&self) -> *mut ffi::pinrocks_fault_fs_t {
-        self.0 .0.as_ptr()
+        self.0.raw.as_ptr()
     }
 
     /// Stops the file system: from now on every file operation of every database on it
@@ -140,8 +179,9 @@ impl FaultFs {
     /// After a [`stop`](Self::stop), what a power loss leaves: drops every file's data
     /// written since its last sync and the files created since their directory's last
     /// sync, then runs again. Close (drop) every database on it first (and let go of what
-    /// keeps one open: snapshots, owned values), then reopen them: RocksDB's own tests
-    /// assert no file is open here.
+    /// keeps one open: snapshots, owned values), then reopen them: refused with
+    /// [`Error::InvalidInput`] while one is open (its files would lose data it still writes;
+    /// an SST writer or a backup engine working on it is not counted: finish them first).
     pub fn restart_after_power_loss(&self) -> Result<()> {
         self.restart(ffi::PINROCKS_FAULT_DROP_UNSYNCED, 0)
     }
@@ -156,12 +196,26 @@ impl FaultFs {
 
     /// After a [`stop`](Self::stop), runs again with nothing lost: the disk is back (space
     /// was freed, the fault is gone). A database still open on it can then
-    /// [`resume`](crate::Db::resume).
+    /// [`resume`](crate::Db::resume). What was not synced stays in this file system's
+    /// memory, not on disk: a database reopened on it reads it back (a process that was
+    /// killed, its page cache intact), but it is durable only once a flush persists it
+    /// (syncing the WAL does not reach a WAL closed before the restart).
     pub fn restart_intact(&self) -> Result<()> {
         self.restart(ffi::PINROCKS_FAULT_KEEP_UNSYNCED, 0)
     }
 
     fn restart(&self, drop: u32, seed: u32) -> Result<()> {
+        let open = self.0.open_databases.load(Ordering::Acquire);
+        if drop != ffi::PINROCKS_FAULT_KEEP_UNSYNCED && open > 0 {
+            return Err(Error::invalid(
+                if drop == ffi::PINROCKS_FAULT_DROP_RANDOM_UNSYNCED {
+                    "restart_after_partial_power_loss"
+                } else {
+                    "restart_after_power_loss"
+                },
+                format!("{open} database(s) still open on this FaultFs: drop them first"),
+            ));
+        }
         let (mut code, mut err) = (0, ErrPtr::new());
         // SAFETY: live file system; guarded.
         unsafe {
@@ -184,8 +238,37 @@ impl FaultFs {
         data_loss: bool,
         seed: u32,
     ) {
-        let (mut code, mut err) = (0, ErrPtr::new());
+        self.inject(false, kind, one_in, retryable, data_loss, seed);
+    }
+
+    /// Sets what this thread's operations (or, `background`, what flushes and compactions)
+    /// of `kind` fail with.
+    fn inject(
+        &self,
+        background: bool,
+        kind: FaultKind,
+        one_in: u32,
+        retryable: bool,
+        data_loss: bool,
+        seed: u32,
+    ) {
         let one_in = i32::try_from(one_in).unwrap_or(i32::MAX);
+        let (retryable, data_loss) = (u8::from(retryable), u8::from(data_loss));
+        if background {
+            // SAFETY: live file system; the kind is one of the four codes; atomics only.
+            unsafe {
+                ffi::pinrocks_fault_fs_inject_background(
+                    self.raw(),
+                    kind.code(),
+                    seed,
+                    one_in,
+                    retryable,
+                    data_loss,
+                )
+            };
+            return;
+        }
+        let (mut code, mut err) = (0, ErrPtr::new());
         // SAFETY: live file system; guarded.
         unsafe {
             ffi::pinrocks_fault_fs_inject(
@@ -193,12 +276,13 @@ impl FaultFs {
                 kind.code(),
                 seed,
                 one_in,
-                u8::from(retryable),
-                u8::from(data_loss),
+                retryable,
+                data_loss,
                 &mut code,
                 err.as_out(),
             )
         };
+        // Only a failed allocation could fail this, and then nothing is injected.
         let _ = err.check_with_code(Some(code));
     }
 
@@ -209,15 +293,62 @@ impl FaultFs {
         let count = unsafe { ffi::pinrocks_fault_fs_injected(self.raw(), kind.code()) };
         count.max(0) as usize
     }
+
+    /// Fails one in `one_in` of the file operations of `kind` made by each flush and each
+    /// (sub)compaction that begins from now on, on RocksDB's background threads, as
+    /// [`inject_errors`](Self::inject_errors) does for the calling thread; `one_in` 0 stops
+    /// (for jobs that begin after). What RocksDB 11 makes of the failure: a retryable error
+    /// in a flush, with the WAL intact, is soft: writes go on, background work stops (a
+    /// flush asked for meanwhile returns the error) and RocksDB retries the flush on its own
+    /// ([`Options::max_bgerror_resume_count`]); in a compaction it is soft too and the
+    /// compaction runs again later; a compaction's error that is not retryable is `Fatal`
+    /// and data loss `Unrecoverable` ([`Db::background_error`](crate::Db::background_error)).
+    ///
+    /// Armed by an event listener that [`Options::fault_fs`] adds, as RocksDB's own crash
+    /// test does: on a job's thread at its begin event, disarmed at its end or at the
+    /// background error it meets. A job RocksDB begins and then abandons without either (a
+    /// flush skipped while background work is stopped, a shutdown) leaves its thread armed
+    /// until that thread's next job event, and the thread's other work meanwhile (deleting
+    /// obsolete files, syncing the WAL before the next flush) is hit too.
+    pub fn inject_background_errors(
+        &self,
+        kind: FaultKind,
+        one_in: u32,
+        retryable: bool,
+        data_loss: bool,
+        seed: u32,
+    ) {
+        self.inject(true, kind, one_in, retryable, data_loss, seed);
+    }
+
+    /// How many errors of `kind` were injected into flushes and compactions since the last
+    /// call, resetting the count. A job's errors are gathered at its end or background-error
+    /// event (RocksDB may run that after the call that met the error has returned: wait
+    /// for the count rather than read it once), or at its thread's next job if it had
+    /// neither.
+    pub fn take_background_injected_count(&self, kind: FaultKind) -> usize {
+        // SAFETY: live file system; the kind is one of the four codes; an atomic exchange.
+        let count = unsafe { ffi::pinrocks_fault_fs_background_injected(self.raw(), kind.code()) };
+        count.max(0) as usize
+    }
 }
 
 impl Options {
     /// Opens on `fs` (the database's `Env`): every file the database reads or writes goes
     /// through it. The options keep it alive, and so does every database opened with them.
+    /// Adds the event listener that arms
+    /// [`inject_background_errors`](FaultFs::inject_background_errors).
     pub fn fault_fs(&mut self, fs: &FaultFs) -> &mut Self {
+        let (mut code, mut err) = (0, ErrPtr::new());
         // SAFETY: live options and file system; RocksDB keeps the `Env` pointer, which
-        // `self.env_owner` (then every database opened with these options) keeps alive.
-        unsafe { ffi::pinrocks_options_set_fault_fs(self.raw.as_ptr(), fs.raw()) };
+        // `self.env_owner` (then every database opened with these options) keeps alive; the
+        // listener holds its own references to the file system's parts. Guarded.
+        unsafe {
+            ffi::pinrocks_options_set_fault_fs(self.raw.as_ptr(), fs.raw(), &mut code, err.as_out())
+        };
+        // Only a failed allocation could fail this (the `Env` is set first): then no
+        // background injection.
+        let _ = err.check_with_code(Some(code));
         self.env_owner = Some(fs.0.clone());
         self
     }

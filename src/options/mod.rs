@@ -1,6 +1,6 @@
 //! What is set before a database opens: database and column family options, blob files, the block
 //! cache, compression, compaction styles, rate limiters, table and memtable formats, shared
-//! budgets, statistics, user-defined timestamps, and options loaded from a database's own OPTIONS file.
+//! budgets, recovery from background errors, statistics, user-defined timestamps, file systems in memory, and options loaded from a database's own OPTIONS file.
 
 pub(crate) mod blob_files;
 pub(crate) mod budgets;
@@ -9,9 +9,12 @@ pub(crate) mod cache;
 pub(crate) mod compaction_style;
 pub(crate) mod compression;
 pub(crate) mod db_options;
+pub(crate) mod env_owner;
+pub(crate) mod error_recovery;
 #[cfg(feature = "fault-injection")]
 pub(crate) mod fault_fs;
 pub(crate) mod formats;
+pub(crate) mod mem_env;
 pub(crate) mod rate_limiter;
 pub(crate) mod statistics;
 pub(crate) mod stored_options;

@@ -40,6 +40,26 @@ impl Options {
         self
     }
 
+    /// `file_checksum_gen_factory`: RocksDB's CRC32c checksum of every SST and blob file,
+    /// whole, recorded in the MANIFEST as each file is written (and checked by backups and
+    /// [`Db::verify_file_checksums`](crate::Db::verify_file_checksums)); off by default.
+    #[doc(alias = "file_checksum_gen_factory")]
+    pub fn file_checksums(&mut self, on: bool) -> &mut Self {
+        let (mut code, mut err) = (0, ErrPtr::new());
+        // SAFETY: live options; guarded (the factory is RocksDB's shared one).
+        unsafe {
+            ffi::pinrocks_options_set_file_checksums(
+                self.raw.as_ptr(),
+                u8::from(on),
+                &mut code,
+                err.as_out(),
+            )
+        };
+        // Nothing is allocated but a shared pointer's count: it cannot fail.
+        let _ = err.check_with_code(Some(code));
+        self
+    }
+
     setter!(
         /// `use_direct_reads`: read SST files with `O_DIRECT`, past the OS page cache (then
         /// the block cache is the only cache; not with mmap reads). RocksDB refuses to open

@@ -470,6 +470,29 @@ impl<'db> Transaction<'db> {
         err.check()
     }
 
+    /// Its name ([`set_name`](Self::set_name)), `None` if it has none: after a crash, what
+    /// tells the [recovered](Db::prepared_transactions) ones apart, to commit or roll back
+    /// each as the coordinator decided.
+    pub fn name(&self) -> Result<Option<String>> {
+        let mut buf = [0u8; 512];
+        let (mut code, mut err) = (0, ErrPtr::new());
+        // SAFETY: live transaction; `buf` holds `buf.len()` writable bytes, of which the
+        // call writes at most that many; guarded.
+        let len = unsafe {
+            ffi::pinrocks_transaction_copy_name(
+                self.raw.as_ptr(),
+                buf.as_mut_ptr().cast(),
+                buf.len(),
+                &mut code,
+                err.as_out(),
+            )
+        };
+        err.check_with_code(Some(code))?;
+        // `set_name` refuses longer names, and RocksDB keeps the one it was given.
+        let name = &buf[..len.min(buf.len())];
+        Ok((!name.is_empty()).then(|| String::from_utf8_lossy(name).into_owned()))
+    }
+
     /// Prepares a named transaction (two-phase commit): its writes are in the WAL, and it
     /// survives a crash as prepared ([`Db::prepared_transactions`] after reopening).
     ///

@@ -199,6 +199,14 @@ pub fn test_path(module_path: &str, name: &str) -> String {
     }
 }
 
+/// Flips one byte of `file`, `num`/`den` of the way in (damage a checksum must catch).
+pub fn flip_byte(file: &Path, num: usize, den: usize) {
+    let mut bytes = std::fs::read(file).unwrap();
+    let at = bytes.len() * num / den;
+    bytes[at] ^= 0x5A;
+    std::fs::write(file, bytes).unwrap();
+}
+
 /// The newest OPTIONS file RocksDB wrote in `dir`, as section -> key -> value.
 pub fn stored(dir: &Path) -> BTreeMap<String, BTreeMap<String, String>> {
     let newest = std::fs::read_dir(dir)

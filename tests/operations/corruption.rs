@@ -5,7 +5,7 @@
 
 use pinrocks::{Db, Error, ErrorKind, ReadOptions, WalRecoveryMode};
 
-use crate::common::{create_options, patterned};
+use crate::common::{create_options, flip_byte, patterned};
 
 fn corrupt(result: pinrocks::Result<impl std::fmt::Debug>, what: &str) {
     match result {
@@ -28,10 +28,7 @@ fn flip_a_byte_in_the_sst(dir: &std::path::Path) {
         .map(|e| e.unwrap().path())
         .find(|p| p.extension().is_some_and(|e| e == "sst"))
         .expect("an SST file");
-    let mut bytes = std::fs::read(&sst).unwrap();
-    let at = bytes.len() / 3;
-    bytes[at] ^= 0x5A;
-    std::fs::write(&sst, bytes).unwrap();
+    flip_byte(&sst, 1, 3);
 }
 
 #[test]
@@ -164,10 +161,7 @@ fn a_corrupted_middle_wal_record_under_each_recovery_mode() {
     for mode in RECOVERY_MODES {
         let dir = tempfile::tempdir().unwrap();
         let wal = a_wal_of_100_writes(dir.path());
-        let mut bytes = std::fs::read(&wal).unwrap();
-        let at = bytes.len() / 2;
-        bytes[at] ^= 0x5A;
-        std::fs::write(&wal, bytes).unwrap();
+        flip_byte(&wal, 1, 2);
         let mut options = create_options();
         options.wal_recovery_mode(mode);
         let kept = Db::open(&options, dir.path()).map(|db| {

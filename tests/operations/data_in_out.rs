@@ -220,10 +220,7 @@ fn damage_sst_files(dir: &std::path::Path) -> usize {
         if path.is_dir() {
             damaged += damage_sst_files(&path);
         } else if path.extension().is_some_and(|e| e == "sst") {
-            let mut bytes = std::fs::read(&path).unwrap();
-            let at = bytes.len() / 3;
-            bytes[at] ^= 0x5A;
-            std::fs::write(&path, bytes).unwrap();
+            crate::common::flip_byte(&path, 1, 3);
             damaged += 1;
         }
     }

@@ -6,10 +6,13 @@
 mod common;
 
 mod admin;
+mod background_faults;
 mod budgets;
 mod cache;
 mod configuration;
 mod corruption;
+mod corruption_files;
+mod crash_workload;
 mod data_in_out;
 mod events;
 mod families;
@@ -18,5 +21,7 @@ mod formats;
 mod info_log;
 mod kinds;
 mod maintenance;
+mod mem_env;
 mod numbers;
 mod placement;
+mod small_disk;

@@ -1,0 +1,749 @@
+//! The crash test (feature `fault-injection`), in the spirit of RocksDB's `db_crashtest.py`: a
+//! random workload over a `FaultFs` (puts, deletes, merges, batches, column families created
+//! and dropped, flushes, compactions, SST ingest; range deletes on a plain database, and
+//! two-phase-commit transactions on a transaction database, which refuses range deletes:
+//! odd seeds are transaction databases; sometimes with flushes and compactions failing), then a
+//! power loss (all unsynced data, or a random part of each file's) or a kill (nothing lost),
+//! a reopen, and a check against a model of what was acknowledged: every write before the
+//! last sync point is there, no batch or transaction is partly visible, nothing appears that
+//! was never written, the unsynced writes kept are a prefix; families and ingested files are
+//! as the last acknowledged change left them; a transaction recovered as prepared is the
+//! one left prepared or one whose commit was lost. Then the workload goes on.
+//!
+//! Each run is a seed: `PINROCKS_CRASH_SEED=n` repeats one; `PINROCKS_CRASH_RUNS` (default 6)
+//! and `PINROCKS_CRASH_SECONDS` run more (`scripts/crash.sh`). Every violation is reported
+//! with its seed; the figures with `PINROCKS_FAULT_STATS=1`.
+//!
+//! Long because the workload, the model of what each step makes durable and the check read
+//! as one piece: each rule of the model sits beside the step it is about.
+#![cfg(feature = "fault-injection")]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use pinrocks::{
+    Db, ErrorKind, FaultFs, FaultKind, FlushOptions, IngestOptions, Options, SstFileWriter,
+    StopError, TransactionDbOptions, TransactionOptions, WriteBatch, WriteOptions,
+};
+
+use crate::common::{append, create_options};
+
+/// Keys written through the WAL are `[0, WAL_KEYS)`; ingested keys are `INGESTED..`, so an
+/// ingest (durable at once, not a sync point) and the WAL's prefix never touch one key.
+const WAL_KEYS: u8 = 16;
+const INGESTED: u8 = 0xF0;
+
+/// A small, seeded generator (SplitMix64): the same seed, the same run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn one_in(&mut self, n: u64) -> bool {
+        self.below(n) == 0
+    }
+    fn byte(&mut self, below: u8) -> u8 {
+        self.below(u64::from(below)) as u8
+    }
+}
+
+/// Family name -> its contents.
+type State = BTreeMap<String, BTreeMap<Vec<u8>, Vec<u8>>>;
+
+#[derive(Debug, Clone)]
+enum Op {
+    Put(Vec<u8>, Vec<u8>),
+    Delete(Vec<u8>),
+    DeleteRange(Vec<u8>, Vec<u8>),
+    Merge(Vec<u8>, Vec<u8>),
+}
+
+/// Makes `op` through `writer` (any write target's), which must accept it; `txn`: a
+/// transaction's, which has no range deletes (none are generated for it).
+macro_rules! write_op {
+    ($writer:expr, $op:expr) => {{
+        let mut writer = $writer;
+        match $op {
+            Op::DeleteRange(a, b) => writer.delete_range(a, b).unwrap(),
+            op => write_op!(@point writer, op),
+        }
+    }};
+    (txn $writer:expr, $op:expr) => {{
+        let mut writer = $writer;
+        write_op!(@point writer, $op)
+    }};
+    (@point $writer:ident, $op:expr) => {
+        match $op {
+            Op::Put(k, v) => $writer.put(k, v).unwrap(),
+            Op::Delete(k) => $writer.delete(k).unwrap(),
+            Op::Merge(k, v) => $writer.merge(k, v).unwrap(),
+            Op::DeleteRange(..) => unreachable!("no range deletes here"),
+        }
+    };
+}
+
+fn apply(contents: &mut BTreeMap<Vec<u8>, Vec<u8>>, op: &Op) {
+    match op {
+        Op::Put(k, v) => drop(contents.insert(k.clone(), v.clone())),
+        Op::Delete(k) => drop(contents.remove(k)),
+        Op::DeleteRange(from, to) => contents.retain(|k, _| k < from || k >= to),
+        Op::Merge(k, v) => contents.entry(k.clone()).or_default().extend_from_slice(v),
+    }
+}
+
+/// A random single write; a range delete only if `ranges`.
+fn random_op(rng: &mut Rng, ranges: bool) -> Op {
+    let key = |rng: &mut Rng| vec![rng.byte(WAL_KEYS)];
+    let value = |rng: &mut Rng| vec![rng.byte(255); 1 + rng.below(3) as usize];
+    match rng.below(10) {
+        0..=4 => Op::Put(key(rng), value(rng)),
+        5 | 6 => Op::Delete(key(rng)),
+        7 if ranges => {
+            let (a, b) = (rng.byte(WAL_KEYS), rng.byte(WAL_KEYS));
+            Op::DeleteRange(vec![a.min(b)], vec![a.max(b) + 1])
+        }
+        _ => Op::Merge(key(rng), value(rng)),
+    }
+}
+
+/// What one run learned, for the figures.
+#[derive(Default, Debug)]
+struct Figures {
+    cycles: usize,
+    writes: usize,
+    power_losses: usize,
+    partial_power_losses: usize,
+    kills: usize,
+    faulty_cycles: usize,
+    /// Writes refused by a full disk or an injected WAL error, then recovered from.
+    refused_writes: usize,
+    /// Of those, the times the database did not resume (then crashed as it was).
+    unresumed: usize,
+    injected_background_errors: usize,
+    lost_tails: usize,
+    prepared_recovered: usize,
+}
+
+struct Run<'a> {
+    rng: Rng,
+    /// A transaction database (two-phase commits, no range deletes) or a plain one.
+    transactional: bool,
+    /// The negative control's lie: every write counted as synced, no kills.
+    claim_all_synced: bool,
+    dir: &'a Path,
+    fs: FaultFs,
+    options: Options,
+    /// Families now (durable: each create and drop syncs the MANIFEST), in creation order.
+    families: Vec<String>,
+    next_family: usize,
+    /// Ingested keys per family (durable once acknowledged).
+    ingested: State,
+    next_file: usize,
+    next_txn: usize,
+    figures: Figures,
+}
+
+/// A transaction left prepared at a crash.
+struct Pending {
+    name: String,
+    family: String,
+    ops: Vec<Op>,
+    synced: bool,
+}
+
+impl Run<'_> {
+    fn open(&self) -> Db {
+        let families = self.families.iter().map(|f| (f.as_str(), &self.options));
+        if self.transactional {
+            let txn_db = TransactionDbOptions::new();
+            Db::open_transaction_db(&self.options, &txn_db, self.dir, families).unwrap()
+        } else {
+            Db::open_with(&self.options, self.dir, families).unwrap()
+        }
+    }
+
+    /// Every family's contents in the WAL's key space, and in the ingested one.
+    fn read(&self, db: &Db) -> (State, State) {
+        let (mut wal, mut ingested) = (State::new(), State::new());
+        for family in &self.families {
+            let cf = db.cf(family).unwrap();
+            let (w, i) = (
+                wal.entry(family.clone()).or_default(),
+                ingested.entry(family.clone()).or_default(),
+            );
+            for entry in db
+                .reader()
+                .cf(&cf)
+                .scan(.., |k, v| (k.to_vec(), v.to_vec()))
+            {
+                let (k, v) = entry.unwrap();
+                if k[0] >= INGESTED {
+                    i.insert(k, v)
+                } else {
+                    w.insert(k, v)
+                };
+            }
+        }
+        (wal, ingested)
+    }
+
+    /// `state` as the families now are: dropped ones gone, new ones empty.
+    fn as_now(&self, state: &State) -> State {
+        self.families
+            .iter()
+            .map(|f| (f.clone(), state.get(f).cloned().unwrap_or_default()))
+            .collect()
+    }
+
+    fn family(&mut self) -> String {
+        let i = self.rng.below(self.families.len() as u64) as usize;
+        self.families[i].clone()
+    }
+
+    /// One put that fails (the disk full, or its WAL append failing, retryable), checked
+    /// typed, then the fault gone and the database resumed.
+    /// `Ok(false)`: the database did not resume within 20 s (seen, rarely, after a full
+    /// disk: RocksDB keeps answering `NoSpace` though the file system has room again); the
+    /// cycle then goes straight to its crash, and the check still holds it to every
+    /// acknowledged write.
+    fn refuse_one_write(&mut self, db: &Db) -> Result<bool, String> {
+        let full = self.rng.one_in(2);
+        let mut synced = WriteOptions::new();
+        synced.sync(true);
+        if full {
+            self.fs.stop(StopError::NoSpace);
+        } else {
+            let seed = self.rng.next() as u32;
+            self.fs
+                .inject_errors(FaultKind::Write, 1, true, false, seed);
+        }
+        let refused = db.writer().options(&synced).put(&[0], b"refused");
+        if full {
+            self.fs.restart_intact().unwrap();
+        } else {
+            self.fs.inject_errors(FaultKind::Write, 0, false, false, 0);
+        }
+        match refused {
+            Err(pinrocks::Error::RocksDb { kind, .. })
+                if kind
+                    == if full {
+                        ErrorKind::NoSpace
+                    } else {
+                        ErrorKind::IoError
+                    } => {}
+            other => {
+                return Err(format!(
+                    "a write on a failing disk (full {full}): {other:?}"
+                ))
+            }
+        }
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            match db.resume() {
+                Ok(()) => break,
+                // Busy while RocksDB's own recovery runs; its recovery flush may meet the
+                // flush faults of this cycle (retryable), or the full disk it began on
+                // before the restart: again.
+                Err(pinrocks::Error::RocksDb { kind, message })
+                    if Instant::now() < deadline
+                        && (kind == ErrorKind::Busy
+                            || kind == ErrorKind::NoSpace
+                            || message.contains("injected")) =>
+                {
+                    std::thread::sleep(Duration::from_millis(5))
+                }
+                Err(pinrocks::Error::RocksDb {
+                    kind: ErrorKind::NoSpace,
+                    ..
+                }) => {
+                    self.figures.unresumed += 1;
+                    return Ok(false);
+                }
+                Err(e) => return Err(format!("resume after the fault: {e}")),
+            }
+        }
+        self.figures.refused_writes += 1;
+        if std::env::var_os("PINROCKS_CRASH_TRACE").is_some() {
+            eprintln!("refused one write (full disk {full}), resumed");
+        }
+        Ok(true)
+    }
+
+    /// One cycle: writes from `state`, a crash, a reopen and the check. Returns the state
+    /// recovered, or the violation.
+    fn cycle(&mut self, state: State) -> Result<State, String> {
+        let db = self.open();
+        let (wal, ingested) = self.read(&db);
+        if wal != self.as_now(&state) || ingested != self.as_now(&self.ingested) {
+            return Err(format!(
+                "reopened as {wal:?} (ingested {ingested:?}), recovered before as {state:?} \
+                 (ingested {:?})",
+                self.ingested
+            ));
+        }
+        let faulty = self.rng.one_in(4);
+        if faulty {
+            // Flushes and compactions fail now and then (retryable: writes go on).
+            self.figures.faulty_cycles += 1;
+            let seed = self.rng.next() as u32;
+            self.fs
+                .inject_background_errors(FaultKind::Write, 3, true, false, seed);
+        }
+        // States after each acknowledged write; [0] is the state recovered before.
+        let mut states = vec![state];
+        let mut last_sync = 0;
+        // Where each transaction's commit lands in `states`.
+        let mut commits: BTreeMap<String, usize> = BTreeMap::new();
+        let mut pending = None;
+        // Families with writes in their memtable: only flushing one of those switches the
+        // WAL (and syncs the one it closes); flushing an empty memtable does nothing.
+        let mut dirty = BTreeSet::new();
+        let steps = 1 + self.rng.below(40);
+        // Sometimes one write meets a full disk or a failing WAL (not acknowledged: the
+        // model leaves it out), and the database recovers before the workload goes on. Not
+        // in a cycle whose flushes fail: there RocksDB 11.8.1's `Resume` can succeed with
+        // the live WAL's writer still failed, and the next write gets "Seen error. Skip
+        // writing buffer." and stops writes (seed 9 of an earlier version of this test;
+        // noted for a test of its own).
+        let refused_at = (!faulty && self.rng.one_in(3)).then(|| self.rng.below(steps));
+        for step in 0..steps {
+            if refused_at == Some(step) {
+                dirty.clear(); // `resume` flushed every family
+                if !self.refuse_one_write(&db)? {
+                    break;
+                }
+            }
+            let sync = self.rng.one_in(5);
+            let mut write_options = WriteOptions::new();
+            write_options.sync(sync);
+            let mut next = states.last().unwrap().clone();
+            let family = self.family();
+            let cf = db.cf(&family).unwrap();
+            let choice = self.rng.below(20);
+            // A family created or dropped is durable at once (the MANIFEST is synced) but
+            // syncs no WAL: not a sync point, whatever `sync` says.
+            let ddl = matches!(choice, 13 | 14);
+            let wrote = match choice {
+                0..=7 => {
+                    let op = random_op(&mut self.rng, !self.transactional);
+                    write_op!(db.writer().cf(&cf).options(&write_options), &op);
+                    apply(next.entry(family.clone()).or_default(), &op);
+                    dirty.insert(family.clone());
+                    true
+                }
+                8..=10 => {
+                    // A batch over two families.
+                    let other = self.family();
+                    let other_cf = db.cf(&other).unwrap();
+                    let mut batch = WriteBatch::new();
+                    for _ in 0..1 + self.rng.below(5) {
+                        let (f, c) = if self.rng.one_in(2) {
+                            (&family, &cf)
+                        } else {
+                            (&other, &other_cf)
+                        };
+                        let op = random_op(&mut self.rng, !self.transactional);
+                        write_op!(batch.writer().cf(c), &op);
+                        apply(next.entry(f.clone()).or_default(), &op);
+                        dirty.insert(f.clone());
+                    }
+                    db.writer().options(&write_options).write(&batch).unwrap();
+                    true
+                }
+                11 | 12 if self.transactional => {
+                    // Two-phase commit: named, prepared, committed (one write in the model).
+                    let name = format!("t{}", self.next_txn);
+                    self.next_txn += 1;
+                    let ops: Vec<Op> = (0..1 + self.rng.below(4))
+                        .map(|_| random_op(&mut self.rng, false))
+                        .collect();
+                    let mut txn = db
+                        .transaction(&write_options, &TransactionOptions::new())
+                        .unwrap();
+                    txn.set_name(&name).unwrap();
+                    for op in &ops {
+                        write_op!(txn txn.writer().cf(&cf), op);
+                        apply(next.entry(family.clone()).or_default(), op);
+                    }
+                    txn.prepare().unwrap();
+                    txn.commit().unwrap();
+                    dirty.insert(family.clone());
+                    commits.insert(name, states.len());
+                    true
+                }
+                13 if self.families.len() < 4 => {
+                    let name = format!("f{}", self.next_family);
+                    self.next_family += 1;
+                    drop(db.create_cf(&name, &self.options).unwrap());
+                    self.families.push(name.clone());
+                    next.insert(name, BTreeMap::new());
+                    true
+                }
+                14 if family != "default" => {
+                    drop(cf);
+                    db.drop_cf(&family).unwrap();
+                    self.families.retain(|f| *f != family);
+                    dirty.remove(&family);
+                    self.ingested.remove(&family);
+                    next.remove(&family);
+                    true
+                }
+                15..=17 => {
+                    // A flush of a memtable with writes is a sync point: the memtable
+                    // reaches an SST, and with several families RocksDB syncs the WAL it
+                    // closes. A failed one is not; nor is one of an empty memtable.
+                    if db.flush_families(&[&cf], &FlushOptions::default()).is_ok() {
+                        if dirty.remove(&family) {
+                            last_sync = states.len() - 1;
+                        }
+                        if choice == 17 {
+                            let _ = cf.compact_range(None, None);
+                        }
+                    } else {
+                        // RocksDB's own recovery flushes every family: which memtables
+                        // still hold writes is no longer known. Claim none (claiming less
+                        // durability is always safe).
+                        dirty.clear();
+                    }
+                    false
+                }
+                18 | 19 => {
+                    // An SST file ingested: durable at once, keys of its own.
+                    let path = self.dir.with_extension(format!("{}.sst", self.next_file));
+                    self.next_file += 1;
+                    let mut writer = SstFileWriter::create(&self.options, &path).unwrap();
+                    let mut rows = BTreeMap::new();
+                    for _ in 0..1 + self.rng.below(4) {
+                        rows.insert(vec![INGESTED + self.rng.byte(16)], vec![self.rng.byte(255)]);
+                    }
+                    for (k, v) in &rows {
+                        writer.put(k, v).unwrap();
+                    }
+                    writer.finish().unwrap();
+                    if cf.ingest(&[&path], &IngestOptions::new()).is_ok() {
+                        self.ingested
+                            .entry(family.clone())
+                            .or_default()
+                            .extend(rows);
+                    }
+                    false
+                }
+                _ => false,
+            };
+            if std::env::var_os("PINROCKS_CRASH_TRACE").is_some() {
+                eprintln!("step {choice} {family} sync={sync} wrote={wrote} state={next:?}");
+            }
+            if wrote {
+                states.push(next);
+                self.figures.writes += 1;
+                if (sync && !ddl) || self.claim_all_synced {
+                    last_sync = states.len() - 1;
+                }
+            }
+        }
+        // Sometimes the cycle ends with a transaction prepared, not committed.
+        if self.transactional && self.rng.one_in(3) {
+            let sync = self.rng.one_in(2);
+            let mut write_options = WriteOptions::new();
+            write_options.sync(sync);
+            let family = self.family();
+            let cf = db.cf(&family).unwrap();
+            let name = format!("t{}", self.next_txn);
+            self.next_txn += 1;
+            let ops: Vec<Op> = (0..1 + self.rng.below(3))
+                .map(|_| Op::Put(vec![self.rng.byte(WAL_KEYS)], vec![self.rng.byte(255)]))
+                .collect();
+            let mut txn = db
+                .transaction(&write_options, &TransactionOptions::new())
+                .unwrap();
+            txn.set_name(&name).unwrap();
+            for op in &ops {
+                if let Op::Put(k, v) = op {
+                    txn.writer().cf(&cf).put(k, v).unwrap();
+                }
+            }
+            txn.prepare().unwrap();
+            drop(txn); // stays prepared in the WAL
+            if sync {
+                last_sync = states.len() - 1;
+            }
+            pending = Some(Pending {
+                name,
+                family,
+                ops,
+                synced: sync,
+            });
+        }
+        self.fs
+            .inject_background_errors(FaultKind::Write, 0, false, false, 0);
+        self.figures.injected_background_errors +=
+            self.fs.take_background_injected_count(FaultKind::Write);
+
+        // The crash.
+        self.fs.stop(StopError::PowerLoss);
+        drop(db);
+        let kill = self.rng.one_in(4) && !self.claim_all_synced;
+        match (kill, self.rng.one_in(2)) {
+            (true, _) => {
+                self.figures.kills += 1;
+                self.fs.restart_intact().unwrap();
+            }
+            (false, true) => {
+                self.figures.partial_power_losses += 1;
+                self.fs
+                    .restart_after_partial_power_loss(self.rng.next() as u32)
+                    .unwrap();
+            }
+            (false, false) => {
+                self.figures.power_losses += 1;
+                self.fs.restart_after_power_loss().unwrap();
+            }
+        }
+        self.figures.cycles += 1;
+
+        // The check.
+        let mut got_families = Db::list_column_families(&self.options, self.dir).unwrap();
+        got_families.sort();
+        let mut want_families = self.families.clone();
+        want_families.sort();
+        if got_families != want_families {
+            return Err(format!(
+                "families {got_families:?}, acknowledged {want_families:?}"
+            ));
+        }
+        let db = self.open();
+        let (wal, ingested) = self.read(&db);
+        if ingested != self.as_now(&self.ingested) {
+            return Err(format!(
+                "ingested {ingested:?}, acknowledged {:?}",
+                self.ingested
+            ));
+        }
+        let from = if kill { states.len() - 1 } else { last_sync };
+        // Every state the recovered one is (a write that changed nothing makes two equal).
+        let matches: Vec<usize> = (from..states.len())
+            .filter(|&k| self.as_now(&states[k]) == wal)
+            .collect();
+        let Some(&kept) = matches.last() else {
+            return Err(format!(
+                "recovered {wal:?} is no state from write {from} of {} on",
+                states.len() - 1
+            ));
+        };
+        if kept < states.len() - 1 {
+            self.figures.lost_tails += 1;
+        }
+        let mut state = states[kept].clone();
+        let mut pending_recovered = false;
+        let recovered = if self.transactional {
+            db.prepared_transactions().unwrap()
+        } else {
+            Vec::new()
+        };
+        for txn in recovered {
+            self.figures.prepared_recovered += 1;
+            let name = txn.name().unwrap().unwrap_or_default();
+            match &pending {
+                // Left prepared, and everything before it kept: commit it now.
+                Some(p) if p.name == name && kept == states.len() - 1 => {
+                    pending_recovered = true;
+                    txn.commit()
+                        .map_err(|e| format!("commit of recovered {name}: {e}"))?;
+                    for op in &p.ops {
+                        apply(state.entry(p.family.clone()).or_default(), op);
+                    }
+                }
+                // Committed, but the commit was lost with the tail: roll it back.
+                _ if commits
+                    .get(&name)
+                    .is_some_and(|&at| matches.iter().any(|&k| k < at)) =>
+                {
+                    txn.rollback()
+                        .map_err(|e| format!("rollback of {name}: {e}"))?;
+                }
+                _ => {
+                    return Err(format!(
+                        "transaction {name} recovered as prepared, kept {kept}"
+                    ))
+                }
+            }
+        }
+        // The commits and rollbacks above are durable only once synced: a `FaultFs` drops a
+        // file's unsynced data even at a clean close (RocksDB's FaultInjectionTestFS does).
+        // After a kill, what the WALs held unsynced is in its memory only, WALs closed
+        // before the restart included: a flush makes the recovered state durable before
+        // the workload goes on.
+        if kill {
+            let families: Vec<_> = self.families.iter().map(|f| db.cf(f).unwrap()).collect();
+            let families: Vec<_> = families.iter().collect();
+            db.flush_families(&families, &FlushOptions::default())
+                .map_err(|e| format!("flush after recovery: {e}"))?;
+        }
+        db.flush_wal(true)
+            .map_err(|e| format!("sync after recovery: {e}"))?;
+        if let Some(p) = pending
+            .as_ref()
+            .filter(|p| (p.synced || kill) && !pending_recovered)
+        {
+            return Err(format!(
+                "prepared transaction {} lost (synced {})",
+                p.name, p.synced
+            ));
+        }
+        if std::env::var_os("PINROCKS_FAULT_STATS").is_some() {
+            eprintln!(
+                "crash-cycle writes={} from={} kept={} kill={} faulty={}",
+                states.len() - 1,
+                from,
+                kept,
+                kill,
+                faulty
+            );
+        }
+        Ok(state)
+    }
+}
+
+/// One seeded run of `cycles` crash cycles; the violation, if any.
+fn run(seed: u64, cycles: usize, figures: &mut Figures) -> Result<(), String> {
+    run_claiming(seed, cycles, false, figures)
+}
+
+fn run_claiming(
+    seed: u64,
+    cycles: usize,
+    claim_all_synced: bool,
+    figures: &mut Figures,
+) -> Result<(), String> {
+    let dir = tempfile::tempdir().unwrap();
+    let db_dir = match std::env::var_os("PINROCKS_CRASH_KEEP") {
+        // Kept for a look at RocksDB's LOG.
+        Some(keep) => std::path::PathBuf::from(keep).join(format!("seed-{seed}")),
+        None => dir.path().join("db"),
+    };
+    let fs = FaultFs::new().unwrap();
+    let mut options = create_options();
+    options
+        .fault_fs(&fs)
+        .merge_operator(&append())
+        .max_bgerror_resume_count(2);
+    options.bgerror_resume_retry_interval(Duration::from_millis(1));
+    let mut run = Run {
+        rng: Rng(seed),
+        transactional: seed % 2 == 1,
+        claim_all_synced,
+        dir: &db_dir,
+        fs,
+        options,
+        families: vec!["default".into()],
+        next_family: 0,
+        ingested: State::new(),
+        next_file: 0,
+        next_txn: 0,
+        figures: Figures::default(),
+    };
+    let mut state = State::new();
+    let mut outcome = Ok(());
+    for cycle in 0..cycles {
+        match run.cycle(state) {
+            Ok(next) => state = next,
+            Err(violation) => {
+                outcome = Err(format!("cycle {cycle}: {violation}"));
+                break;
+            }
+        }
+    }
+    let f = &run.figures;
+    figures.cycles += f.cycles;
+    figures.writes += f.writes;
+    figures.power_losses += f.power_losses;
+    figures.partial_power_losses += f.partial_power_losses;
+    figures.kills += f.kills;
+    figures.faulty_cycles += f.faulty_cycles;
+    figures.refused_writes += f.refused_writes;
+    figures.unresumed += f.unresumed;
+    figures.injected_background_errors += f.injected_background_errors;
+    figures.lost_tails += f.lost_tails;
+    figures.prepared_recovered += f.prepared_recovered;
+    outcome
+}
+
+fn env_number(name: &str) -> Option<u64> {
+    std::env::var(name)
+        .ok()
+        .map(|v| v.parse().unwrap_or_else(|_| panic!("{name}={v}")))
+}
+
+#[test]
+fn crash_cycles_keep_every_acknowledged_write_the_model_allows() {
+    let (seeds, until): (Box<dyn Iterator<Item = u64>>, Option<Instant>) =
+        match env_number("PINROCKS_CRASH_SEED") {
+            Some(seed) => (Box::new(std::iter::once(seed)), None),
+            None => {
+                let first = env_number("PINROCKS_CRASH_FIRST_SEED").unwrap_or(1);
+                let runs = env_number("PINROCKS_CRASH_RUNS").unwrap_or(6);
+                let until = env_number("PINROCKS_CRASH_SECONDS")
+                    .map(|s| Instant::now() + Duration::from_secs(s));
+                let count = if until.is_some() {
+                    u64::MAX - first
+                } else {
+                    runs
+                };
+                (Box::new(first..first + count), until)
+            }
+        };
+    let cycles = env_number("PINROCKS_CRASH_CYCLES").unwrap_or(5) as usize;
+    let mut figures = Figures::default();
+    let mut violations = Vec::new();
+    let mut runs = 0;
+    for seed in seeds {
+        if until.is_some_and(|t| Instant::now() >= t) {
+            break;
+        }
+        runs += 1;
+        // A panic (a reopen that fails after a crash) is a violation too, with its seed.
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run(seed, cycles, &mut figures)
+        }))
+        .unwrap_or_else(|panic| {
+            let message = panic
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| panic.downcast_ref::<&str>().copied())
+                .unwrap_or("a panic");
+            Err(format!("panicked: {message}"))
+        });
+        if let Err(violation) = outcome {
+            eprintln!("crash-violation seed={seed} {violation}");
+            violations.push(format!(
+                "seed {seed}: {violation} (repeat: PINROCKS_CRASH_SEED={seed} PINROCKS_CRASH_CYCLES={cycles})"
+            ));
+        }
+    }
+    eprintln!(
+        "crash-figures runs={runs} {figures:?} violations={}",
+        violations.len()
+    );
+    assert!(violations.is_empty(), "{}", violations.join("\n"));
+    assert!(figures.cycles > 0);
+}
+
+/// The negative control: count every write as synced, and the check finds the unsynced ones
+/// a power loss dropped, on both kinds of database.
+#[test]
+fn the_crash_check_catches_unsynced_writes_claimed_synced() {
+    for seed in [2, 3] {
+        let violation = run_claiming(seed, 5, true, &mut Figures::default())
+            .expect_err("a power loss kept every unsynced write");
+        assert!(violation.contains("is no state from write"), "{violation}");
+    }
+}
