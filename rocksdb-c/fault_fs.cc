@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "env/mock_env.h"
 #include "guarded.h"
 #include "layout.h"
 #include "pinrocks.h"
@@ -15,6 +16,7 @@
 #include "rocksdb/file_system.h"
 #include "rocksdb/io_status.h"
 #include "rocksdb/listener.h"
+#include "rocksdb/system_clock.h"
 #include "util/random.h"
 #include "utilities/fault_injection_fs.h"
 
@@ -39,8 +41,6 @@ struct BackgroundFaults {
 }  // namespace
 
 struct pinrocks_fault_fs_t {
-  // In memory: the Env whose file system `fs` wraps (NewMemEnv's); destroyed last.
-  std::unique_ptr<rocksdb::Env> mem_env;
   std::shared_ptr<rocksdb::FaultInjectionTestFS> fs;
   std::unique_ptr<rocksdb::Env> env;  // over `fs`; what the options point at
   std::shared_ptr<BackgroundFaults> background = std::make_shared<BackgroundFaults>();
@@ -158,8 +158,8 @@ pinrocks_fault_fs_t* pinrocks_fault_fs_create(unsigned char in_memory, int* stat
     auto created = std::make_unique<pinrocks_fault_fs_t>();
     std::shared_ptr<rocksdb::FileSystem> base = rocksdb::FileSystem::Default();
     if (in_memory != 0) {
-      created->mem_env.reset(rocksdb::NewMemEnv(rocksdb::Env::Default()));
-      base = created->mem_env->GetFileSystem();
+      // RocksDB's in-memory file system, with the real clock (as MemEnv's).
+      base = std::make_shared<rocksdb::MockFileSystem>(rocksdb::SystemClock::Default());
     }
     created->fs = std::make_shared<rocksdb::FaultInjectionTestFS>(base);
     // Unsynced appends stay in the file object's buffer, reaching the disk only at a sync:

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "env/mock_env.h"
 #include "guarded.h"
 #include "layout.h"
 #include "pinrocks.h"
@@ -20,6 +21,7 @@
 #include "rocksdb/memtablerep.h"
 #include "rocksdb/slice_transform.h"
 #include "rocksdb/statistics.h"
+#include "rocksdb/system_clock.h"
 #include "util/crc32c.h"
 
 // The handle a pinrocks_statistics_t* is: a shared reference to the database's Statistics.
@@ -281,14 +283,17 @@ rocksdb_cache_t* pinrocks_cache_create_lru(size_t capacity, int shard_bits,
 }
 
 struct pinrocks_mem_env_t {
-  std::unique_ptr<rocksdb::Env> env;  // NewMemEnv over the default Env (its threads, clock)
+  // RocksDB's in-memory file system under the default Env's threads and clock (NewMemEnv's
+  // own clock moves only when something sleeps: TTLs, throttling and timers would stop).
+  std::unique_ptr<rocksdb::Env> env;
 };
 
 pinrocks_mem_env_t* pinrocks_mem_env_create(int* status_code, char** errptr) PINROCKS_NOEXCEPT {
   pinrocks_mem_env_t* result = nullptr;
   pinrocks::guarded(status_code, errptr, [&] {
     auto created = std::make_unique<pinrocks_mem_env_t>();
-    created->env.reset(rocksdb::NewMemEnv(rocksdb::Env::Default()));
+    created->env = rocksdb::NewCompositeEnv(
+        std::make_shared<rocksdb::MockFileSystem>(rocksdb::SystemClock::Default()));
     result = created.release();
   });
   return result;

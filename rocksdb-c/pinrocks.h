@@ -590,8 +590,8 @@ rocksdb_cache_t* pinrocks_cache_create_lru(size_t capacity, int shard_bits,
 /* How this RocksDB build computes CRC32c (RocksDB's own words, as its LOG says at open:
  * "Supported on x86", "Not supported on x86", ...), copied into buf; returns its length. */
 size_t pinrocks_crc32c_mode(char* buf, size_t buflen) PINROCKS_NOEXCEPT;
-/* An in-memory file system (NewMemEnv over the default Env): databases on it keep their files
- * in its memory, gone with it. */
+/* An in-memory file system (MockFileSystem, with the default Env's threads and clock): databases
+ * keep their files in its memory, gone with it. */
 typedef struct pinrocks_mem_env_t pinrocks_mem_env_t;
 pinrocks_mem_env_t* pinrocks_mem_env_create(int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 void pinrocks_mem_env_destroy(pinrocks_mem_env_t* env) PINROCKS_NOEXCEPT;
@@ -905,7 +905,7 @@ typedef struct pinrocks_fault_fs_t pinrocks_fault_fs_t;
 #define PINROCKS_FAULT_STOP_IO_ERROR 1
 #define PINROCKS_FAULT_STOP_NO_SPACE 2
 
-/* Over the default file system, or (in_memory) over a new NewMemEnv's. */
+/* Over the default file system, or (in_memory) over a new MockFileSystem of its own. */
 pinrocks_fault_fs_t* pinrocks_fault_fs_create(unsigned char in_memory, int* status_code,
                                               char** errptr) PINROCKS_NOEXCEPT;
 void pinrocks_fault_fs_destroy(pinrocks_fault_fs_t* fs) PINROCKS_NOEXCEPT;

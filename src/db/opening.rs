@@ -51,7 +51,15 @@ impl Db {
         column_families: impl IntoIterator<Item = (&'o str, &'o Options)>,
         mode: Mode,
     ) -> Result<Db> {
-        check_ttl_kind(path, matches!(mode, Mode::Ttl { .. }))?;
+        let in_memory = options
+            .env_owner
+            .as_ref()
+            .is_some_and(|env| env.in_memory());
+        if in_memory {
+            refuse_in_memory(options, &mode)?;
+        } else {
+            check_ttl_kind(path, matches!(mode, Mode::Ttl { .. }))?;
+        }
         let (names, cf_options) = with_default_cf(options, column_families)?;
         for o in std::iter::once(options).chain(cf_options.iter().copied()) {
             o.check()?;
@@ -222,6 +230,27 @@ fn stored_as_ttl(path: &Path) -> Result<Option<bool>> {
             || line.starts_with("compaction_filter={id=TtlCompactionFilter;")
             || line == "compaction_filter=TtlCompactionFilter"
     })))
+}
+
+/// What a database on a file system in memory cannot be: a TTL database (pinrocks tells TTL
+/// databases from plain ones by their OPTIONS file, which it reads from the disk: never
+/// created there, none is mistaken for the other), or one read through mmap (RocksDB's
+/// in-memory files hand out slices of a buffer that a write to the same file reallocates).
+fn refuse_in_memory(options: &Options, mode: &Mode) -> Result<()> {
+    if matches!(mode, Mode::Ttl { .. }) {
+        return Err(Error::invalid(
+            "a TTL database",
+            "not on a file system in memory: pinrocks tells TTL databases by their files on disk",
+        ));
+    }
+    // SAFETY: live options; a getter.
+    if unsafe { ffi::rocksdb_options_get_allow_mmap_reads(options.raw().cast_mut()) } != 0 {
+        return Err(Error::invalid(
+            "allow_mmap_reads",
+            "not on a file system in memory: its files hand out slices that a write moves",
+        ));
+    }
+    Ok(())
 }
 
 fn check_ttl_kind(path: &Path, opening_with_ttl: bool) -> Result<()> {

@@ -13,4 +13,8 @@ pub(crate) trait EnvKeeper: Send + Sync {
     /// Keeps the `Env` alive for a database opened on it and tells the owner a database is
     /// open there until the result drops (after the database has closed).
     fn hold_for_database(self: std::sync::Arc<Self>) -> DatabaseOnEnv;
+
+    /// Whether the files live in memory, not on the disk at their paths (what pinrocks
+    /// reads of a database's files itself, it reads from the disk).
+    fn in_memory(&self) -> bool;
 }

@@ -15,6 +15,8 @@ use crate::raw::ffi;
 /// Owns the native file system and the `Env` over it.
 struct RawFaultFs {
     raw: NonNull<ffi::pinrocks_fault_fs_t>,
+    /// Over a file system in memory (`FaultFs::in_memory`).
+    in_memory: bool,
     /// Databases open on it (each from before RocksDB opens it until it has closed): a
     /// restart under one would drop data from files it still writes.
     open_databases: AtomicUsize,
@@ -34,6 +36,10 @@ impl EnvKeeper for RawFaultFs {
     fn hold_for_database(self: Arc<Self>) -> DatabaseOnEnv {
         self.open_databases.fetch_add(1, Ordering::AcqRel);
         Box::new(DatabaseOnFaultFs(self))
+    }
+
+    fn in_memory(&self) -> bool {
+        self.in_memory
     }
 }
 
@@ -137,7 +143,7 @@ impl FaultFs {
     }
 
     /// A new fault file system over a file system in memory of its own (RocksDB's
-    /// `NewMemEnv`, as [`MemEnv`](crate::MemEnv)), running: nothing reaches the disk, and
+    /// `MockFileSystem`, as [`MemEnv`](crate::MemEnv)), running: nothing reaches the disk, and
     /// opening, syncing and power losses cost no I/O (fuzzers, long crash runs).
     pub fn in_memory() -> Result<FaultFs> {
         Self::create(true)
@@ -153,6 +159,7 @@ impl FaultFs {
             NonNull::new(raw).expect("pinrocks_fault_fs_create returned NULL without an error");
         Ok(FaultFs(Arc::new(RawFaultFs {
             raw,
+            in_memory,
             open_databases: AtomicUsize::new(0),
         })))
     }

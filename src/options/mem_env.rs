@@ -1,5 +1,6 @@
-//! A file system in memory (RocksDB's `NewMemEnv`): databases whose files live in this
-//! process's memory only, for tests, fuzzers and scratch data that need no disk.
+//! A file system in memory (RocksDB's `MockFileSystem`, what its `NewMemEnv` uses, here with
+//! the real clock): databases whose files live in this process's memory only, for tests,
+//! fuzzers and scratch data that need no disk.
 
 use std::ptr::NonNull;
 use std::sync::Arc;
@@ -12,8 +13,10 @@ use crate::raw::ffi;
 /// Owns the native in-memory `Env`.
 struct RawMemEnv(NonNull<ffi::pinrocks_mem_env_t>);
 
-// SAFETY: RocksDB's `MockEnv` (env/mock_env.cc) guards its file map with a mutex and is used
-// by RocksDB from every thread; its threads and clock are the default `Env`'s.
+// SAFETY: RocksDB's `MockFileSystem` (env/mock_env.cc) guards its file map with a mutex, and
+// each file its own data (sizes atomic); the `Env` over it is a `CompositeEnvWrapper` of the
+// default `Env`'s threads and clock, used by RocksDB from every thread. Slices into a file's
+// buffer (mmap reads) are refused at open.
 unsafe impl Send for RawMemEnv {}
 // SAFETY: see `Send`.
 unsafe impl Sync for RawMemEnv {}
@@ -30,6 +33,10 @@ impl EnvKeeper for RawMemEnv {
     fn hold_for_database(self: Arc<Self>) -> DatabaseOnEnv {
         Box::new(self)
     }
+
+    fn in_memory(&self) -> bool {
+        true
+    }
 }
 
 /// A file system in memory: a database opened with [`Options::mem_env`] keeps every file
@@ -37,6 +44,12 @@ impl EnvKeeper for RawMemEnv {
 /// Its files last as long as the `MemEnv` does (and every database or options using it,
 /// which keep it alive): reopen on the same `MemEnv` to find them again. Syncs cost
 /// nothing. Cheap to clone; clones share the files.
+///
+/// What pinrocks reads of a database's files itself comes from the disk, so on a `MemEnv`:
+/// TTL databases and `allow_mmap_reads` are refused at open (`Error::InvalidInput`);
+/// [`Db::open`](crate::Db::open) opens the default family only (name the others with
+/// [`Db::open_with`](crate::Db::open_with)); [`StoredOptions`](crate::StoredOptions) and a
+/// [`BackupEngine`](crate::BackupEngine) opened with other options read the disk.
 ///
 /// ```
 /// use pinrocks::{Db, MemEnv, Options};

@@ -308,6 +308,8 @@ impl Run<'_> {
         // WAL (and syncs the one it closes); flushing an empty memtable does nothing.
         let mut dirty = BTreeSet::new();
         let steps = 1 + self.rng.below(40);
+        // The database did not resume: no more writes before the crash.
+        let mut stopped = false;
         // Sometimes one write meets a full disk or a failing WAL (not acknowledged: the
         // model leaves it out), and the database recovers before the workload goes on. Not
         // in a cycle whose flushes fail: there RocksDB 11.8.1's `Resume` can succeed with
@@ -319,6 +321,7 @@ impl Run<'_> {
             if refused_at == Some(step) {
                 dirty.clear(); // `resume` flushed every family
                 if !self.refuse_one_write(&db)? {
+                    stopped = true;
                     break;
                 }
             }
@@ -451,7 +454,7 @@ impl Run<'_> {
             }
         }
         // Sometimes the cycle ends with a transaction prepared, not committed.
-        if self.transactional && self.rng.one_in(3) {
+        if self.transactional && !stopped && self.rng.one_in(3) {
             let sync = self.rng.one_in(2);
             let mut write_options = WriteOptions::new();
             write_options.sync(sync);

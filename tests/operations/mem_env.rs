@@ -110,3 +110,24 @@ fn a_fault_file_system_in_memory_loses_what_was_not_synced() {
     assert_eq!(db.get(b"lost").unwrap(), None);
     assert!(!path.exists());
 }
+
+/// What pinrocks cannot do in memory is refused at open, typed: a TTL database (told from a
+/// plain one by its files on disk) and mmap reads (slices of a buffer a write moves).
+#[test]
+fn ttl_databases_and_mmap_reads_are_refused_in_memory() {
+    let (_dir, path) = unused_path();
+    let env = MemEnv::new().unwrap();
+    match Db::open_with_ttl(&on(&env), &path, std::time::Duration::from_secs(60)) {
+        Err(pinrocks::Error::InvalidInput { what, .. }) => assert_eq!(what, "a TTL database"),
+        other => panic!("{other:?}"),
+    }
+    let mut mmap = on(&env);
+    mmap.allow_mmap_reads(true);
+    match Db::open(&mmap, &path) {
+        Err(pinrocks::Error::InvalidInput { what, .. }) => assert_eq!(what, "allow_mmap_reads"),
+        other => panic!("{other:?}"),
+    }
+    assert!(!path.exists());
+    // Refused before anything was made: a plain open then creates the database.
+    Db::open(&on(&env), &path).unwrap().put(b"k", b"v").unwrap();
+}
