@@ -236,7 +236,8 @@ impl FaultFs {
     /// with `seed`; `one_in` 0 stops. Only the calling thread's operations: a write's WAL
     /// append and sync run on the thread that leads its write group (the writing thread,
     /// with one writer; with several, whichever leads), flushes and compactions on
-    /// RocksDB's own (use [`stop`](Self::stop) for those).
+    /// RocksDB's own (use [`inject_background_errors`](Self::inject_background_errors) for
+    /// those, or [`stop`](Self::stop)).
     pub fn inject_errors(
         &self,
         kind: FaultKind,

@@ -7,7 +7,8 @@ use pinrocks::{Db, Error, ErrorKind, ReadOptions, WalRecoveryMode};
 
 use crate::common::{create_options, flip_byte, patterned};
 
-fn corrupt(result: pinrocks::Result<impl std::fmt::Debug>, what: &str) {
+/// `result` is RocksDB's `Corruption` (`what` names the call for the failure message).
+pub(crate) fn corrupt(result: pinrocks::Result<impl std::fmt::Debug>, what: &str) {
     match result {
         Err(Error::RocksDb {
             kind: ErrorKind::Corruption,
@@ -17,7 +18,7 @@ fn corrupt(result: pinrocks::Result<impl std::fmt::Debug>, what: &str) {
     }
 }
 
-fn key(i: u32) -> Vec<u8> {
+pub(crate) fn key(i: u32) -> Vec<u8> {
     format!("key{i:05}").into_bytes()
 }
 

@@ -8,20 +8,7 @@ use std::path::{Path, PathBuf};
 use pinrocks::{verify_sst_file, Db, Error, ErrorKind, ErrorSeverity, Options, WalRecoveryMode};
 
 use crate::common::{create_options, flip_byte, patterned};
-
-fn is_corruption<T: std::fmt::Debug>(result: pinrocks::Result<T>, what: &str) {
-    match result {
-        Err(Error::RocksDb {
-            kind: ErrorKind::Corruption,
-            ..
-        }) => {}
-        other => panic!("{what}: {other:?}"),
-    }
-}
-
-fn key(i: u32) -> Vec<u8> {
-    format!("key{i:05}").into_bytes()
-}
+use crate::corruption::{corrupt, key};
 
 fn value(i: u32) -> Vec<u8> {
     patterned(300, i as u8)
@@ -71,7 +58,7 @@ fn a_corrupted_manifest_refuses_to_open_and_repair_brings_it_back() {
     for paranoid in [true, false] {
         let mut options = create_options();
         options.paranoid_checks(paranoid);
-        is_corruption(Db::open(&options, dir.path()), "open");
+        corrupt(Db::open(&options, dir.path()), "open");
     }
     Db::repair(&create_options(), dir.path()).unwrap();
     let db = Db::open(&create_options(), dir.path()).unwrap();
@@ -105,7 +92,7 @@ fn a_corrupted_blob_file_is_corruption_on_the_reads_that_touch_it() {
     flip_byte_at_third(&blobs[0]);
     let db = Db::open(&options, dir.path()).unwrap();
     db.verify_checksum().unwrap(); // SST blocks only: the blob file is not read
-    is_corruption(db.verify_file_checksums(), "verify_file_checksums");
+    corrupt(db.verify_file_checksums(), "verify_file_checksums");
     let (mut bad, mut good) = (Vec::new(), 0);
     for i in 0..200 {
         match db.get(&key(i)) {
@@ -123,12 +110,12 @@ fn a_corrupted_blob_file_is_corruption_on_the_reads_that_touch_it() {
     assert_eq!((bad.len(), good), (1, 199), "one blob damaged: {bad:?}");
     let k = key(bad[0]);
     let r = db.reader();
-    is_corruption(r.get_pinned(&k, |v| v.len()), "pinned");
-    is_corruption(r.get_into(&k, &mut [0u8; 512]), "buffer");
-    is_corruption(r.pin(&k).map(|p| p.is_some()), "guard");
-    is_corruption(r.get_bytes(&k), "bytes");
+    corrupt(r.get_pinned(&k, |v| v.len()), "pinned");
+    corrupt(r.get_into(&k, &mut [0u8; 512]), "buffer");
+    corrupt(r.pin(&k).map(|p| p.is_some()), "guard");
+    corrupt(r.get_bytes(&k), "bytes");
     let mut seen = None;
-    is_corruption(
+    corrupt(
         r.multi_get_pinned(&[&k[..]], |_, v| seen = v.map(<[u8]>::len)),
         "multi-get",
     );
@@ -139,7 +126,7 @@ fn a_corrupted_blob_file_is_corruption_on_the_reads_that_touch_it() {
         bad[0] as usize + 1,
         "a scan stops at the damage"
     );
-    is_corruption(scanned.pop().unwrap(), "scan");
+    corrupt(scanned.pop().unwrap(), "scan");
 }
 
 /// One SST file checked on its own: the damaged one is `Corruption`, the others are fine;
@@ -165,7 +152,7 @@ fn verify_sst_file_checks_one_file() {
     }
     flip_byte_at_third(&ssts[1]);
     verify_sst_file(&options, &ssts[0]).unwrap();
-    is_corruption(verify_sst_file(&options, &ssts[1]), "the damaged file");
+    corrupt(verify_sst_file(&options, &ssts[1]), "the damaged file");
     match verify_sst_file(&options, dir.path().join("missing.sst")) {
         Err(Error::RocksDb {
             kind: ErrorKind::IoError,
@@ -201,7 +188,7 @@ fn paranoid_checks_decide_whether_a_corruption_found_by_compaction_stops_writes(
         let mut options = create_options();
         options.paranoid_checks(paranoid);
         let db = Db::open(&options, dir.path()).unwrap();
-        is_corruption(db.compact_range(None, None), "compaction");
+        corrupt(db.compact_range(None, None), "compaction");
         let stopped = db.background_error().unwrap().map(|e| e.severity);
         if paranoid {
             assert_eq!(stopped, Some(ErrorSeverity::Unrecoverable));
@@ -245,7 +232,7 @@ fn paranoid_checks_off_opens_past_a_corrupt_wal_record() {
             options.paranoid_checks(paranoid).wal_recovery_mode(mode);
             let opened = Db::open(&options, dir.path());
             if paranoid {
-                is_corruption(opened, "paranoid open");
+                corrupt(opened, "paranoid open");
                 continue;
             }
             let db = opened.unwrap_or_else(|e| panic!("{mode:?}: {e:?}"));
@@ -296,6 +283,6 @@ fn verify_file_checksums_needs_them_written_and_finds_a_damaged_sst() {
         drop(db);
         flip_byte_at_third(&files(dir.path(), |n| n.ends_with(".sst"))[0]);
         let db = Db::open(&options, dir.path()).unwrap();
-        is_corruption(db.verify_file_checksums(), "a damaged SST");
+        corrupt(db.verify_file_checksums(), "a damaged SST");
     }
 }

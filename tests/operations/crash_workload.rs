@@ -23,8 +23,9 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use pinrocks::{
-    Db, ErrorKind, FaultFs, FaultKind, FlushOptions, IngestOptions, Options, SstFileWriter,
-    StopError, TransactionDbOptions, TransactionOptions, WriteBatch, WriteOptions,
+    ColumnFamily, Db, ErrorKind, FaultFs, FaultKind, FlushOptions, IngestOptions, Options,
+    SstFileWriter, StopError, Transaction, TransactionDbOptions, TransactionOptions, WriteBatch,
+    WriteOptions,
 };
 
 use crate::common::{append, create_options};
@@ -211,6 +212,27 @@ impl Run<'_> {
 
     /// One put that fails (the disk full, or its WAL append failing, retryable), checked
     /// typed, then the fault gone and the database resumed.
+    /// A new named transaction (two-phase commit) that made `ops` into `cf` and is prepared.
+    fn prepared<'d>(
+        &mut self,
+        db: &'d Db,
+        write_options: &WriteOptions,
+        cf: &ColumnFamily<'_>,
+        ops: &[Op],
+    ) -> (String, Transaction<'d>) {
+        let name = format!("t{}", self.next_txn);
+        self.next_txn += 1;
+        let mut txn = db
+            .transaction(write_options, &TransactionOptions::new())
+            .unwrap();
+        txn.set_name(&name).unwrap();
+        for op in ops {
+            write_op!(txn txn.writer().cf(cf), op);
+        }
+        txn.prepare().unwrap();
+        (name, txn)
+    }
+
     /// `Ok(false)`: the database did not resume within 20 s (seen, rarely, after a full
     /// disk: RocksDB keeps answering `NoSpace` though the file system has room again); the
     /// cycle then goes straight to its crash, and the check still holds it to every
@@ -366,20 +388,13 @@ impl Run<'_> {
                 }
                 11 | 12 if self.transactional => {
                     // Two-phase commit: named, prepared, committed (one write in the model).
-                    let name = format!("t{}", self.next_txn);
-                    self.next_txn += 1;
                     let ops: Vec<Op> = (0..1 + self.rng.below(4))
                         .map(|_| random_op(&mut self.rng, false))
                         .collect();
-                    let mut txn = db
-                        .transaction(&write_options, &TransactionOptions::new())
-                        .unwrap();
-                    txn.set_name(&name).unwrap();
+                    let (name, txn) = self.prepared(&db, &write_options, &cf, &ops);
                     for op in &ops {
-                        write_op!(txn txn.writer().cf(&cf), op);
                         apply(next.entry(family.clone()).or_default(), op);
                     }
-                    txn.prepare().unwrap();
                     txn.commit().unwrap();
                     dirty.insert(family.clone());
                     commits.insert(name, states.len());
@@ -462,21 +477,10 @@ impl Run<'_> {
             write_options.sync(sync);
             let family = self.family();
             let cf = db.cf(&family).unwrap();
-            let name = format!("t{}", self.next_txn);
-            self.next_txn += 1;
             let ops: Vec<Op> = (0..1 + self.rng.below(3))
                 .map(|_| Op::Put(vec![self.rng.byte(WAL_KEYS)], vec![self.rng.byte(255)]))
                 .collect();
-            let mut txn = db
-                .transaction(&write_options, &TransactionOptions::new())
-                .unwrap();
-            txn.set_name(&name).unwrap();
-            for op in &ops {
-                if let Op::Put(k, v) = op {
-                    txn.writer().cf(&cf).put(k, v).unwrap();
-                }
-            }
-            txn.prepare().unwrap();
+            let (name, txn) = self.prepared(&db, &write_options, &cf, &ops);
             drop(txn); // stays prepared in the WAL
             if sync {
                 last_sync = states.len() - 1;
