@@ -8,16 +8,25 @@ fn main() {
     // librocksdb-sys links a system RocksDB instead of building its own when these are set.
     // rocksdb-c/ mirrors 11.8.1's private structs (layout.h, checked against the headers
     // librocksdb-sys ships, which stay 11.8.1): a library of another version would link
-    // and then read them wrong. Refuse it here, with the reason.
-    for var in ["ROCKSDB_LIB_DIR", "ROCKSDB_STATIC"] {
+    // and then read them wrong. Refuse it here, with the reason, unless it is librocksdb-sys'
+    // own 11.8.1 build of this crate, named again in PINROCKS_PREBUILT_ROCKSDB (what
+    // scripts/fuzz.sh does, so the fuzz build does not compile RocksDB a second time).
+    for var in [
+        "ROCKSDB_LIB_DIR",
+        "ROCKSDB_STATIC",
+        "PINROCKS_PREBUILT_ROCKSDB",
+    ] {
         println!("cargo:rerun-if-env-changed={var}");
     }
     if let Ok(dir) = env::var("ROCKSDB_LIB_DIR") {
-        panic!(
-            "pinrocks: ROCKSDB_LIB_DIR={dir} would link a system RocksDB, which may not be \
-             11.8.1, the version rocksdb-c/layout.h mirrors; unset it so that librocksdb-sys \
-             builds its own RocksDB 11.8.1"
-        );
+        if env::var("PINROCKS_PREBUILT_ROCKSDB").ok().as_deref() != Some(dir.as_str()) {
+            panic!(
+                "pinrocks: ROCKSDB_LIB_DIR={dir} would link a system RocksDB, which may not be \
+                 11.8.1, the version rocksdb-c/layout.h mirrors; unset it so that \
+                 librocksdb-sys builds its own RocksDB 11.8.1 (or, for a directory that holds \
+                 librocksdb-sys' own build of it, set PINROCKS_PREBUILT_ROCKSDB to it too)"
+            );
+        }
     }
     // librocksdb-sys (links = "rocksdb") exports its manifest dir; its RocksDB sources live
     // in `rocksdb/` below it.

@@ -5,6 +5,7 @@
 // statistics by ticker and histogram name (the C API reads them only through the options object
 // that opened the database).
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -22,6 +23,7 @@
 #include "rocksdb/slice_transform.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/system_clock.h"
+#include "rocksdb/utilities/options_util.h"
 #include "util/crc32c.h"
 
 // The handle a pinrocks_statistics_t* is: a shared reference to the database's Statistics.
@@ -304,6 +306,50 @@ void pinrocks_mem_env_destroy(pinrocks_mem_env_t* env) PINROCKS_NOEXCEPT { delet
 void pinrocks_options_set_mem_env(rocksdb_options_t* options,
                                   pinrocks_mem_env_t* env) PINROCKS_NOEXCEPT {
   pinrocks::options_of(options).env = env->env.get();
+}
+
+unsigned char pinrocks_options_env_file_exists(const rocksdb_options_t* options, const char* path,
+                                               int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  unsigned char exists = 0;
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb::Status s = pinrocks::options_of(options).env->FileExists(path);
+    if (s.ok()) {
+      exists = 1;
+    } else if (!s.IsNotFound()) {
+      pinrocks::report(errptr, status_code, s);
+    }
+  });
+  return exists;
+}
+
+char* pinrocks_options_env_read_newest_options_file(const rocksdb_options_t* options,
+                                                    const char* dir, size_t* len, int* status_code,
+                                                    char** errptr) PINROCKS_NOEXCEPT {
+  char* text = nullptr;
+  *len = 0;
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb::Env* env = pinrocks::options_of(options).env;
+    std::string name;
+    rocksdb::Status s = rocksdb::GetLatestOptionsFileName(dir, env, &name);
+    if (s.IsNotFound()) {
+      return;  // no directory, or no OPTIONS file in it: no database yet
+    }
+    std::string data;
+    if (s.ok()) {
+      s = rocksdb::ReadFileToString(env, std::string(dir) + "/" + name, &data);
+    }
+    if (!s.ok()) {
+      pinrocks::report(errptr, status_code, s);
+      return;
+    }
+    text = static_cast<char*>(std::malloc(data.size() + 1));
+    if (text == nullptr) {
+      throw std::bad_alloc();
+    }
+    std::memcpy(text, data.data(), data.size());
+    *len = data.size();
+  });
+  return text;
 }
 
 void pinrocks_options_set_file_checksums(rocksdb_options_t* options, unsigned char on,

@@ -598,6 +598,14 @@ void pinrocks_mem_env_destroy(pinrocks_mem_env_t* env) PINROCKS_NOEXCEPT;
 /* Points the options' env at it (which must outlive every database and options using it). */
 void pinrocks_options_set_mem_env(rocksdb_options_t* options,
                                   pinrocks_mem_env_t* env) PINROCKS_NOEXCEPT;
+/* Whether `path` exists on the options' Env (the disk, or a file system in memory). */
+unsigned char pinrocks_options_env_file_exists(const rocksdb_options_t* options, const char* path,
+                                               int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+/* The newest OPTIONS file in `dir`, read through the options' Env: malloc'd (free with
+ * rocksdb_free), its length in *len; NULL without an error when there is none. */
+char* pinrocks_options_env_read_newest_options_file(const rocksdb_options_t* options,
+                                                    const char* dir, size_t* len, int* status_code,
+                                                    char** errptr) PINROCKS_NOEXCEPT;
 /* file_checksum_gen_factory: RocksDB's CRC32c whole-file checksums (on) or none. */
 void pinrocks_options_set_file_checksums(rocksdb_options_t* options, unsigned char on,
                                          int* status_code, char** errptr) PINROCKS_NOEXCEPT;

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Fuzzes each target with coverage feedback (cargo fuzz: libFuzzer, AddressSanitizer on the
-# Rust side, which also catches Rust reading memory that C++ freed) for a set time. The
+# Fuzzes each target with coverage feedback (cargo fuzz: libFuzzer; AddressSanitizer on the
+# Rust side of the memory-safety targets, which also catches Rust reading memory that C++
+# freed) for a set time, the databases on file systems in memory. The
 # fuzz build links the crate's own RocksDB build as a prebuilt static library, so it does
 # not compile RocksDB again (it needs nightly Rust, which compiles everything else anew).
 #
 #   scripts/fuzz.sh [seconds per target, default 600] [target...]
-#   targets: decode, operations, pin_owners (all by default)
+#   targets: decode, operations, pin_owners, faults (all by default)
 # A crash leaves its input in fuzz/artifacts/TARGET/; replay it with
-#   cargo +nightly fuzz run TARGET fuzz/artifacts/TARGET/crash-...
+#   cargo +nightly fuzz run [-s none] TARGET fuzz/artifacts/TARGET/crash-...
+# (operations reuses its database for 256 inputs, so a crash may need the inputs run before
+# it on that database, not only its own: rerun the corpus, then the artifact).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -18,12 +21,15 @@ command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 seconds="${1:-600}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(decode operations pin_owners)
+[ ${#targets[@]} -gt 0 ] || targets=(decode operations pin_owners faults)
 
 # RocksDB and Snappy as built for the crate (one build per machine), linked as they are.
 cargo build --release >&2
 lib=$(ls -t "$CARGO_TARGET_DIR"/release/build/librocksdb-sys-*/out/librocksdb.a | head -1)
+# build.rs refuses ROCKSDB_LIB_DIR (a system RocksDB may not be 11.8.1) unless
+# PINROCKS_PREBUILT_ROCKSDB names the same directory: this one, librocksdb-sys' own build.
 export ROCKSDB_LIB_DIR="${lib%/*}" ROCKSDB_STATIC=1 SNAPPY_LIB_DIR="${lib%/*}" SNAPPY_STATIC=1
+export PINROCKS_PREBUILT_ROCKSDB="${lib%/*}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR}-fuzz"
 mkdir -p "$CARGO_TARGET_DIR"
 
@@ -31,17 +37,26 @@ for target in "${targets[@]}"; do
     echo "fuzz: $target for $seconds s" >&2
     mkdir -p "fuzz/corpus/$target"
     # Inputs long enough for a whole sequence of operations (libFuzzer grows its length
-    # limit slowly, and these targets run tens of inputs a second, not thousands).
+    # limit slowly, and these targets run tens to a hundred inputs a second, not thousands).
     case "$target" in
     operations) max_len=256 ;; # 64 operations of 4 bytes
     pin_owners) max_len=360 ;; # 3 epochs of 40 operations of 3 bytes
+    faults) max_len=1024 ;;    # one byte a choice: about 8 crash cycles
     *) max_len=4096 ;;
     esac
     # fuzz/seeds/TARGET: inputs kept in the repository (each a sequence that once broke
     # something), read as seeds; the growing corpus is fuzz/corpus/TARGET.
     seeds=()
     [ -d "fuzz/seeds/$target" ] && seeds=("fuzz/seeds/$target")
-    cargo +nightly fuzz run "$target" "fuzz/corpus/$target" "${seeds[@]}" -- \
+    # The memory-safety targets (decode, pin_owners) run under AddressSanitizer; the model
+    # targets (operations, faults) without it, four times as many inputs a second (RocksDB's
+    # C++ allocates on every call, and under AddressSanitizer each allocation records its
+    # stack): PINROCKS_FUZZ_SANITIZER=address runs every target under it.
+    case "$target" in
+    operations | faults) sanitizer="${PINROCKS_FUZZ_SANITIZER:-none}" ;;
+    *) sanitizer="${PINROCKS_FUZZ_SANITIZER:-address}" ;;
+    esac
+    cargo +nightly fuzz run -s "$sanitizer" "$target" "fuzz/corpus/$target" "${seeds[@]}" -- \
         -max_total_time="$seconds" -max_len="$max_len" -len_control=0 -print_final_stats=1 2>&1 |
         tee "$CARGO_TARGET_DIR/fuzz-$target.log" | grep -E '^(#[0-9]+\s+DONE|stat::|==[0-9]+==ERROR|SUMMARY)' || true
     # cargo fuzz exits non-zero on a crash; tee hides it, so look at the log.

@@ -1,29 +1,94 @@
-//! Random operation sequences on a real database, checked after every step against a
-//! `BTreeMap` through the Vec, buffer and pinned tiers and the iterator.
+//! Random operation sequences on a real database (its files in memory), checked after every
+//! step against a `BTreeMap` through the Vec, buffer and pinned tiers and the iterator.
 #![no_main]
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use pinrocks::{CopyResult, Db, Options, WriteBatch};
+use pinrocks::{Cache, CopyResult, Db, LogLevel, MemEnv, Options, WriteBatch};
 
 fn key(b: u8) -> Vec<u8> {
     vec![b % 8]
 }
 
-fuzz_target!(|data: &[u8]| {
-    // In memory where there is a tmpfs: RocksDB's fsyncs then cost nothing, and the fuzzer
-    // runs many more inputs a second.
-    let shm = std::path::Path::new("/dev/shm");
-    let dir = if shm.is_dir() {
-        tempfile::tempdir_in(shm)
-    } else {
-        tempfile::tempdir()
-    }
-    .unwrap();
+/// Options for one input over `env`: one thread opens the table files (RocksDB's default of
+/// 16 starts 15 threads at every open of a database with SST files: most of this target's
+/// time before), one block cache shared by every input (each table factory would make its
+/// own), and small memtable arenas (under AddressSanitizer a large allocation is an mmap, and
+/// its free an munmap).
+fn options(env: &MemEnv) -> Options {
+    static CACHE: OnceLock<Cache> = OnceLock::new();
     let mut options = Options::new();
-    options.create_if_missing(true);
-    let mut db = Db::open(&options, dir.path()).unwrap();
+    options
+        .create_if_missing(true)
+        .mem_env(env)
+        .block_cache(CACHE.get_or_init(|| Cache::lru(8 << 20)))
+        .info_log_level(LogLevel::Warn);
+    options
+        .set_by_name(&[
+            ("max_file_opening_threads", "1"),
+            // Each open renames the last info log aside: keep none of those.
+            ("keep_log_file_num", "1"),
+            ("write_buffer_size", "262144"),
+            ("arena_block_size", "16384"),
+        ])
+        .unwrap();
+    options
+}
+
+const PATH: &str = "/pinrocks-fuzz/operations";
+
+/// Inputs run on one database before a fresh one replaces it.
+const INPUTS_PER_DATABASE: u32 = 256;
+
+/// The database inputs share, on a file system in memory (no disk, no fsync), and how many
+/// inputs it has run. An open costs more than most inputs' operations together (RocksDB
+/// writes its OPTIONS file and parses it back), so inputs reuse the database: each starts
+/// from an empty key space (one range delete), on files earlier inputs left (at most
+/// `INPUTS_PER_DATABASE - 1` of them), which a crash's input alone may then not repeat;
+/// rerun it after the corpus (`-runs=1 corpus artifact`) for the same history.
+struct Shared {
+    options: Options,
+    db: Option<Db>,
+    inputs: u32,
+}
+
+thread_local! {
+    static SHARED: RefCell<Option<Shared>> = const { RefCell::new(None) };
+}
+
+fn fresh() -> Shared {
+    let options = options(&MemEnv::new().unwrap()); // the options keep the env alive
+    let db = Db::open(&options, PATH).unwrap();
+    Shared {
+        options,
+        db: Some(db),
+        inputs: 0,
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    SHARED.with_borrow_mut(|shared| {
+        let shared = match shared {
+            Some(s) if s.inputs < INPUTS_PER_DATABASE => s,
+            _ => {
+                *shared = None; // closes the last database first
+                shared.insert(fresh())
+            }
+        };
+        shared.inputs += 1;
+        run(shared, data);
+    })
+});
+
+fn run(shared: &mut Shared, data: &[u8]) {
+    let Shared {
+        options, db: slot, ..
+    } = shared;
+    // Every key: they are one byte below 8.
+    slot.as_ref().unwrap().delete_range(&key(0), &[8]).unwrap();
     let mut model: BTreeMap<Vec<u8>, Vec<u8>> = BTreeMap::new();
     for chunk in data.chunks(4).take(64) {
         let [op, a, b, len] = [
@@ -33,39 +98,41 @@ fuzz_target!(|data: &[u8]| {
             *chunk.get(3).unwrap_or(&0),
         ];
         let value = vec![a ^ b; len as usize * 7];
-        match op % 8 {
-            0 | 1 => {
+        // Cheap operations most of the time: a reopen (RocksDB's OPTIONS file written and
+        // parsed back, about 10 ms under AddressSanitizer) is one code in 64, a flush or
+        // compaction (a file written, a MANIFEST edit) seven.
+        if op % 64 == 63 {
+            *slot = None; // closed before the reopen
+            *slot = Some(Db::open(options, PATH).unwrap());
+        }
+        let db = slot.as_ref().unwrap();
+        match op % 64 {
+            0..=19 => {
                 db.put(&key(a), &value).unwrap();
                 model.insert(key(a), value);
             }
-            2 => {
+            20..=31 => {
                 db.delete(&key(a)).unwrap();
                 model.remove(&key(a));
             }
-            3 => {
+            32..=39 => {
                 let (from, to) = (key(a), key(b));
                 match db.delete_range(&from, &to) {
                     Ok(()) => model.retain(|k, _| !(&from <= k && k < &to)),
                     Err(_) => assert!(from > to, "a valid range was refused"),
                 }
             }
-            4 => {
+            40..=55 => {
                 let mut batch = WriteBatch::new();
-                batch
-                    .writer().put(&key(a), &value)
-                    .unwrap();
-                batch.writer().delete(&key(b))
-                    .unwrap();
+                batch.writer().put(&key(a), &value).unwrap();
+                batch.writer().delete(&key(b)).unwrap();
                 db.write(&batch).unwrap();
                 model.insert(key(a), value);
                 model.remove(&key(b));
             }
-            5 => db.flush().unwrap(),
-            6 => db.compact_range(None, None).unwrap(),
-            _ => {
-                drop(db);
-                db = Db::open(&options, dir.path()).unwrap();
-            }
+            56..=59 => db.flush().unwrap(),
+            60..=62 => db.compact_range(None, None).unwrap(),
+            _ => {} // reopened above
         }
         let mut buf = vec![0u8; 2048];
         for b in 0..8u8 {
@@ -97,4 +164,4 @@ fuzz_target!(|data: &[u8]| {
                 .collect::<Vec<_>>()
         );
     }
-});
+}

@@ -12,7 +12,9 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use libfuzzer_sys::fuzz_target;
-use pinrocks::{ColumnFamily, Db, Error, Options, Transaction, TransactionDbOptions};
+use pinrocks::{
+    ColumnFamily, Db, Error, LogLevel, MemEnv, Options, Transaction, TransactionDbOptions,
+};
 
 const FAMILIES: [&str; 3] = ["a", "b", "c"];
 
@@ -48,14 +50,19 @@ struct Open<'db> {
     conflicted: bool,
 }
 
-fn open(kind: Kind, options: &Options, path: &std::path::Path, names: &[String]) -> Db {
-    let families = names.iter().map(|n| (n.as_str(), options));
+fn open(
+    kind: Kind,
+    options: &Options,
+    path: &std::path::Path,
+    families: &[(&str, &Options)],
+) -> Db {
+    let families = families.iter().copied();
     match kind {
         Kind::Plain => Db::open_with(options, path, families),
         Kind::Ttl => Db::open_with_ttls(
             options,
             path,
-            names.iter().map(|n| (n.as_str(), options, Duration::from_secs(3600))),
+            families.map(|(name, o)| (name, o, Duration::from_secs(3600))),
         ),
         Kind::Pessimistic => {
             let mut txn_options = TransactionDbOptions::new();
@@ -69,42 +76,56 @@ fn open(kind: Kind, options: &Options, path: &std::path::Path, names: &[String])
 }
 
 fuzz_target!(|data: &[u8]| {
-    // In memory where there is a tmpfs: RocksDB's fsyncs then cost nothing, and the fuzzer
-    // runs many more inputs a second.
-    let shm = std::path::Path::new("/dev/shm");
-    let dir = if shm.is_dir() {
-        tempfile::tempdir_in(shm)
-    } else {
-        tempfile::tempdir()
-    }
-    .unwrap();
+    // Files in memory (RocksDB's in-memory file system), a new one for each input and gone
+    // with it (owned values keep it alive as long as they keep their database).
+    let env = MemEnv::new().unwrap();
+    let dir = std::path::Path::new("/pinrocks-fuzz/pin_owners");
     // Owned values outlive families and databases: (bytes, what they must read).
     let mut owned: Vec<(Bytes, Vec<u8>)> = Vec::new();
     let mut ops = data.chunks(3);
     let kinds = [Kind::Plain, Kind::Ttl, Kind::Pessimistic, Kind::Optimistic];
     for epoch in 0..3 {
         let kind = kinds[(epoch + data.len()) % kinds.len()];
-        let path = dir.path().join(epoch.to_string());
+        let path = dir.join(epoch.to_string());
         let mut options = Options::new();
-        options.create_if_missing(true);
-        let db = open(kind, &options, &path, &["default".to_owned()]);
+        options
+            .create_if_missing(true)
+            .mem_env(&env)
+            .info_log_level(LogLevel::Warn);
+        // One thread opens the table files (RocksDB's default of 16 starts 15 threads at
+        // every open of a database with SST files).
+        options
+            .set_by_name(&[("max_file_opening_threads", "1")])
+            .unwrap();
+        // Each family with a block cache of its own, made at the open (one OPTIONS file
+        // written, not one per family), whose options are dropped at once: the family's
+        // table factory, and so its cache, then live only as long as the family.
+        options.create_missing_column_families(true);
+        let own: Vec<Options> = FAMILIES
+            .iter()
+            .map(|_| {
+                let mut own = Options::new();
+                own.block_cache_size(1 << 20).block_cache_shard_bits(0);
+                own
+            })
+            .collect();
+        let with_families: Vec<(&str, &Options)> = std::iter::once(("default", &options))
+            .chain(FAMILIES.iter().copied().zip(&own))
+            .collect();
+        let db = open(kind, &options, &path, &with_families);
+        drop(with_families);
+        drop(own);
         let transactional = matches!(kind, Kind::Pessimistic | Kind::Optimistic);
         let mut open_txn: Option<Open<'_>> = None;
         // Writes of transactions dropped while prepared: recovered at the reopen.
         let mut left_prepared: Vec<Vec<(usize, u8, Vec<u8>)>> = Vec::new();
         let mut names = 0u32;
-        // Each family with a block cache of its own, whose options are dropped at once: the
-        // family's table factory, and so its cache, then live only as long as the family.
         let mut families: Vec<Family<'_>> = FAMILIES
             .iter()
-            .map(|name| {
-                let mut own = Options::new();
-                own.block_cache_size(1 << 20).block_cache_shard_bits(0);
-                Family {
-                    cf: Some(db.create_cf(name, &own).unwrap()),
-                    dropped: false,
-                    values: Default::default(),
-                }
+            .map(|name| Family {
+                cf: Some(db.cf(name).unwrap()),
+                dropped: false,
+                values: Default::default(),
             })
             .collect();
         for op in ops.by_ref().take(40) {
@@ -120,7 +141,11 @@ fuzz_target!(|data: &[u8]| {
             let dropped_now: Vec<bool> = families.iter().map(|fam| fam.dropped).collect();
             let families_dropped = |wf: usize| dropped_now[wf];
             let mut committed = Vec::new();
-            let Family { cf, dropped, values } = &mut families[f];
+            let Family {
+                cf,
+                dropped,
+                values,
+            } = &mut families[f];
             match code % 13 {
                 // The epoch ends: the database closes with whatever is still pinned.
                 0 if x % 4 == 0 => break,
@@ -202,8 +227,7 @@ fuzz_target!(|data: &[u8]| {
                         cf.reader()
                             .multi_get_pinned(&keys, |i, v| seen.push((i, v.map(<[u8]>::to_vec))))
                             .unwrap();
-                        let expected: Vec<_> =
-                            values.iter().cloned().enumerate().collect();
+                        let expected: Vec<_> = values.iter().cloned().enumerate().collect();
                         assert_eq!(seen, expected);
                     }
                 }
@@ -259,7 +283,10 @@ fuzz_target!(|data: &[u8]| {
                             0 => {
                                 let result = o.txn.commit();
                                 if any_dropped && !o.prepared {
-                                    assert!(matches!(result, Err(Error::ColumnFamilyDropped { .. })));
+                                    assert!(matches!(
+                                        result,
+                                        Err(Error::ColumnFamilyDropped { .. })
+                                    ));
                                 } else if o.conflicted && kind == Kind::Optimistic {
                                     assert!(result.is_err(), "a conflict committed");
                                 } else {
@@ -330,14 +357,22 @@ fn recover(
     finals: &[(bool, [Option<Vec<u8>>; 4])],
 ) {
     let names = Db::list_column_families(options, path).unwrap();
-    let db = open(Kind::Pessimistic, options, path, &names);
+    let families: Vec<(&str, &Options)> = names.iter().map(|n| (n.as_str(), options)).collect();
+    let db = open(Kind::Pessimistic, options, path, &families);
     let recovered = db.prepared_transactions().unwrap();
     assert_eq!(recovered.len(), left.len());
-    assert_eq!(db.prepared_transactions().unwrap().len(), 0, "handed out twice");
+    assert_eq!(
+        db.prepared_transactions().unwrap().len(),
+        0,
+        "handed out twice"
+    );
     for (f, name) in FAMILIES.iter().enumerate() {
         if left.iter().flatten().any(|w| w.0 == f) {
             let result = db.drop_cf(name);
-            assert!(matches!(result, Err(Error::ColumnFamilyInUse { .. })), "{result:?}");
+            assert!(
+                matches!(result, Err(Error::ColumnFamilyInUse { .. })),
+                "{result:?}"
+            );
         }
     }
     for txn in recovered {
@@ -358,7 +393,10 @@ fn recover(
                         .map(|w| Some(&w.2[..])),
                 )
                 .collect();
-            assert!(candidates.contains(&got.as_deref()), "family {f} key {key}: {got:?}");
+            assert!(
+                candidates.contains(&got.as_deref()),
+                "family {f} key {key}: {got:?}"
+            );
         }
     }
 }

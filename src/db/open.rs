@@ -15,7 +15,7 @@ use crate::db::column_family::ColumnFamily;
 use crate::db::database::Db;
 use crate::db::family_handle::DEFAULT_COLUMN_FAMILY;
 use crate::db::handles::DbKind;
-use crate::db::opening::Mode;
+use crate::db::opening::{has_database, Mode};
 use crate::options::db_options::Options;
 use crate::options::stored_options::StoredOptions;
 use crate::options::transaction_options::TransactionDbOptions;
@@ -67,7 +67,7 @@ impl Db {
         let path = path.as_ref();
         // A new database has the default family only, which gets `ttl` like every other
         // (left out, `open_with_ttls` would add it with no expiry).
-        let names = if path.join("CURRENT").exists() {
+        let names = if has_database(options, path)? {
             Self::list_column_families(options, path)?
         } else {
             vec![DEFAULT_COLUMN_FAMILY.to_owned()]
@@ -180,7 +180,7 @@ impl Db {
         let path = path.as_ref();
         // Only a directory with no database in it (no CURRENT file) has no column families
         // to list yet; any other failure to list them is the open's failure.
-        let names = if path.join("CURRENT").exists() {
+        let names = if has_database(options, path)? {
             Self::list_column_families(options, path)?
         } else {
             Vec::new()

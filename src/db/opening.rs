@@ -56,10 +56,9 @@ impl Db {
             .as_ref()
             .is_some_and(|env| env.in_memory());
         if in_memory {
-            refuse_in_memory(options, &mode)?;
-        } else {
-            check_ttl_kind(path, matches!(mode, Mode::Ttl { .. }))?;
+            refuse_in_memory(options)?;
         }
+        check_ttl_kind(options, path, matches!(mode, Mode::Ttl { .. }))?;
         let (names, cf_options) = with_default_cf(options, column_families)?;
         for o in std::iter::once(options).chain(cf_options.iter().copied()) {
             o.check()?;
@@ -202,26 +201,54 @@ impl Db {
     }
 }
 
+/// Whether a database is at `path`: its CURRENT file, looked for on the options' file system
+/// (the disk, or one in memory).
+pub(crate) fn has_database(options: &Options, path: &Path) -> Result<bool> {
+    let current = path_to_cstring(&path.join("CURRENT"))?;
+    let (mut code, mut err) = (0, ErrPtr::new());
+    // SAFETY: live options and a NUL-terminated path, both borrowed for the call.
+    let exists = unsafe {
+        ffi::pinrocks_options_env_file_exists(
+            options.raw(),
+            current.as_ptr(),
+            &mut code,
+            err.as_out(),
+        )
+    };
+    err.check_with_code(Some(code))?;
+    Ok(exists != 0)
+}
+
 /// Whether the database at `path` was written as a TTL database, from the newest OPTIONS
-/// file RocksDB wrote (a TTL database's families name `TtlCompactionFilterFactory`).
-/// `None` if there is no database there yet.
-fn stored_as_ttl(path: &Path) -> Result<Option<bool>> {
-    let Ok(entries) = std::fs::read_dir(path) else {
+/// file RocksDB wrote (a TTL database's families name `TtlCompactionFilterFactory`), read
+/// through the options' file system. `None` if there is no database there yet.
+fn stored_as_ttl(options: &Options, path: &Path) -> Result<Option<bool>> {
+    let dir = path_to_cstring(path)?;
+    let (mut len, mut code, mut err) = (0usize, 0, ErrPtr::new());
+    // SAFETY: live options and a NUL-terminated path; the text comes back malloc'd (NULL when
+    // there is no OPTIONS file, or on an error), `len` bytes long, copied here and then
+    // freed with `rocksdb_free` (free) before the error is looked at.
+    let text = unsafe {
+        let raw = ffi::pinrocks_options_env_read_newest_options_file(
+            options.raw(),
+            dir.as_ptr(),
+            &mut len,
+            &mut code,
+            err.as_out(),
+        );
+        if raw.is_null() {
+            None
+        } else {
+            let text = std::slice::from_raw_parts(raw.cast::<u8>(), len);
+            let text = String::from_utf8_lossy(text).into_owned();
+            ffi::rocksdb_free(raw.cast());
+            Some(text)
+        }
+    };
+    err.check_with_code(Some(code))?;
+    let Some(text) = text else {
         return Ok(None);
     };
-    let newest = entries
-        .flatten()
-        .filter_map(|e| {
-            let name = e.file_name().into_string().ok()?;
-            let number: u64 = name.strip_prefix("OPTIONS-")?.parse().ok()?;
-            Some((number, e.path()))
-        })
-        .max_by_key(|(number, _)| *number);
-    let Some((_, file)) = newest else {
-        return Ok(None);
-    };
-    let text = std::fs::read_to_string(&file)
-        .map_err(|e| Error::invalid("path", format!("{}: {e}", file.display())))?;
     // DBWithTTL wraps each family's filter factory in its own, or its compaction filter if
     // it has one (db_ttl_impl.cc), and the file names the wrapper.
     Ok(Some(text.lines().any(|line| {
@@ -232,17 +259,9 @@ fn stored_as_ttl(path: &Path) -> Result<Option<bool>> {
     })))
 }
 
-/// What a database on a file system in memory cannot be: a TTL database (pinrocks tells TTL
-/// databases from plain ones by their OPTIONS file, which it reads from the disk: never
-/// created there, none is mistaken for the other), or one read through mmap (RocksDB's
+/// What a database on a file system in memory cannot be: one read through mmap (RocksDB's
 /// in-memory files hand out slices of a buffer that a write to the same file reallocates).
-fn refuse_in_memory(options: &Options, mode: &Mode) -> Result<()> {
-    if matches!(mode, Mode::Ttl { .. }) {
-        return Err(Error::invalid(
-            "a TTL database",
-            "not on a file system in memory: pinrocks tells TTL databases by their files on disk",
-        ));
-    }
+fn refuse_in_memory(options: &Options) -> Result<()> {
     // SAFETY: live options; a getter.
     if unsafe { ffi::rocksdb_options_get_allow_mmap_reads(options.raw().cast_mut()) } != 0 {
         return Err(Error::invalid(
@@ -253,8 +272,8 @@ fn refuse_in_memory(options: &Options, mode: &Mode) -> Result<()> {
     Ok(())
 }
 
-fn check_ttl_kind(path: &Path, opening_with_ttl: bool) -> Result<()> {
-    match stored_as_ttl(path)? {
+fn check_ttl_kind(options: &Options, path: &Path, opening_with_ttl: bool) -> Result<()> {
+    match stored_as_ttl(options, path)? {
         Some(stored) if stored != opening_with_ttl => Err(Error::TtlMismatch {
             stored_with_ttl: stored,
         }),

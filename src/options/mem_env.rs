@@ -45,10 +45,10 @@ impl EnvKeeper for RawMemEnv {
 /// which keep it alive): reopen on the same `MemEnv` to find them again. Syncs cost
 /// nothing. Cheap to clone; clones share the files.
 ///
-/// What pinrocks reads of a database's files itself comes from the disk, so on a `MemEnv`:
-/// TTL databases and `allow_mmap_reads` are refused at open (`Error::InvalidInput`);
-/// [`Db::open`](crate::Db::open) opens the default family only (name the others with
-/// [`Db::open_with`](crate::Db::open_with)); [`StoredOptions`](crate::StoredOptions) and a
+/// What pinrocks reads of a database's files at open (which families it has, whether it is
+/// a TTL database) it reads through the `MemEnv` too. Not in memory: `allow_mmap_reads`
+/// (refused at open, `Error::InvalidInput`: RocksDB's in-memory files hand out slices a
+/// write moves); [`StoredOptions`](crate::StoredOptions) and a
 /// [`BackupEngine`](crate::BackupEngine) opened with other options read the disk.
 ///
 /// ```

@@ -4,17 +4,14 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use pinrocks::{ColumnFamily, Db, MergeOperator, Options};
+use pinrocks::{ColumnFamily, Db, MergeOperator};
 use tempfile::TempDir;
 
-/// Options that create the database and any named column family.
-pub fn create_options() -> Options {
-    let mut options = Options::new();
-    options
-        .create_if_missing(true)
-        .create_missing_column_families(true);
-    options
-}
+// Shared with the fuzz targets too (fuzz/fuzz_targets/faults.rs), which include it alone.
+mod setup;
+// Not every test binary uses both (`dead_code` above does not cover re-exports).
+#[allow(unused_imports)]
+pub use setup::{append, create_options};
 
 /// A new database with the default column family and `cfs`, and the directory keeping it.
 pub fn open_db(cfs: &[&str]) -> (TempDir, Db) {
@@ -119,21 +116,6 @@ pub fn proptest_config(default: u32) -> proptest::test_runner::Config {
         failure_persistence: None,
         ..proptest::test_runner::Config::default()
     }
-}
-
-/// Append-only lists: a value is its operands, concatenated (a merge appends its operand).
-pub fn append() -> MergeOperator {
-    MergeOperator::associative("append", |input, out| {
-        let len = input.existing.map_or(0, <[u8]>::len)
-            + input.operands.iter().map(<[u8]>::len).sum::<usize>();
-        let buf = out.resize(len)?;
-        let mut at = 0;
-        for part in input.existing.into_iter().chain(input.operands.iter()) {
-            buf[at..at + part.len()].copy_from_slice(part);
-            at += part.len();
-        }
-        Ok(())
-    })
 }
 
 /// A big-endian u64 counter: a merge adds its operand (wrapping).

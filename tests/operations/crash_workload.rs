@@ -35,16 +35,29 @@ use crate::common::{append, create_options};
 const WAL_KEYS: u8 = 16;
 const INGESTED: u8 = 0xF0;
 
-/// A small, seeded generator (SplitMix64): the same seed, the same run.
-struct Rng(u64);
+/// Where the run's choices come from: a small, seeded generator (SplitMix64: the same seed,
+/// the same run), or a fuzzer's bytes, one per choice (then 1s: the run ends with them).
+enum Rng {
+    Seeded(u64),
+    Bytes { bytes: Vec<u8>, at: usize },
+}
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        match self {
+            Rng::Seeded(state) => {
+                *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                let mut z = *state;
+                z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+                z ^ (z >> 31)
+            }
+            Rng::Bytes { bytes, at } => {
+                let next = bytes.get(*at).map_or(1, |&b| u64::from(b));
+                *at += 1;
+                next
+            }
+        }
     }
     fn below(&mut self, n: u64) -> u64 {
         self.next() % n
@@ -54,6 +67,10 @@ impl Rng {
     }
     fn byte(&mut self, below: u8) -> u8 {
         self.below(u64::from(below)) as u8
+    }
+    /// A fuzzer's bytes all used (a seeded generator never runs out).
+    fn exhausted(&self) -> bool {
+        matches!(self, Rng::Bytes { bytes, at } if *at >= bytes.len())
     }
 }
 
@@ -118,7 +135,7 @@ fn random_op(rng: &mut Rng, ranges: bool) -> Op {
 
 /// What one run learned, for the figures.
 #[derive(Default, Debug)]
-struct Figures {
+pub struct Figures {
     cycles: usize,
     writes: usize,
     power_losses: usize,
@@ -140,6 +157,10 @@ struct Run<'a> {
     transactional: bool,
     /// The negative control's lie: every write counted as synced, no kills.
     claim_all_synced: bool,
+    /// Whether a refused write may meet a full disk: not in memory, where RocksDB's
+    /// SstFileManager, told 0 bytes free while stopped, then asks a file system with no
+    /// free-space answer and stays `Busy` until the database closes.
+    full_disk: bool,
     dir: &'a Path,
     fs: FaultFs,
     options: Options,
@@ -238,7 +259,7 @@ impl Run<'_> {
     /// cycle then goes straight to its crash, and the check still holds it to every
     /// acknowledged write.
     fn refuse_one_write(&mut self, db: &Db) -> Result<bool, String> {
-        let full = self.rng.one_in(2);
+        let full = self.full_disk && self.rng.one_in(2);
         let mut synced = WriteOptions::new();
         synced.sync(true);
         if full {
@@ -336,8 +357,8 @@ impl Run<'_> {
         // model leaves it out), and the database recovers before the workload goes on. Not
         // in a cycle whose flushes fail: there RocksDB 11.8.1's `Resume` can succeed with
         // the live WAL's writer still failed, and the next write gets "Seen error. Skip
-        // writing buffer." and stops writes (seeds 9 and 33 with the variable below; noted
-        // for a test of its own).
+        // writing buffer." and stops writes (seeds 9 and 33 with the variable below; its own
+        // test: background_faults.rs, `rocksdbs_resume_after_a_wal_error_over_a_soft_..`).
         // `PINROCKS_CRASH_MIX_REFUSALS=1` lets them meet, to find that behaviour again.
         let mix = std::env::var_os("PINROCKS_CRASH_MIX_REFUSALS").is_some();
         let refused_at = ((!faulty || mix) && self.rng.one_in(3)).then(|| self.rng.below(steps));
@@ -622,6 +643,79 @@ impl Run<'_> {
     }
 }
 
+impl<'a> Run<'a> {
+    /// A run over `fs` (on which a write may meet a full disk, or not), its database at
+    /// `dir`, with a merge operator that appends and RocksDB's own recovery retrying twice,
+    /// 1 ms apart.
+    fn new(
+        rng: Rng,
+        transactional: bool,
+        claim_all_synced: bool,
+        dir: &'a Path,
+        (fs, full_disk): (FaultFs, bool),
+    ) -> Self {
+        let mut options = create_options();
+        options
+            .fault_fs(&fs)
+            .merge_operator(&append())
+            .max_bgerror_resume_count(2);
+        options.bgerror_resume_retry_interval(Duration::from_millis(1));
+        Run {
+            rng,
+            transactional,
+            claim_all_synced,
+            full_disk,
+            dir,
+            fs,
+            options,
+            families: vec!["default".into()],
+            next_family: 0,
+            ingested: State::new(),
+            next_file: 0,
+            next_txn: 0,
+            figures: Figures::default(),
+        }
+    }
+
+    /// Cycles from an empty database until `cycles` or the choices run out; the violation,
+    /// if any, with its cycle.
+    fn cycles(&mut self, cycles: usize) -> Result<(), String> {
+        let mut state = State::new();
+        for cycle in 0..cycles {
+            if self.rng.exhausted() {
+                break;
+            }
+            state = self
+                .cycle(state)
+                .map_err(|violation| format!("cycle {cycle}: {violation}"))?;
+        }
+        Ok(())
+    }
+}
+
+/// One run driven by a fuzzer's bytes over a `FaultFs` in memory (the first byte: a
+/// transaction database if odd; then one byte per choice, up to 8 cycles): what
+/// `fuzz/fuzz_targets/faults.rs` runs. Its figures, or the violation.
+pub fn run_fuzzed(data: &[u8]) -> Result<Figures, String> {
+    let Some((&kind, choices)) = data.split_first() else {
+        return Ok(Figures::default());
+    };
+    let fs = FaultFs::in_memory().unwrap();
+    let rng = Rng::Bytes {
+        bytes: choices.to_vec(),
+        at: 0,
+    };
+    let dir = Path::new("/pinrocks-fuzz/faults/db");
+    let mut run = Run::new(rng, kind % 2 == 1, false, dir, (fs, false));
+    // One thread opens the table files: RocksDB's default of 16 starts 15 threads at every
+    // open, most of an input's time.
+    run.options
+        .set_by_name(&[("max_file_opening_threads", "1")])
+        .unwrap();
+    run.cycles(8)?;
+    Ok(run.figures)
+}
+
 /// One seeded run of `cycles` crash cycles; the violation, if any.
 fn run(seed: u64, cycles: usize, figures: &mut Figures) -> Result<(), String> {
     run_claiming(seed, cycles, false, figures)
@@ -640,37 +734,14 @@ fn run_claiming(
         None => dir.path().join("db"),
     };
     let fs = FaultFs::new().unwrap();
-    let mut options = create_options();
-    options
-        .fault_fs(&fs)
-        .merge_operator(&append())
-        .max_bgerror_resume_count(2);
-    options.bgerror_resume_retry_interval(Duration::from_millis(1));
-    let mut run = Run {
-        rng: Rng(seed),
-        transactional: seed % 2 == 1,
+    let mut run = Run::new(
+        Rng::Seeded(seed),
+        seed % 2 == 1,
         claim_all_synced,
-        dir: &db_dir,
-        fs,
-        options,
-        families: vec!["default".into()],
-        next_family: 0,
-        ingested: State::new(),
-        next_file: 0,
-        next_txn: 0,
-        figures: Figures::default(),
-    };
-    let mut state = State::new();
-    let mut outcome = Ok(());
-    for cycle in 0..cycles {
-        match run.cycle(state) {
-            Ok(next) => state = next,
-            Err(violation) => {
-                outcome = Err(format!("cycle {cycle}: {violation}"));
-                break;
-            }
-        }
-    }
+        &db_dir,
+        (fs, true),
+    );
+    let outcome = run.cycles(cycles);
     let f = &run.figures;
     figures.cycles += f.cycles;
     figures.writes += f.writes;
@@ -755,4 +826,25 @@ fn the_crash_check_catches_unsynced_writes_claimed_synced() {
             .expect_err("a power loss kept every unsynced write");
         assert!(violation.contains("is no state from write"), "{violation}");
     }
+}
+
+/// The fuzz target's entry (`run_fuzzed`) on fixed bytes, in memory: the same cycles and
+/// check, choices taken byte by byte, on both kinds of database.
+#[test]
+fn the_fuzz_entry_runs_crash_cycles_in_memory() {
+    let mut seeded = Rng::Seeded(7);
+    let choices: Vec<u8> = (0..600).map(|_| seeded.next() as u8).collect();
+    for kind in [0u8, 1] {
+        let input: Vec<u8> = std::iter::once(kind)
+            .chain(choices.iter().copied())
+            .collect();
+        let figures = run_fuzzed(&input).unwrap_or_else(|v| panic!("kind {kind}: {v}"));
+        assert!(figures.cycles >= 2, "{figures:?}");
+        assert!(figures.writes > 0, "{figures:?}");
+        assert_eq!(
+            figures.cycles,
+            figures.power_losses + figures.partial_power_losses + figures.kills
+        );
+    }
+    assert_eq!(run_fuzzed(&[]).unwrap().cycles, 0);
 }

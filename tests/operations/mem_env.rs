@@ -111,16 +111,58 @@ fn a_fault_file_system_in_memory_loses_what_was_not_synced() {
     assert!(!path.exists());
 }
 
-/// What pinrocks cannot do in memory is refused at open, typed: a TTL database (told from a
-/// plain one by its files on disk) and mmap reads (slices of a buffer a write moves).
+/// Reads pinrocks makes of a database's files go through its file system: `Db::open` finds
+/// every family in memory, and a TTL database is told from a plain one there as on disk.
 #[test]
-fn ttl_databases_and_mmap_reads_are_refused_in_memory() {
+fn families_and_the_ttl_kind_are_found_in_memory() {
     let (_dir, path) = unused_path();
     let env = MemEnv::new().unwrap();
-    match Db::open_with_ttl(&on(&env), &path, std::time::Duration::from_secs(60)) {
-        Err(pinrocks::Error::InvalidInput { what, .. }) => assert_eq!(what, "a TTL database"),
+    {
+        let db = Db::open(&on(&env), &path).unwrap();
+        drop(db.create_cf("family", &on(&env)).unwrap());
+        db.cf("family")
+            .unwrap()
+            .writer()
+            .put(b"k", b"in family")
+            .unwrap();
+    }
+    {
+        let db = Db::open(&on(&env), &path).unwrap();
+        let family = db.cf("family").unwrap();
+        assert_eq!(
+            family.reader().get(b"k").unwrap().as_deref(),
+            Some(&b"in family"[..])
+        );
+    }
+    let minute = std::time::Duration::from_secs(60);
+    match Db::open_with_ttl(&on(&env), &path, minute) {
+        Err(pinrocks::Error::TtlMismatch {
+            stored_with_ttl: false,
+        }) => {}
         other => panic!("{other:?}"),
     }
+    let ttl_path = path.with_extension("ttl");
+    {
+        let db = Db::open_with_ttl(&on(&env), &ttl_path, minute).unwrap();
+        db.put(b"session", b"token").unwrap();
+    }
+    match Db::open(&on(&env), &ttl_path) {
+        Err(pinrocks::Error::TtlMismatch {
+            stored_with_ttl: true,
+        }) => {}
+        other => panic!("{other:?}"),
+    }
+    let db = Db::open_with_ttl(&on(&env), &ttl_path, minute).unwrap();
+    assert_eq!(db.get(b"session").unwrap().as_deref(), Some(&b"token"[..]));
+    assert!(!path.exists() && !ttl_path.exists());
+}
+
+/// What a file system in memory cannot do is refused at open, typed: mmap reads (slices of a
+/// buffer a write moves).
+#[test]
+fn mmap_reads_are_refused_in_memory() {
+    let (_dir, path) = unused_path();
+    let env = MemEnv::new().unwrap();
     let mut mmap = on(&env);
     mmap.allow_mmap_reads(true);
     match Db::open(&mmap, &path) {

@@ -1,0 +1,28 @@
+//! Options every test starts from, and the append merge operator the crash workload's model
+//! follows: shared with the fuzz targets, which include this file alone.
+
+use pinrocks::{MergeOperator, Options};
+
+/// Options that create the database and any named column family.
+pub fn create_options() -> Options {
+    let mut options = Options::new();
+    options
+        .create_if_missing(true)
+        .create_missing_column_families(true);
+    options
+}
+
+/// Append-only lists: a value is its operands, concatenated (a merge appends its operand).
+pub fn append() -> MergeOperator {
+    MergeOperator::associative("append", |input, out| {
+        let len = input.existing.map_or(0, <[u8]>::len)
+            + input.operands.iter().map(<[u8]>::len).sum::<usize>();
+        let buf = out.resize(len)?;
+        let mut at = 0;
+        for part in input.existing.into_iter().chain(input.operands.iter()) {
+            buf[at..at + part.len()].copy_from_slice(part);
+            at += part.len();
+        }
+        Ok(())
+    })
+}
