@@ -65,6 +65,11 @@ fn main() {
     }
 
     let mut cpp = cc::Build::new();
+    // The `mt_static` feature: the static C runtime, as librocksdb-sys builds RocksDB with
+    // it (MSVC only; nothing elsewhere).
+    if env::var_os("CARGO_FEATURE_MT_STATIC").is_some() {
+        cpp.static_crt(true);
+    }
     cpp.cpp(true)
         .file("rocksdb-c/reads.cc")
         .file("rocksdb-c/db.cc")

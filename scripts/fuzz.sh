@@ -9,8 +9,9 @@
 #   targets: decode, operations, pin_owners, faults (all by default)
 # A crash leaves its input in fuzz/artifacts/TARGET/; replay it with
 #   cargo +nightly fuzz run [-s none] TARGET fuzz/artifacts/TARGET/crash-...
-# (operations reuses its database for 256 inputs, so a crash may need the inputs run before
-# it on that database, not only its own: rerun the corpus, then the artifact).
+# (operations reuses its database for 256 inputs: a crash that needs the files earlier
+# inputs left may not repeat alone; PINROCKS_FUZZ_INPUTS_PER_DATABASE=1 gives each input
+# a fresh database, to tell which kind of crash it is).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -23,15 +24,20 @@ shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(decode operations pin_owners faults)
 
-# RocksDB and Snappy as built for the crate (one build per machine), linked as they are.
-cargo build --release >&2
-lib=$(ls -t "$CARGO_TARGET_DIR"/release/build/librocksdb-sys-*/out/librocksdb.a | head -1)
+# RocksDB and Snappy as built for the crate with its default features (one build per
+# machine), linked as they are: the folder librocksdb-sys' build script of this very build
+# reported (not the newest of several, which may be a build with other features).
+out=$(cargo build --release --message-format=json 2>/dev/null |
+    sed -n 's/.*"reason":"build-script-executed","package_id":"[^"]*librocksdb-sys[^"]*".*"out_dir":"\([^"]*\)".*/\1/p' |
+    tail -1)
+[ -f "$out/librocksdb.a" ] || need "could not find librocksdb-sys' build of RocksDB (cargo build --release)"
+lib="$out/librocksdb.a"
 # build.rs refuses ROCKSDB_LIB_DIR (a system RocksDB may not be 11.8.1) unless
 # PINROCKS_PREBUILT_ROCKSDB names the same directory: this one, librocksdb-sys' own build.
 export ROCKSDB_LIB_DIR="${lib%/*}" ROCKSDB_STATIC=1 SNAPPY_LIB_DIR="${lib%/*}" SNAPPY_STATIC=1
 export PINROCKS_PREBUILT_ROCKSDB="${lib%/*}"
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR}-fuzz"
-mkdir -p "$CARGO_TARGET_DIR"
+# One target folder per sanitizer: a build under one flag set would evict the other's.
+fuzz_dir="${CARGO_TARGET_DIR}-fuzz"
 
 for target in "${targets[@]}"; do
     echo "fuzz: $target for $seconds s" >&2
@@ -56,6 +62,8 @@ for target in "${targets[@]}"; do
     operations | faults) sanitizer="${PINROCKS_FUZZ_SANITIZER:-none}" ;;
     *) sanitizer="${PINROCKS_FUZZ_SANITIZER:-address}" ;;
     esac
+    export CARGO_TARGET_DIR="$fuzz_dir-$sanitizer"
+    mkdir -p "$CARGO_TARGET_DIR"
     cargo +nightly fuzz run -s "$sanitizer" "$target" "fuzz/corpus/$target" "${seeds[@]}" -- \
         -max_total_time="$seconds" -max_len="$max_len" -len_control=0 -print_final_stats=1 2>&1 |
         tee "$CARGO_TARGET_DIR/fuzz-$target.log" | grep -E '^(#[0-9]+\s+DONE|stat::|==[0-9]+==ERROR|SUMMARY)' || true

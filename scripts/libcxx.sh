@@ -26,5 +26,5 @@ export CC=clang CXX=clang++ CXXFLAGS="-stdlib=libc++" CXXSTDLIB=c++
 # setup.sh may have set the default folder: this mode always has its own.
 export CARGO_TARGET_DIR="${PINROCKS_LIBCXX_TARGET_DIR:-${CARGO_TARGET_DIR%-libcxx}-libcxx}"
 export PINROCKS_BUILD_MODE=libcxx
-[ $# -gt 0 ] || set -- cargo build --release --all-targets --all-features
+[ $# -gt 0 ] || set -- cargo build --release --all-targets --features "$PINROCKS_TEST_FEATURES"
 exec "$@"

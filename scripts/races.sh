@@ -14,7 +14,7 @@ require_valgrind
 command -v python3 >/dev/null || apt_install "python3 is missing" python3
 
 binary() { # test target
-    cargo test --release --all-features --no-run --message-format=json --test "$1" 2>/dev/null |
+    cargo test --release --features "$PINROCKS_TEST_FEATURES" --no-run --message-format=json --test "$1" 2>/dev/null |
         sed -n 's/.*"executable":"\([^"]*\)".*/\1/p'
 }
 concurrency=$(binary concurrency)

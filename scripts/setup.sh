@@ -77,3 +77,8 @@ sweep_binary() {
 
 # RocksDB takes many minutes to compile: build it once per machine, not per checkout.
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-${HOME:-$PWD}/.cache/pinrocks-target}"
+
+# The features the tests, lints and docs build with: the default compressions plus these
+# (not the RocksDB build options, jemalloc, io-uring, lto, rtti and mt_static, each a new
+# RocksDB build: scripts/features.sh builds and tests them).
+export PINROCKS_TEST_FEATURES=serde,fault-injection

@@ -10,18 +10,18 @@ source scripts/setup.sh
 
 cargo fmt --check
 scripts/clang-format-check.sh
-cargo clippy --release --all-targets --all-features -- -D warnings
-RUSTDOCFLAGS="-D warnings" cargo doc --release --no-deps --all-features
+cargo clippy --release --all-targets --features "$PINROCKS_TEST_FEATURES" -- -D warnings
+RUSTDOCFLAGS="-D warnings" cargo doc --release --no-deps --features "$PINROCKS_TEST_FEATURES"
 scripts/sweep.sh --quick >/dev/null
 echo "sweep harness: ok ($CARGO_TARGET_DIR/pinrocks-sweep-quick/report.md)"
 scripts/memcheck.sh
-cargo test --release --all-features
+cargo test --release --features "$PINROCKS_TEST_FEATURES"
 # The examples a user would copy, run as they are.
 for example in typed_table hot_path scan migrate_from_rocksdb transaction_retry merge_counter \
     backup_restore shared_service; do
-    cargo run --quiet --release --all-features --example "$example" >/dev/null
+    cargo run --quiet --release --features "$PINROCKS_TEST_FEATURES" --example "$example" >/dev/null
 done
-cargo run --quiet --release --all-features --example service_monitor -- 2 >/dev/null
+cargo run --quiet --release --features "$PINROCKS_TEST_FEATURES" --example service_monitor -- 2 >/dev/null
 echo "examples: typed_table hot_path scan migrate_from_rocksdb transaction_retry merge_counter" \
     "backup_restore shared_service service_monitor ran"
 # The package as crates.io would get it: Cargo.toml's include list, built on its own in the

@@ -40,15 +40,27 @@ fn options(env: &MemEnv) -> Options {
 
 const PATH: &str = "/pinrocks-fuzz/operations";
 
-/// Inputs run on one database before a fresh one replaces it.
-const INPUTS_PER_DATABASE: u32 = 256;
+/// Inputs run on one database before a fresh one replaces it: 256, or
+/// `PINROCKS_FUZZ_INPUTS_PER_DATABASE` (1 gives every input a database of its own).
+fn inputs_per_database() -> u32 {
+    static N: OnceLock<u32> = OnceLock::new();
+    *N.get_or_init(|| {
+        std::env::var("PINROCKS_FUZZ_INPUTS_PER_DATABASE")
+            .map(|n| {
+                n.parse()
+                    .expect("PINROCKS_FUZZ_INPUTS_PER_DATABASE: a number")
+            })
+            .unwrap_or(256)
+    })
+}
 
 /// The database inputs share, on a file system in memory (no disk, no fsync), and how many
 /// inputs it has run. An open costs more than most inputs' operations together (RocksDB
 /// writes its OPTIONS file and parses it back), so inputs reuse the database: each starts
-/// from an empty key space (one range delete), on files earlier inputs left (at most
-/// `INPUTS_PER_DATABASE - 1` of them), which a crash's input alone may then not repeat;
-/// rerun it after the corpus (`-runs=1 corpus artifact`) for the same history.
+/// from an empty key space (one range delete), on files the inputs before it left. A crash
+/// that needs those files may not repeat from its input alone (most of those inputs were
+/// mutations libFuzzer did not keep); a crash that repeats with
+/// `PINROCKS_FUZZ_INPUTS_PER_DATABASE=1` needs nothing but its input.
 struct Shared {
     options: Options,
     db: Option<Db>,
@@ -72,7 +84,7 @@ fn fresh() -> Shared {
 fuzz_target!(|data: &[u8]| {
     SHARED.with_borrow_mut(|shared| {
         let shared = match shared {
-            Some(s) if s.inputs < INPUTS_PER_DATABASE => s,
+            Some(s) if s.inputs < inputs_per_database() => s,
             _ => {
                 *shared = None; // closes the last database first
                 shared.insert(fresh())

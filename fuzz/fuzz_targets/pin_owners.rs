@@ -97,10 +97,13 @@ fuzz_target!(|data: &[u8]| {
         options
             .set_by_name(&[("max_file_opening_threads", "1")])
             .unwrap();
-        // Each family with a block cache of its own, made at the open (one OPTIONS file
-        // written, not one per family), whose options are dropped at once: the family's
-        // table factory, and so its cache, then live only as long as the family.
+        // Each family with a block cache of its own, whose options are dropped at once: the
+        // family's table factory, and so its cache, then live only as long as the family.
+        // Made at the open (one OPTIONS file written, not one per family), the last one by
+        // `create_cf` after it when the input says so.
         options.create_missing_column_families(true);
+        let late = usize::from(data.get(epoch).is_some_and(|b| b % 2 == 1));
+        let at_open = FAMILIES.len() - late;
         let own: Vec<Options> = FAMILIES
             .iter()
             .map(|_| {
@@ -110,11 +113,10 @@ fuzz_target!(|data: &[u8]| {
             })
             .collect();
         let with_families: Vec<(&str, &Options)> = std::iter::once(("default", &options))
-            .chain(FAMILIES.iter().copied().zip(&own))
+            .chain(FAMILIES[..at_open].iter().copied().zip(&own))
             .collect();
         let db = open(kind, &options, &path, &with_families);
         drop(with_families);
-        drop(own);
         let transactional = matches!(kind, Kind::Pessimistic | Kind::Optimistic);
         let mut open_txn: Option<Open<'_>> = None;
         // Writes of transactions dropped while prepared: recovered at the reopen.
@@ -122,12 +124,18 @@ fuzz_target!(|data: &[u8]| {
         let mut names = 0u32;
         let mut families: Vec<Family<'_>> = FAMILIES
             .iter()
-            .map(|name| Family {
-                cf: Some(db.cf(name).unwrap()),
+            .enumerate()
+            .map(|(i, name)| Family {
+                cf: Some(if i < at_open {
+                    db.cf(name).unwrap()
+                } else {
+                    db.create_cf(name, &own[i]).unwrap()
+                }),
                 dropped: false,
                 values: Default::default(),
             })
             .collect();
+        drop(own);
         for op in ops.by_ref().take(40) {
             let [code, x, y] = [op[0], *op.get(1).unwrap_or(&0), *op.get(2).unwrap_or(&0)];
             let (f, key) = (x as usize % FAMILIES.len(), y % 4);

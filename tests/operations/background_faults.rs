@@ -76,6 +76,7 @@ fn one_soft_flush_error(fs: &FaultFs, db: &Db, seed: u32) {
     io_error_injected(db.flush());
     fs.inject_background_errors(FaultKind::Write, 0, false, false, 0);
     injected_exactly(fs, FaultKind::Write, 1);
+    assert_eq!(severity(db), None, "soft: writes not stopped");
 }
 
 /// Waits (at most 20 s) until `n` errors of `kind` were injected into background jobs (a
