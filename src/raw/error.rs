@@ -582,11 +582,21 @@ impl ErrPtr {
     /// (our own C++ does, starting from 0): a non-zero code is an error even without a
     /// message (allocating the message can fail too). Without a code, the kind is read from
     /// the message's prefix.
+    // The success path inlined into every call site (no message to free, so no drop), the
+    // failure out of line: measured, 28 instructions per pinned read otherwise.
+    #[inline]
     pub(crate) fn check_with_code(self, code: Option<i32>) -> Result<()> {
-        let failed_code = code.filter(|&c| c != 0);
-        if self.0.is_null() && failed_code.is_none() {
+        if self.0.is_null() && code.is_none_or(|c| c == 0) {
+            std::mem::forget(self); // NULL: nothing to free
             return Ok(());
         }
+        self.failed(code)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn failed(self, code: Option<i32>) -> Result<()> {
+        let failed_code = code.filter(|&c| c != 0);
         let message = if self.0.is_null() {
             String::from("(no message: it could not be allocated)")
         } else {
@@ -601,6 +611,7 @@ impl ErrPtr {
         Err(Error::from_status(kind, message))
     }
 
+    #[inline]
     pub(crate) fn check(self) -> Result<()> {
         self.check_with_code(None)
     }

@@ -86,6 +86,7 @@ pub(crate) const INFO_LOG: &str = "info log";
 pub(crate) const EVENT_LISTENER: &str = "event listener";
 
 /// Whether this thread is inside one of pinrocks' callbacks.
+#[inline]
 pub(crate) fn is_inside() -> bool {
     current().is_some()
 }
