@@ -60,6 +60,7 @@ fn main() {
         "fault_fs.cc",
         "guarded_calls.cc",
         "layout_probes.cc",
+        "bench_floor.cc",
     ] {
         println!("cargo:rerun-if-changed=rocksdb-c/{file}");
     }
@@ -87,6 +88,8 @@ fn main() {
         // Test-only probes of layout.h (src/raw/layout_tests.rs); not in pinrocks.h, so
         // bindgen does not see them.
         .file("rocksdb-c/layout_probes.cc")
+        // The sweep's C++ floors (benches/sweep/scans.rs), declared by the bench alone.
+        .file("rocksdb-c/bench_floor.cc")
         .include("rocksdb-c")
         .include(&include)
         .include(&rocksdb_root)

@@ -434,10 +434,10 @@ void pinrocks_iter_move(rocksdb_iterator_t* iter, int op) PINROCKS_NOEXCEPT {
         it->SeekToLast();
         break;
       case PINROCKS_ITER_NEXT:
-        it->Next();
+        if (it->Valid()) it->Next();
         break;
       case PINROCKS_ITER_PREV:
-        it->Prev();
+        if (it->Valid()) it->Prev();
         break;
       default:
         // Reported from the iterator's status, as an exception thrown in a move is.

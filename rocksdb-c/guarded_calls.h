@@ -177,8 +177,10 @@ void pinrocks_delete_file_in_range_cf(rocksdb_t* db, rocksdb_column_family_handl
 #define PINROCKS_ITER_LAST 1
 #define PINROCKS_ITER_NEXT 2
 #define PINROCKS_ITER_PREV 3
-/* rocksdb_iter_seek_to_first/_last/_next/_prev (op: PINROCKS_ITER_*); on an exception the
- * iterator is replaced as by pinrocks_iter_seek (not valid, its status the failure). */
+/* rocksdb_iter_seek_to_first/_last/_next/_prev (op: PINROCKS_ITER_*); _next and _prev do
+ * nothing on an iterator that is not valid (RocksDB's would be undefined), so a step is one
+ * call. On an exception the iterator is replaced as by pinrocks_iter_seek (not valid, its
+ * status the failure). */
 void pinrocks_iter_move(rocksdb_iterator_t* iter, int op) PINROCKS_NOEXCEPT;
 /* rocksdb_get_updates_since with default read options. */
 rocksdb_wal_iterator_t* pinrocks_get_updates_since(rocksdb_t* db, uint64_t seq_number,

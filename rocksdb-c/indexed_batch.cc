@@ -151,7 +151,7 @@ void pinrocks_wbwi_multi_get_pinned(rocksdb_t* db, rocksdb_writebatch_wi_t* batc
       });
     } else {
       b->MultiGetFromBatchAndDB(pinrocks::db_of(db), ro, cf, num_keys, pinned.keys(),
-                                pinned.values(), pinned.statuses(), /*sorted_input=*/false);
+                                pinned.values(), pinned.statuses(), pinned.SortedFor(cf));
     }
     pinned.Deliver(fn, ctx, status_code, errptr);
   });

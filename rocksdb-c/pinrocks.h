@@ -157,6 +157,13 @@ void pinrocks_multi_get_pinned(rocksdb_t* db, const rocksdb_readoptions_t* optio
                                const pinrocks_slice* keys, pinrocks_multi_value_fn fn, void* ctx,
                                int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
+/* A valid iterator's key and value in one call (rocksdb_iter_valid, rocksdb_iter_key and
+ * rocksdb_iter_value, one crossing instead of three on every step of a scan), both valid until
+ * the iterator moves. Returns 0, setting nothing, when the iterator is not valid. Any
+ * rocksdb_iterator_t (a database's, a transaction's, an indexed batch's). */
+unsigned char pinrocks_iter_entry(const rocksdb_iterator_t* iter, const char** key, size_t* keylen,
+                                  const char** value, size_t* valuelen) PINROCKS_NOEXCEPT;
+
 /* ---- A database's administration (rocksdb-c/db.cc) ---- */
 
 /* DB::Close: closes the database (flushing what must be flushed, closing the WAL and the

@@ -8,6 +8,7 @@
 #include "pinned_batch.h"
 #include "pinrocks.h"
 #include "rocksdb/db.h"
+#include "rocksdb/iterator.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
 
@@ -45,10 +46,26 @@ void pinrocks_multi_get_pinned(rocksdb_t* db, const rocksdb_readoptions_t* optio
       });
     } else {
       pinrocks::db_of(db)->MultiGet(ro, cf, num_keys, batch.keys(), batch.values(),
-                                    batch.statuses(), /*sorted_input=*/false);
+                                    batch.statuses(), batch.SortedFor(cf));
     }
     batch.Deliver(fn, ctx, status_code, errptr);
   });
+}
+
+// Valid, key and value do not throw (RocksDB's iterators keep errors in status()), except an
+// indexed batch's Valid, which copies a failed status and may meet bad_alloc: noexcept then
+// stops the process, as rule 5 of pinrocks.h says, rather than unwind into Rust.
+unsigned char pinrocks_iter_entry(const rocksdb_iterator_t* iter, const char** key, size_t* keylen,
+                                  const char** value, size_t* valuelen) PINROCKS_NOEXCEPT {
+  const rocksdb::Iterator* it = pinrocks::iterator_of(iter);
+  if (!it->Valid()) return 0;
+  const rocksdb::Slice k = it->key();
+  const rocksdb::Slice v = it->value();
+  *key = k.data();
+  *keylen = k.size();
+  *value = v.data();
+  *valuelen = v.size();
+  return 1;
 }
 
 }  // extern "C"

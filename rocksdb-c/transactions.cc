@@ -170,7 +170,7 @@ void pinrocks_transaction_multi_get_pinned(rocksdb_transaction_t* txn,
       });
     } else {
       t->MultiGet(ro, cf, num_keys, batch.keys(), batch.values(), batch.statuses(),
-                  /*sorted_input=*/false);
+                  batch.SortedFor(cf));
     }
     batch.Deliver(fn, ctx, status_code, errptr);
   });

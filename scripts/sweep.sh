@@ -2,13 +2,14 @@
 # The main job: the value-size sweep. Times every tier (the `rocksdb` crate as the peer,
 # raw C calls as the floor) in paired, interleaved rounds (`sweep run`: memtable, block
 # cache, no block cache, concurrent readers on LRU and HyperClock caches; length-only and
-# every-byte consumers), times reads of merged keys, in transactions and of values in blob
-# files (`sweep blobs`), counts instructions and allocations
-# per read under valgrind, and writes the report ($CARGO_TARGET_DIR/pinrocks-sweep/report.md)
-# and two log-log plots (sweep.svg, ratio.svg) beside it. About 10 minutes on the 2-core Xeon
-# VM and 16 on the 2-core EPYC VM, once RocksDB is built. (`cargo bench --bench sweep` still
-# runs criterion over the block cache and memtable cells, for its statistics and HTML on
-# single cells.)
+# every-byte consumers); times scans (`sweep scans`), batches (`sweep batches`), large
+# memtable values pinned in place (`sweep memtable`), reads of merged keys, in transactions
+# and of values in blob files (`sweep blobs`); counts instructions and allocations per read
+# under valgrind, and writes the report ($CARGO_TARGET_DIR/pinrocks-sweep/report.md) and two
+# log-log plots (sweep.svg, ratio.svg) beside it. About 12 minutes on the 2-core Xeon VM and
+# 18 on the 2-core EPYC VM, once RocksDB is built. (`cargo bench --bench sweep` still runs
+# criterion over the block cache and memtable cells, for its statistics and HTML on single
+# cells.)
 #
 #   scripts/sweep.sh            the full sweep
 #   scripts/sweep.sh --quick    every cell briefly, no valgrind: proves the harness works
@@ -35,6 +36,9 @@ bin=$(sweep_binary)
 [ -x "$bin" ] || need "could not build the sweep binary (cargo bench --bench sweep --no-run)"
 if [ "$quick" = 1 ]; then
     "$bin" run "$out" --quick
+    "$bin" scans --quick >"$out/scans.md"
+    "$bin" batches --quick >"$out/batches.md"
+    "$bin" memtable --quick >"$out/memtable.md"
     "$bin" merge --quick >"$out/merge.md"
     "$bin" txn --quick >"$out/txn.md"
     "$bin" blobs --quick >"$out/blobs.md"
@@ -44,6 +48,9 @@ else
     # a time. Each part's duration goes to stderr: where to trim when the sweep grows.
     SECONDS=0
     "$bin" run "$out"
+    "$bin" scans >"$out/scans.md"
+    "$bin" batches >"$out/batches.md"
+    "$bin" memtable >"$out/memtable.md"
     "$bin" merge >"$out/merge.md"
     "$bin" txn >"$out/txn.md"
     "$bin" blobs >"$out/blobs.md"

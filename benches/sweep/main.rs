@@ -11,6 +11,12 @@
 //!   for the scripts;
 //! * `merge [--quick]`, `merge-per-read ...`: reads of keys with pending merge operands,
 //!   ours and the `rocksdb` crate's, timed interleaved (`merge.rs`, `paired.rs`);
+//! * `scans [--quick]`: iterator steps, forward and backward, through every way of
+//!   iterating of both libraries, the C API and a C++ loop (`scans.rs`);
+//! * `batches [--quick]`: multi-gets against single reads, both libraries, from the block
+//!   cache and from the disk (`batches.rs`);
+//! * `memtable [--quick]`: large values still in the memtable, through the pinned read
+//!   (which copies them) and two routes that pin them in place (`memtable.rs`);
 //! * `crc`: flush and cold-read speed under this build's CRC32c (`crc.rs`);
 //! * `txn [--quick]`: reads inside a transaction, ours and the `rocksdb` crate's (`txn.rs`);
 //! * `blobs [--quick]`: values in blob files, with a blob cache and without (`blobs.rs`);
@@ -19,13 +25,17 @@
 //! Environment: `PINROCKS_SIZES=8,4096` limits the sizes; `PINROCKS_QUICK=1` runs every
 //! cell briefly (CI's smoke test; its timings mean nothing).
 
+mod batches;
 mod blobs;
 mod crc;
+mod memtable;
 mod merge;
 mod paired;
 mod per_read;
+mod plot;
 mod report;
 mod run;
+mod scans;
 mod tiers;
 mod txn;
 mod watched;
@@ -117,6 +127,9 @@ fn main() {
         Some("per-read") => per_read::main(&args[1..]),
         Some("run") => run::main(&args[1..]),
         Some("merge") => merge::main(&args[1..]),
+        Some("scans") => scans::main(&args[1..]),
+        Some("batches") => batches::main(&args[1..]),
+        Some("memtable") => memtable::main(&args[1..]),
         Some("crc") => crc::main(),
         Some("txn") => txn::main(&args[1..]),
         Some("blobs") => blobs::main(&args[1..]),

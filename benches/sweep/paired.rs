@@ -63,6 +63,20 @@ pub fn run(
     rounds: usize,
     slice: Duration,
 ) -> (Rounds, u64) {
+    // Check the clock every 16 reads: cheap, and fine-grained enough for slices of
+    // milliseconds even at a millisecond per read.
+    run_checking(reads, keys, rounds, slice, 16)
+}
+
+/// [`run`], looking at the clock every `per_check` reads: 1 for reads long enough that 16
+/// of them would overrun the slice (a batch of a thousand keys from disk).
+pub fn run_checking(
+    reads: &mut [Read<'_>],
+    keys: &[Vec<u8>],
+    rounds: usize,
+    slice: Duration,
+    per_check: u64,
+) -> (Rounds, u64) {
     assert!(rounds >= 2, "two halves need at least two rounds");
     let tiers = reads.len();
     let rounds = rounds.next_multiple_of(cycle(tiers));
@@ -80,16 +94,14 @@ pub fn run(
             let read = &mut reads[tier];
             let start = Instant::now();
             let mut ops = 0u64;
-            // Check the clock every 16 reads: cheap, and fine-grained enough for slices
-            // of milliseconds even at a millisecond per read.
             loop {
-                for _ in 0..16 {
+                for _ in 0..per_check {
                     next = (next + 1) % keys.len();
                     checksum = checksum.wrapping_add(std::hint::black_box(read(
                         std::hint::black_box(&keys[next]),
                     )));
                 }
-                ops += 16;
+                ops += per_check;
                 if start.elapsed() >= slice {
                     break;
                 }
@@ -237,4 +249,17 @@ pub fn splitmix64(state: &mut u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+/// The note under a table of ways timed with [`run`]: rounds (rounded up to whole cycles),
+/// slice, the ways, `what` a read is, and how to read a ratio cell.
+pub fn footnote(rounds: usize, slice: Duration, ways: &[&str], what: &str) -> String {
+    format!(
+        "\n{} rounds of {} ms per way ({ways:?}) and cell, interleaved in a balanced order \
+         (Williams); {what}. \"A vs B\": how many times faster A is, median of per-round \
+         ratios [95% bootstrap interval] (first half / second half); `~`: the interval \
+         includes 1.\n",
+        rounds.next_multiple_of(cycle(ways.len())),
+        slice.as_millis()
+    )
 }

@@ -6,7 +6,9 @@
 //! A "read" is one value through a sweep tier, or through one of the other paths:
 //! `multi_get` (one key of a pinned multi-get of 8 distinct keys), `iterate` (one forward
 //! step of a cursor, which seeks back to the first key from the last), `iterate_back` (one
-//! backward step, seeking back to the last key from the first), `seek` (one seek and its
+//! backward step, seeking back to the last key from the first), `rocksdb_iterate` and
+//! `rocksdb_iterate_std` (one forward step of the `rocksdb` crate's raw iterator and of its
+//! std iterator, seeking back the same way), `seek` (one seek and its
 //! entry), `typed` (one `Table::get`), and reads inside a transaction of a transaction
 //! database holding the same values: `txn_pinned` (pinrocks' one-call pinned read through
 //! the transaction) and `rocksdb_txn_get_pinned` (the `rocksdb` crate's
@@ -24,10 +26,12 @@ use crate::blobs;
 use crate::tiers::{self, Consumer, Regime, Tier, TIER_NAMES};
 
 /// The paths beyond the tiers.
-pub const PATHS: [&str; 9] = [
+pub const PATHS: [&str; 11] = [
     "multi_get",
     "iterate",
     "iterate_back",
+    "rocksdb_iterate",
+    "rocksdb_iterate_std",
     "seek",
     "typed",
     "txn_pinned",
@@ -83,6 +87,9 @@ pub fn main(args: &[String]) {
                 })
                 .sum()
         }
+    } else if matches!(name.as_str(), "rocksdb_iterate" | "rocksdb_iterate_std") {
+        let db = tiers::open_peer(dir.path(), Regime::BlockCache, size, count);
+        peer_steps(&db, name == "rocksdb_iterate_std", count, reads)
     } else if matches!(name.as_str(), "txn_pinned" | "rocksdb_txn_get_pinned") {
         transaction_reads(name, dir.path(), size, count, reads, &keys)
     } else if let Some(tier) = Tier::from_name(name) {
@@ -200,6 +207,40 @@ pub fn main(args: &[String]) {
         }
     };
     assert_eq!(total, (size * (reads + 1)) as u64);
+}
+
+/// `reads + 1` forward steps through the `rocksdb` crate's raw iterator (`std`: its std
+/// iterator, which boxes each key and value), seeking back to the first key from the last
+/// as `iterate` does.
+fn peer_steps(db: &rocksdb::DB, std: bool, count: usize, reads: usize) -> u64 {
+    let (first, last) = (tiers::key(0), tiers::key(count - 1));
+    let from_first = rocksdb::IteratorMode::From(&first, rocksdb::Direction::Forward);
+    if std {
+        let mut it = db.iterator(from_first);
+        let mut total = 0u64;
+        for _ in 0..=reads {
+            let (key, value) = it.next().expect("an entry").unwrap();
+            total += value.len() as u64;
+            if key[..] == last[..] {
+                it.set_mode(from_first);
+            }
+        }
+        return total;
+    }
+    let mut it = db.raw_iterator();
+    it.seek(&first);
+    let mut total = 0u64;
+    for _ in 0..=reads {
+        let (key, value) = it.item().expect("an entry");
+        total += value.len() as u64;
+        if key == &last[..] {
+            it.seek(&first);
+        } else {
+            it.next();
+        }
+    }
+    it.status().unwrap();
+    total
 }
 
 /// One read per key through a transaction, after the values were written through the plain

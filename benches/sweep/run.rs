@@ -15,7 +15,7 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use pinrocks::{BlockBasedOptions, Cache, Db};
+use pinrocks::{Cache, Db};
 
 use crate::paired::{self, Read};
 use crate::tiers::{self, Consumer, ReadFn, Regime, Tier};
@@ -103,15 +103,8 @@ fn sweep_size(out: &mut String, size: usize, plan: &Plan) {
         }
     }
     // The same files, no block cache: every read takes its block from the page cache.
-    let mut table = BlockBasedOptions::new();
-    table.no_block_cache(true);
-    let mut options = tiers::pinrocks_options();
-    options.block_based_table(&table);
+    let (options, peer_options) = tiers::uncached_options();
     let db = Db::open(&options, ours_dir.path()).unwrap();
-    let mut peer_options = tiers::peer_options();
-    let mut peer_table = rocksdb::BlockBasedOptions::default();
-    peer_table.disable_cache();
-    peer_options.set_block_based_table_factory(&peer_table);
     let peer = rocksdb::DB::open(&peer_options, peer_dir.path()).unwrap();
     for consumer in Consumer::ALL {
         let mut reads = all_tiers(&db, &peer, size, consumer, &peer_read);

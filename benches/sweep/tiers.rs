@@ -177,6 +177,20 @@ pub fn peer_options() -> rocksdb::Options {
     options
 }
 
+/// `pinrocks_options` and `peer_options` with no block cache: every read takes its block
+/// from the OS page cache (or, with `use_direct_reads`, from the device).
+pub fn uncached_options() -> (Options, rocksdb::Options) {
+    let mut table = pinrocks::BlockBasedOptions::new();
+    table.no_block_cache(true);
+    let mut options = pinrocks_options();
+    options.block_based_table(&table);
+    let mut peer_options = peer_options();
+    let mut peer_table = rocksdb::BlockBasedOptions::default();
+    peer_table.disable_cache();
+    peer_options.set_block_based_table_factory(&peer_table);
+    (options, peer_options)
+}
+
 /// A pinrocks database in `dir` holding `count` values (keys `key(0..count)`) of `size`
 /// bytes in the given regime.
 pub fn open_pinrocks(dir: &std::path::Path, regime: Regime, size: usize, count: usize) -> Db {

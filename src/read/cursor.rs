@@ -174,11 +174,6 @@ impl<'a, S> Cursor<'a, S> {
         self
     }
 
-    fn valid(&self) -> bool {
-        // SAFETY: live iterator.
-        unsafe { ffi::rocksdb_iter_valid(self.raw.as_ptr()) != 0 }
-    }
-
     /// The entry RocksDB is at, in or out of the range.
     fn raw_entry(&self) -> Option<(&[u8], &[u8])> {
         let (key, value) = self.native_entry()?;
@@ -194,17 +189,20 @@ impl<'a, S> Cursor<'a, S> {
 
     /// The entry as RocksDB gives it (a history read's key with its suffix).
     pub(super) fn native_entry(&self) -> Option<(&[u8], &[u8])> {
-        if !self.valid() {
-            return None;
-        }
-        // SAFETY: a valid iterator's key and value stay unchanged until it moves, which
-        // needs `&mut self` and so ends these borrows first.
+        let (mut key, mut key_len) = (std::ptr::null(), 0usize);
+        let (mut value, mut value_len) = (std::ptr::null(), 0usize);
+        // SAFETY: live iterator; one call for its validity, key and value (a scan's step is
+        // this and the move). A valid iterator's key and value stay unchanged until it
+        // moves, which needs `&mut self` and so ends these borrows first.
         unsafe {
-            let mut len = 0usize;
-            let key = ffi::rocksdb_iter_key(self.raw.as_ptr(), &mut len);
-            let key = value_slice(key, len);
-            let value = ffi::rocksdb_iter_value(self.raw.as_ptr(), &mut len);
-            Some((key, value_slice(value, len)))
+            let valid = ffi::pinrocks_iter_entry(
+                self.raw.as_ptr(),
+                &mut key,
+                &mut key_len,
+                &mut value,
+                &mut value_len,
+            );
+            (valid != 0).then(|| (value_slice(key, key_len), value_slice(value, value_len)))
         }
     }
 
@@ -304,10 +302,9 @@ impl<'a, S> Cursor<'a, S> {
     /// Moves to the next entry; does nothing past the end.
     #[allow(clippy::should_implement_trait)] // a lending move, not `Iterator::next`
     pub fn next(&mut self) {
-        if self.valid() {
-            // SAFETY: live, valid iterator; no exception leaves the call (as in `seek`).
-            unsafe { ffi::pinrocks_iter_move(self.raw.as_ptr(), ffi::PINROCKS_ITER_NEXT as i32) };
-        }
+        // SAFETY: live iterator, moved only if valid (the C++ checks); no exception leaves
+        // the call (as in `seek`).
+        unsafe { ffi::pinrocks_iter_move(self.raw.as_ptr(), ffi::PINROCKS_ITER_NEXT as i32) };
     }
 
     /// Moves to the previous entry; does nothing before the start.
@@ -315,10 +312,8 @@ impl<'a, S> Cursor<'a, S> {
         if self.refuse_backward() {
             return;
         }
-        if self.valid() {
-            // SAFETY: live, valid iterator; no exception leaves the call (as in `seek`).
-            unsafe { ffi::pinrocks_iter_move(self.raw.as_ptr(), ffi::PINROCKS_ITER_PREV as i32) };
-        }
+        // SAFETY: as in `next`.
+        unsafe { ffi::pinrocks_iter_move(self.raw.as_ptr(), ffi::PINROCKS_ITER_PREV as i32) };
     }
 
     /// The current key, or `None` past either end (or outside the range).

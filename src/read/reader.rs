@@ -423,6 +423,27 @@ impl<'a, S: ReadSource> Reader<'a, S> {
 
     /// **Iteration.** A [`Cursor`] over this reader's column family, not yet
     /// positioned: call a `seek` first. Bounds come from the reader's read options.
+    ///
+    /// A cursor also reads a large value still in the memtable without the copy a pinned
+    /// read makes there (its entry points into the memtable itself; measured 0.57 µs
+    /// against 84 µs at 1 MiB, `docs/benchmarks.md`):
+    ///
+    /// ```
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let mut opts = pinrocks::Options::new();
+    /// # opts.create_if_missing(true);
+    /// # let db = pinrocks::Db::open(&opts, dir.path())?;
+    /// db.put(b"big", &vec![7u8; 1 << 20])?; // in the memtable
+    /// let mut cursor = db.reader().iter();
+    /// cursor.seek(b"big");
+    /// let sum = match cursor.entry() {
+    ///     Some((key, value)) if key == b"big" => value.iter().map(|&b| b as u64).sum(),
+    ///     _ => 0,
+    /// };
+    /// assert_eq!(sum, 7 << 20);
+    /// # Ok(()) }
+    /// ```
     pub fn iter(&self) -> Cursor<'a, S> {
         self.new_iter(&..)
     }

@@ -652,7 +652,8 @@ impl<'a> Run<'a> {
         transactional: bool,
         claim_all_synced: bool,
         dir: &'a Path,
-        (fs, full_disk): (FaultFs, bool),
+        fs: FaultFs,
+        full_disk: bool,
     ) -> Self {
         let mut options = create_options();
         options
@@ -706,7 +707,7 @@ pub fn run_fuzzed(data: &[u8]) -> Result<Figures, String> {
         at: 0,
     };
     let dir = Path::new("/pinrocks-fuzz/faults/db");
-    let mut run = Run::new(rng, kind % 2 == 1, false, dir, (fs, false));
+    let mut run = Run::new(rng, kind % 2 == 1, false, dir, fs, false);
     // One thread opens the table files: RocksDB's default of 16 starts 15 threads at every
     // open, most of an input's time.
     run.options
@@ -739,7 +740,8 @@ fn run_claiming(
         seed % 2 == 1,
         claim_all_synced,
         &db_dir,
-        (fs, true),
+        fs,
+        true,
     );
     let outcome = run.cycles(cycles);
     let f = &run.figures;
