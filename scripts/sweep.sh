@@ -3,7 +3,8 @@
 # raw C calls as the floor) in paired, interleaved rounds (`sweep run`: memtable, block
 # cache, no block cache, concurrent readers on LRU and HyperClock caches; length-only and
 # every-byte consumers); times scans (`sweep scans`), batches (`sweep batches`), large
-# memtable values pinned in place (`sweep memtable`), reads of merged keys, in transactions
+# memtable values pinned in place (`sweep memtable`), reads against database size (`sweep
+# scale`, plot scale.svg), reads of merged keys, in transactions
 # and of values in blob files (`sweep blobs`); counts instructions and allocations per read
 # under valgrind, and writes the report ($CARGO_TARGET_DIR/pinrocks-sweep/report.md) and two
 # log-log plots (sweep.svg, ratio.svg) beside it. About 12 minutes on the 2-core Xeon VM and
@@ -39,30 +40,49 @@ if [ "$quick" = 1 ]; then
     "$bin" scans --quick >"$out/scans.md"
     "$bin" batches --quick >"$out/batches.md"
     "$bin" memtable --quick >"$out/memtable.md"
+    "$bin" scale "$out" --quick >/dev/null
     "$bin" merge --quick >"$out/merge.md"
     "$bin" txn --quick >"$out/txn.md"
     "$bin" blobs --quick >"$out/blobs.md"
     "$bin" watched --quick >"$out/watched.md"
 else
-    # Timing has the machine to itself; then the deterministic counts (no clock) run two at
-    # a time. Each part's duration goes to stderr: where to trim when the sweep grows.
+    # Timing has the machine to itself; then the deterministic counts (no clock) run one
+    # per core. Each part's duration goes to stderr: where to trim when the sweep grows.
     SECONDS=0
     "$bin" run "$out"
     "$bin" scans >"$out/scans.md"
     "$bin" batches >"$out/batches.md"
     "$bin" memtable >"$out/memtable.md"
+    # 10^4 to 10^6 keys; `sweep scale <dir> --long` adds 10^7 (by hand: minutes more).
+    "$bin" scale "$out" >/dev/null
     "$bin" merge >"$out/merge.md"
     "$bin" txn >"$out/txn.md"
     "$bin" blobs >"$out/blobs.md"
     "$bin" watched >"$out/watched.md"
     echo "sweep: timing took ${SECONDS} s" >&2
     SECONDS=0
-    scripts/count-per-read.sh instructions "8 128 1024" >"$out/instructions.md" &
-    counts=$!
+    # Each count script runs its valgrind runs one per core.
+    scripts/count-per-read.sh instructions "8 128 1024" >"$out/instructions.md"
     scripts/count-per-read.sh allocations "8 4096 1048576" >"$out/allocations.md"
     scripts/count-per-read.sh allocations "1048576" "$("$bin" blob-paths)" \
         >"$out/blob-allocations.md"
-    wait "$counts"
+    # Each instruction count beside the previous report's (the newest committed report of a
+    # machine with this CPU model that has them; PINROCKS_PREVIOUS_REPORT names another), so
+    # a regression shows as a difference.
+    model="$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)"
+    previous="${PINROCKS_PREVIOUS_REPORT:-}"
+    if [ -z "$previous" ]; then
+        for report in $(ls docs/sweep-*.md | sort); do
+            if grep -q "Instructions per read" "$report" && grep -qF "Machine: $(nproc) cores" "$report" &&
+                grep -qF -- "$model" "$report"; then
+                previous="$report"
+            fi
+        done
+    fi
+    if [ -n "$previous" ]; then
+        mv "$out/instructions.md" "$out/instructions-now.md"
+        python3 scripts/counts-beside.py "$previous" "$out/instructions-now.md" >"$out/instructions.md"
+    fi
     scripts/count-merge-reads.sh >"$out/merge-allocations.md"
     echo "sweep: valgrind counts took ${SECONDS} s" >&2
     # With PINROCKS_LIBCXX=1, the libc++ build's counts beside the default build's (the

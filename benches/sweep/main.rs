@@ -17,16 +17,20 @@
 //!   cache and from the disk (`batches.rs`);
 //! * `memtable [--quick]`: large values still in the memtable, through the pinned read
 //!   (which copies them) and two routes that pin them in place (`memtable.rs`);
+//! * `scale <out dir> [--quick | --long]`: reads against the size of the database, 10^4 to
+//!   10^6 keys (10^7 with `--long`), built by SST ingest (`scale.rs`, `scale_build.rs`);
 //! * `crc`: flush and cold-read speed under this build's CRC32c (`crc.rs`);
 //! * `txn [--quick]`: reads inside a transaction, ours and the `rocksdb` crate's (`txn.rs`);
 //! * `blobs [--quick]`: values in blob files, with a blob cache and without (`blobs.rs`);
 //! * `watched [--quick]`: what an event listener and the info log cost (`watched.rs`).
 //!
 //! Environment: `PINROCKS_SIZES=8,4096` limits the sizes; `PINROCKS_QUICK=1` runs every
-//! cell briefly (CI's smoke test; its timings mean nothing).
+//! cell briefly (CI's smoke test; its timings mean nothing); your own options, sizes and
+//! regimes: `config.rs`.
 
 mod batches;
 mod blobs;
+mod config;
 mod crc;
 mod memtable;
 mod merge;
@@ -35,6 +39,8 @@ mod per_read;
 mod plot;
 mod report;
 mod run;
+mod scale;
+mod scale_build;
 mod scans;
 mod tiers;
 mod txn;
@@ -48,7 +54,15 @@ use tiers::{Consumer, Regime, Tier, TIER_NAMES};
 
 pub const DEFAULT_SIZES: [usize; 7] = [8, 16, 128, 1024, 4096, 65536, 1 << 20];
 
+/// The value sizes to sweep: `PINROCKS_SIZES`, or the quantiles of `PINROCKS_SIZES_FILE`
+/// (`config.rs`), or the default seven.
 fn sizes() -> Vec<usize> {
+    if let Ok(path) = std::env::var("PINROCKS_SIZES_FILE") {
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("PINROCKS_SIZES_FILE={path}: {e}"));
+        return config::sizes_from_distribution(&text)
+            .unwrap_or_else(|e| panic!("PINROCKS_SIZES_FILE={path}: {e}"));
+    }
     std::env::var("PINROCKS_SIZES").map_or_else(
         |_| DEFAULT_SIZES.to_vec(),
         |list| {
@@ -130,6 +144,7 @@ fn main() {
         Some("scans") => scans::main(&args[1..]),
         Some("batches") => batches::main(&args[1..]),
         Some("memtable") => memtable::main(&args[1..]),
+        Some("scale") => scale::main(&args[1..]),
         Some("crc") => crc::main(),
         Some("txn") => txn::main(&args[1..]),
         Some("blobs") => blobs::main(&args[1..]),

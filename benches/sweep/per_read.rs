@@ -72,20 +72,18 @@ pub fn main(args: &[String]) {
         let keyed = |i: usize| &keys[i % keys.len()];
         if name.starts_with("rocksdb") {
             let db = blobs::peer_blob_db(dir.path(), cached, size, count);
-            (0..=reads)
-                .map(|i| db.get_pinned(keyed(i)).unwrap().unwrap().len() as u64)
-                .sum()
+            counted(reads, |i| {
+                db.get_pinned(keyed(i)).unwrap().unwrap().len() as u64
+            })
         } else {
             let db = blobs::pinrocks_blob_db(dir.path(), cached, size, count);
             let reader = db.reader();
-            (0..=reads)
-                .map(|i| {
-                    reader
-                        .get_pinned(keyed(i), |v| v.len() as u64)
-                        .unwrap()
-                        .unwrap()
-                })
-                .sum()
+            counted(reads, |i| {
+                reader
+                    .get_pinned(keyed(i), |v| v.len() as u64)
+                    .unwrap()
+                    .unwrap()
+            })
         }
     } else if matches!(name.as_str(), "rocksdb_iterate" | "rocksdb_iterate_std") {
         let db = tiers::open_peer(dir.path(), Regime::BlockCache, size, count);
@@ -96,11 +94,11 @@ pub fn main(args: &[String]) {
         if tier.is_peer() {
             let db = tiers::open_peer(dir.path(), Regime::BlockCache, size, count);
             let mut read = tiers::peer_tier(&db, tier, Consumer::Len);
-            (0..=reads).map(|i| read(&keys[i % keys.len()])).sum()
+            counted(reads, |i| read(&keys[i % keys.len()]))
         } else {
             let db = tiers::open_pinrocks(dir.path(), Regime::BlockCache, size, count);
             let mut read = tiers::pinrocks_tier(&db, tier, size, Consumer::Len);
-            (0..=reads).map(|i| read(&keys[i % keys.len()])).sum()
+            counted(reads, |i| read(&keys[i % keys.len()]))
         }
     } else {
         let db = tiers::open_pinrocks(dir.path(), Regime::BlockCache, size, count);
@@ -112,12 +110,13 @@ pub fn main(args: &[String]) {
                 // A warm-up batch, then reads / BATCH batches.
                 // Distinct keys in each batch: `count` is a multiple of `BATCH`.
                 let ordered: Vec<Vec<u8>> = (0..count).map(tiers::key).collect();
-                for b in 0..=reads / BATCH {
+                counted(reads / BATCH, |b| {
                     let batch = &ordered[(b * BATCH) % count..][..BATCH];
                     reader
                         .multi_get_pinned(batch, |_, v| total += v.expect("present").len() as u64)
                         .unwrap();
-                }
+                    0
+                });
                 total - (size * (BATCH - 1)) as u64
             }
             "iterate" | "iterate_back" => {
@@ -141,10 +140,9 @@ pub fn main(args: &[String]) {
                     }
                 };
                 restart(&mut it);
-                let mut total = 0u64;
-                for _ in 0..=reads {
+                let total = counted(reads, |_| {
                     let (key, value) = it.entry().expect("an entry");
-                    total += value.len() as u64;
+                    let len = value.len() as u64;
                     if key == &end[..] {
                         restart(&mut it);
                     } else if back {
@@ -152,29 +150,26 @@ pub fn main(args: &[String]) {
                     } else {
                         it.next();
                     }
-                }
+                    len
+                });
                 it.status().unwrap();
                 total
             }
             "seek" => {
                 let mut it = reader.iter();
-                (0..=reads)
-                    .map(|i| {
-                        it.seek(&keys[i % keys.len()]);
-                        it.value().expect("an entry").len() as u64
-                    })
-                    .sum()
+                counted(reads, |i| {
+                    it.seek(&keys[i % keys.len()]);
+                    it.value().expect("an entry").len() as u64
+                })
             }
             "typed" => {
                 let table: Table<Raw, Raw> = Table::new(db.default_cf());
-                (0..=reads)
-                    .map(|i| {
-                        table
-                            .get(&keys[i % keys.len()], |v: &[u8]| v.len() as u64)
-                            .unwrap()
-                            .expect("present")
-                    })
-                    .sum()
+                counted(reads, |i| {
+                    table
+                        .get(&keys[i % keys.len()], |v: &[u8]| v.len() as u64)
+                        .unwrap()
+                        .expect("present")
+                })
             }
             "batch_pinned" | "batch_own_pinned" => {
                 let mut batch = db.indexed_batch().unwrap();
@@ -194,14 +189,12 @@ pub fn main(args: &[String]) {
                 } else {
                     batch.reader()
                 };
-                (0..=reads)
-                    .map(|i| {
-                        reader
-                            .get_pinned(&keys[i % keys.len()], |v| v.len() as u64)
-                            .unwrap()
-                            .expect("present")
-                    })
-                    .sum()
+                counted(reads, |i| {
+                    reader
+                        .get_pinned(&keys[i % keys.len()], |v| v.len() as u64)
+                        .unwrap()
+                        .expect("present")
+                })
             }
             other => panic!("no tier or path {other}"),
         }
@@ -217,30 +210,42 @@ fn peer_steps(db: &rocksdb::DB, std: bool, count: usize, reads: usize) -> u64 {
     let from_first = rocksdb::IteratorMode::From(&first, rocksdb::Direction::Forward);
     if std {
         let mut it = db.iterator(from_first);
-        let mut total = 0u64;
-        for _ in 0..=reads {
+        return counted(reads, |_| {
             let (key, value) = it.next().expect("an entry").unwrap();
-            total += value.len() as u64;
             if key[..] == last[..] {
                 it.set_mode(from_first);
             }
-        }
-        return total;
+            value.len() as u64
+        });
     }
     let mut it = db.raw_iterator();
     it.seek(&first);
-    let mut total = 0u64;
-    for _ in 0..=reads {
+    let total = counted(reads, |_| {
         let (key, value) = it.item().expect("an entry");
-        total += value.len() as u64;
+        let len = value.len() as u64;
         if key == &last[..] {
             it.seek(&first);
         } else {
             it.next();
         }
-    }
+        len
+    });
     it.status().unwrap();
     total
+}
+
+/// `read(0)`, a warm-up, then `read(1..=reads)` inside [`counted_reads`], whose name
+/// callgrind's `--toggle-collect` matches: the instructions of the reads alone, in one run
+/// (`scripts/setup.sh`'s `per_read_count`). Returns the sum of what the reads return.
+fn counted(reads: usize, mut read: impl FnMut(usize) -> u64) -> u64 {
+    let warm = read(0);
+    warm + counted_reads(reads, &mut read)
+}
+
+/// The reads callgrind counts (not inlined, so that it has a name to match).
+#[inline(never)]
+fn counted_reads<F: FnMut(usize) -> u64>(reads: usize, read: &mut F) -> u64 {
+    (1..=reads).map(read).sum()
 }
 
 /// One read per key through a transaction, after the values were written through the plain
@@ -268,14 +273,12 @@ fn transaction_reads(
         tiers::settle_pinrocks(&db, count);
         let txn = db.begin().unwrap();
         let reader = txn.reader();
-        (0..=reads)
-            .map(|i| {
-                reader
-                    .get_pinned(&keys[i % keys.len()], |v| v.len() as u64)
-                    .unwrap()
-                    .unwrap()
-            })
-            .sum()
+        counted(reads, |i| {
+            reader
+                .get_pinned(&keys[i % keys.len()], |v| v.len() as u64)
+                .unwrap()
+                .unwrap()
+        })
     } else {
         let db: rocksdb::TransactionDB = rocksdb::TransactionDB::open(
             &tiers::peer_options(),
@@ -291,13 +294,11 @@ fn transaction_reads(
             db.get_pinned(tiers::key(i)).unwrap().unwrap();
         }
         let txn = db.transaction();
-        (0..=reads)
-            .map(|i| {
-                txn.get_pinned(&keys[i % keys.len()])
-                    .unwrap()
-                    .unwrap()
-                    .len() as u64
-            })
-            .sum()
+        counted(reads, |i| {
+            txn.get_pinned(&keys[i % keys.len()])
+                .unwrap()
+                .unwrap()
+                .len() as u64
+        })
     }
 }

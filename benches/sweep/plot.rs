@@ -13,11 +13,21 @@ const COLORS: [&str; 9] = [
     "#17becf",
 ];
 
-/// A log-log plot of one value per tier and size with an interval, for one group.
-fn plot(
+/// The x axis' ticks: each distinct value of `xs` once, in order, with its label.
+pub fn ticks(xs: &[usize], label: impl Fn(usize) -> String) -> Vec<(usize, String)> {
+    let mut xs = xs.to_vec();
+    xs.sort_unstable();
+    xs.dedup();
+    xs.into_iter().map(|x| (x, label(x))).collect()
+}
+
+/// A log-log plot of one value per line and x with an interval (`(x, value, low, high)`),
+/// the x axis marked at `ticks`.
+pub fn plot(
     title: &str,
     y_label: &str,
     points: &BTreeMap<&str, Vec<(usize, f64, f64, f64)>>,
+    ticks: &[(usize, String)],
 ) -> String {
     let (w, h, m) = (760.0, 460.0, 70.0);
     let all: Vec<&(usize, f64, f64, f64)> = points.values().flatten().collect();
@@ -46,9 +56,9 @@ fn plot(
         let y = sy(10f64.powi(decade));
         writeln!(out, "<line x1=\"{m}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\" stroke=\"#ddd\"/><text x=\"{}\" y=\"{}\" text-anchor=\"end\">1e{decade}</text>", w - m, m - 4.0, y + 4.0).unwrap();
     }
-    for size in crate::run::SIZES {
-        let x = sx(lx(size));
-        writeln!(out, "<line x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{m}\" stroke=\"#eee\"/><text x=\"{x}\" y=\"{}\" text-anchor=\"middle\">{}</text>", h - m, h - m + 16.0, size_name(size)).unwrap();
+    for (tick, label) in ticks {
+        let x = sx(lx(*tick));
+        writeln!(out, "<line x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{m}\" stroke=\"#eee\"/><text x=\"{x}\" y=\"{}\" text-anchor=\"middle\">{label}</text>", h - m, h - m + 16.0).unwrap();
     }
     for (i, (tier, pts)) in points.iter().enumerate() {
         let color = COLORS[i % COLORS.len()];
@@ -102,6 +112,7 @@ pub fn time_plot(samples: &Samples, group: &str) -> String {
         &format!("Time per read, {group} (median of rounds; bars: 2.5%-97.5% of rounds)"),
         "ns per read",
         &points,
+        &ticks(&crate::run::SIZES, size_name),
     )
 }
 
@@ -124,5 +135,6 @@ pub fn ratio_plot(samples: &Samples, group: &str) -> String {
         &format!("Speed-up over the rocksdb crate's get, {group} (bars: 95% bootstrap interval)"),
         "times faster than rocksdb get",
         &points,
+        &ticks(&crate::run::SIZES, size_name),
     )
 }

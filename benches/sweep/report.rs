@@ -340,6 +340,10 @@ pub fn main(args: &[String]) {
             "Large values in the memtable: the pinned read (a copy) against two routes that pin them in place, paired ratios",
         ),
         (
+            "scale.md",
+            "Scale: reads against the number of keys, four cache regimes (plot: scale.svg)",
+        ),
+        (
             "blobs.md",
             "Values in blob files, with a blob cache and without (from the file), beside inline values: ns per read and paired ratios",
         ),

@@ -32,6 +32,14 @@ struct Plan {
     sizes: Vec<usize>,
     concurrent_sizes: Vec<usize>,
     quick: bool,
+    /// The regimes to time (`PINROCKS_REGIMES`, `config.rs`).
+    regimes: Vec<&'static str>,
+}
+
+impl Plan {
+    fn runs(&self, regime: &str) -> bool {
+        self.regimes.contains(&regime)
+    }
 }
 
 fn measure(
@@ -89,18 +97,24 @@ fn sweep_size(out: &mut String, size: usize, plan: &Plan) {
     {
         let db = tiers::open_pinrocks(ours_dir.path(), Regime::Memtable, size, count);
         let peer = tiers::open_peer(peer_dir.path(), Regime::Memtable, size, count);
-        for consumer in Consumer::ALL {
+        for consumer in Consumer::ALL.into_iter().filter(|_| plan.runs("memtable")) {
             let mut reads = all_tiers(&db, &peer, size, consumer, &peer_read);
             let group = format!("memtable/{}", consumer.name());
             measure(out, &group, size, &Tier::ALL, &mut reads, &keys, plan);
         }
         tiers::settle_pinrocks(&db, count);
         tiers::settle_peer(&peer, count);
-        for consumer in Consumer::ALL {
+        for consumer in Consumer::ALL
+            .into_iter()
+            .filter(|_| plan.runs("block_cache"))
+        {
             let mut reads = all_tiers(&db, &peer, size, consumer, &peer_read);
             let group = format!("block_cache/{}", consumer.name());
             measure(out, &group, size, &Tier::ALL, &mut reads, &keys, plan);
         }
+    }
+    if !plan.runs("page_cache") {
+        return;
     }
     // The same files, no block cache: every read takes its block from the page cache.
     let (options, peer_options) = tiers::uncached_options();
@@ -155,6 +169,8 @@ pub fn main(args: &[String]) {
         std::process::exit(2);
     };
     let quick = args.iter().any(|a| a == "--quick");
+    let regimes = crate::config::regimes(std::env::var("PINROCKS_REGIMES").ok().as_deref())
+        .unwrap_or_else(|e| panic!("PINROCKS_REGIMES: {e}"));
     let plan = if quick {
         Plan {
             rounds: 2,
@@ -162,6 +178,7 @@ pub fn main(args: &[String]) {
             sizes: vec![8, 4096],
             concurrent_sizes: vec![4096],
             quick,
+            regimes,
         }
     } else {
         // 36 rounds: whole cycles of the balanced order for 2, 3, 4, 6 or 9 tiers; 8 ms
@@ -172,13 +189,18 @@ pub fn main(args: &[String]) {
             sizes: crate::sizes(),
             concurrent_sizes: CONCURRENT_SIZES.to_vec(),
             quick,
+            regimes,
         }
     };
     let mut out = String::from("group\tsize\ttier\tround\tns\n");
     for &size in &plan.sizes {
         sweep_size(&mut out, size, &plan);
     }
-    for &size in &plan.concurrent_sizes {
+    for &size in plan
+        .concurrent_sizes
+        .iter()
+        .filter(|_| plan.runs("concurrent"))
+    {
         concurrent(&mut out, size, &plan);
     }
     std::fs::create_dir_all(out_dir).unwrap();

@@ -152,7 +152,8 @@ pub fn random_keys(count: usize) -> Vec<Vec<u8>> {
         .collect()
 }
 
-/// The sweep's options for pinrocks: one big block cache in one shard, one big memtable.
+/// The sweep's options for pinrocks: one big block cache in one shard, one big memtable;
+/// then the user's own options, if any (`config.rs`).
 pub fn pinrocks_options() -> Options {
     let mut options = Options::new();
     options
@@ -160,7 +161,30 @@ pub fn pinrocks_options() -> Options {
         .block_cache_size(CACHE_BYTES)
         .block_cache_shard_bits(0)
         .write_buffer_size(1 << 30);
+    let user = user_options();
+    if !user.is_empty() {
+        options
+            .set_from_string(user)
+            .unwrap_or_else(|e| panic!("your options ({user}): {e}"));
+    }
     options
+}
+
+/// The user's options as one RocksDB option string: `PINROCKS_OPTIONS_FILE`'s, then
+/// `PINROCKS_OPTIONS` (`config.rs`); read once.
+pub fn user_options() -> &'static str {
+    static USER: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    USER.get_or_init(|| {
+        let mut parts = Vec::new();
+        if let Ok(path) = std::env::var("PINROCKS_OPTIONS_FILE") {
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("PINROCKS_OPTIONS_FILE={path}: {e}"));
+            parts.push(crate::config::options_string_from_file(&text));
+        }
+        parts.extend(std::env::var("PINROCKS_OPTIONS"));
+        parts.retain(|p| !p.is_empty());
+        parts.join(";")
+    })
 }
 
 /// The same options for the `rocksdb` crate.
@@ -174,7 +198,13 @@ pub fn peer_options() -> rocksdb::Options {
     options.create_if_missing(true);
     options.set_block_based_table_factory(&table);
     options.set_write_buffer_size(1 << 30);
+    let user = user_options();
+    if user.is_empty() {
+        return options;
+    }
     options
+        .get_options_from_string(user)
+        .unwrap_or_else(|e| panic!("your options ({user}), for the rocksdb crate: {e}"))
 }
 
 /// `pinrocks_options` and `peer_options` with no block cache: every read takes its block
