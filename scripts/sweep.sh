@@ -6,11 +6,11 @@
 # memtable values pinned in place (`sweep memtable`), reads against database size (`sweep
 # scale`, plot scale.svg), reads of merged keys, in transactions
 # and of values in blob files (`sweep blobs`); counts instructions and allocations per read
-# under valgrind, and writes the report ($CARGO_TARGET_DIR/pinrocks-sweep/report.md) and two
-# log-log plots (sweep.svg, ratio.svg) beside it. About 12 minutes on the 2-core Xeon VM and
-# 18 on the 2-core EPYC VM, once RocksDB is built. (`cargo bench --bench sweep` still runs
-# criterion over the block cache and memtable cells, for its statistics and HTML on single
-# cells.)
+# under valgrind, and writes the report ($CARGO_TARGET_DIR/pinrocks-sweep/report.md) and three
+# log-log plots (sweep.svg, ratio.svg, scale.svg) beside it. 10 min 34 s on the 2-core EPYC VM
+# once RocksDB is built (4.6 min timing, 6 min valgrind counts). (`cargo bench --bench sweep`
+# still runs criterion over the block cache and memtable cells, for its statistics and HTML
+# on single cells.)
 #
 #   scripts/sweep.sh            the full sweep
 #   scripts/sweep.sh --quick    every cell briefly, no valgrind: proves the harness works
