@@ -14,7 +14,7 @@
 
 use std::time::Duration;
 
-use pinrocks::{Db, ReadOptions};
+use pinrocks::{Db, ReadOptions, Reader};
 
 use crate::paired::{self, Ratio, Read};
 use crate::tiers;
@@ -58,6 +58,15 @@ struct Cell {
     rounds: paired::Rounds,
 }
 
+/// One pinned multi-get of `keys` (all present): the sum of their values' lengths.
+fn multi_get_len(reader: Reader<'_>, keys: &[Vec<u8>]) -> u64 {
+    let mut sum = 0u64;
+    reader
+        .multi_get_pinned(keys, |_, v| sum += v.unwrap().len() as u64)
+        .unwrap();
+    sum
+}
+
 /// Times the ways over one batch size; `disk` adds the `async_io` way.
 fn measure(
     db: &Db,
@@ -80,13 +89,7 @@ fn measure(
         *i = (*i + 1) % list.len();
         &list[*i]
     };
-    let mut multi = |_: &[u8]| {
-        let mut sum = 0u64;
-        reader
-            .multi_get_pinned(next(&mut a), |_, v| sum += v.unwrap().len() as u64)
-            .unwrap();
-        sum
-    };
+    let mut multi = |_: &[u8]| multi_get_len(reader, next(&mut a));
     let mut singles = |_: &[u8]| {
         next(&mut b)
             .iter()
@@ -110,13 +113,7 @@ fn measure(
             })
             .sum()
     };
-    let mut multi_async = |_: &[u8]| {
-        let mut sum = 0u64;
-        async_reader
-            .multi_get_pinned(next(&mut e), |_, v| sum += v.unwrap().len() as u64)
-            .unwrap();
-        sum
-    };
+    let mut multi_async = |_: &[u8]| multi_get_len(async_reader, next(&mut e));
     let mut ways: Vec<Read<'_>> =
         vec![&mut multi, &mut singles, &mut peer_multi, &mut peer_singles];
     if disk {

@@ -18,7 +18,7 @@ use std::time::Duration;
 use pinrocks::{ffi, Db};
 
 use crate::paired::{self, Ratio, Read};
-use crate::tiers::{self, Regime};
+use crate::tiers::{self, Consumer, Regime, Tier};
 
 pub const SIZES: [usize; 6] = [4096, 16384, 32768, 65536, 262_144, 1 << 20];
 const WAYS: [&str; 3] = ["pinned", "operand pin", "cursor seek"];
@@ -68,10 +68,9 @@ struct Row {
 }
 
 fn measure(db: &Db, size: usize, keys: &[Vec<u8>], rounds: usize, slice: Duration) -> Row {
-    let reader = db.reader();
-    let mut pinned = |k: &[u8]| reader.get_pinned(k, |v| v.len() as u64).unwrap().unwrap();
+    let mut pinned = tiers::pinrocks_tier(db, Tier::Pinned, size, Consumer::Len);
     let mut operand = |k: &[u8]| operand_pin(db, k).0;
-    let mut cursor = reader.iter();
+    let mut cursor = db.reader().iter();
     let mut seek = |k: &[u8]| {
         // A lookup sees the database as it is now: the refresh is cheap while nothing was
         // written (RocksDB only moves the sequence number), a rebuild after a flush.
@@ -82,7 +81,7 @@ fn measure(db: &Db, size: usize, keys: &[Vec<u8>], rounds: usize, slice: Duratio
             other => panic!("no entry at the key: {other:?}"),
         }
     };
-    let mut ways: [Read<'_>; 3] = [&mut pinned, &mut operand, &mut seek];
+    let mut ways: [Read<'_>; 3] = [&mut *pinned, &mut operand, &mut seek];
     for read in ways.iter_mut() {
         assert_eq!(read(&keys[0]), size as u64);
     }

@@ -22,7 +22,8 @@ use std::time::Duration;
 use pinrocks::{Db, Options};
 
 use crate::paired::{self, Ratio, Read};
-use crate::scale_build::{build_sst, ingest_into, scale_key, scale_options};
+use crate::scale_build::{build_sst, ingest_into, scale_key, scale_options_with};
+use crate::tiers::{self, Consumer, Tier};
 
 const WAYS: [&str; 3] = ["pinned", "vec", "rocksdb get_pinned"];
 const REGIMES: [&str; 4] = [
@@ -41,13 +42,7 @@ fn regime_options(regime: &str, data: u64) -> (Options, rocksdb::Options) {
     } as usize;
     let bloom = regime != "cache 1%, no bloom";
     let direct = regime == "direct reads";
-    let mut ours = if bloom {
-        scale_options()
-    } else {
-        let mut o = Options::new();
-        o.compression(pinrocks::Compression::None);
-        o
-    };
+    let mut ours = scale_options_with(bloom);
     ours.block_cache_size(cache).use_direct_reads(direct);
     let mut table = rocksdb::BlockBasedOptions::default();
     table.set_block_cache(&rocksdb::Cache::new_lru_cache(cache));
@@ -59,6 +54,11 @@ fn regime_options(regime: &str, data: u64) -> (Options, rocksdb::Options) {
     peer.set_compression_type(rocksdb::DBCompressionType::None);
     peer.set_use_direct_reads(direct);
     (ours, peer)
+}
+
+/// The bytes of `count` keys (12 bytes each) and their `size`-byte values.
+fn data_bytes(count: u64, size: usize) -> u64 {
+    count * (size as u64 + scale_key(0).len() as u64)
 }
 
 /// `n` keys drawn at random from `count`.
@@ -82,8 +82,7 @@ fn measure(
     size: usize,
     plan: (usize, Duration),
 ) -> Cell {
-    let data = count * (size as u64 + 12);
-    let (ours_options, peer_options) = regime_options(regime, data);
+    let (ours_options, peer_options) = regime_options(regime, data_bytes(count, size));
     let db = Db::open(&ours_options, dirs.0).unwrap();
     let peer = rocksdb::DB::open(&peer_options, dirs.1).unwrap();
     if regime == "cache ≥ data" {
@@ -93,13 +92,12 @@ fn measure(
         }
     }
     let keys = random_keys(count, 4096);
-    let reader = db.reader();
     let peer_read = rocksdb::ReadOptions::default();
-    let mut pinned = |k: &[u8]| reader.get_pinned(k, |v| v.len() as u64).unwrap().unwrap();
-    let mut vec = |k: &[u8]| reader.get(k).unwrap().unwrap().len() as u64;
+    let mut pinned = tiers::pinrocks_tier(&db, Tier::Pinned, size, Consumer::Len);
+    let mut vec = tiers::pinrocks_tier(&db, Tier::Vec, size, Consumer::Len);
     let mut peer_pinned =
-        |k: &[u8]| peer.get_pinned_opt(k, &peer_read).unwrap().unwrap().len() as u64;
-    let mut ways: [Read<'_>; 3] = [&mut pinned, &mut vec, &mut peer_pinned];
+        tiers::peer_tier_with(&peer, Tier::RocksdbGetPinned, Consumer::Len, &peer_read);
+    let mut ways: [Read<'_>; 3] = [&mut *pinned, &mut *vec, &mut *peer_pinned];
     for read in ways.iter_mut() {
         assert_eq!(read(&keys[0]), size as u64);
     }
@@ -122,7 +120,7 @@ fn table(size: usize, cells: &[Cell], plan: (usize, Duration)) -> String {
         out += &format!(
             "| {} | {} MB | {} | {:.2} µs | {:.0} k | {} | {} |\n",
             cell.count,
-            cell.count * (size as u64 + 12) / 1_000_000,
+            data_bytes(cell.count, size) / 1_000_000,
             cell.regime,
             ns / 1e3,
             1e6 / ns,

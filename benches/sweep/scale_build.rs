@@ -35,14 +35,21 @@ pub fn scale_value(i: u64, size: usize, out: &mut Vec<u8>) {
 }
 
 /// The options the SST file is written with and the databases are opened with: no
-/// compression, a 10-bit bloom filter (readers that want none open without a policy, and
-/// RocksDB then ignores the file's filter).
+/// compression, a 10-bit bloom filter.
 pub fn scale_options() -> Options {
+    scale_options_with(true)
+}
+
+/// [`scale_options`], with or without the bloom filter: a reader opened without a filter
+/// policy makes RocksDB ignore the file's filter.
+pub fn scale_options_with(bloom: bool) -> Options {
     let mut options = Options::new();
     options
         .create_if_missing(true)
-        .compression(Compression::None)
-        .bloom_filter(10.0);
+        .compression(Compression::None);
+    if bloom {
+        options.bloom_filter(10.0);
+    }
     options
 }
 
