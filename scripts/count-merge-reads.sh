@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Heap allocations per read of a merged key (a u64 counter with 1, 10 and 100 operands
 # pending in the memtable), both sides of the FFI boundary, pinrocks' pinned read and merge
-# operator against the `rocksdb` crate's `get_pinned` and merge operator, under valgrind
-# memcheck. Same method as count-per-read.sh (`per_read_count` in setup.sh): two read
-# counts, the difference divided by the extra reads, so opening and writing cancel out.
+# operator against the `rocksdb` crate's `get_pinned` and merge operator, under valgrind.
+# Same method as count-per-read.sh (`per_read_count` in setup.sh): one callgrind run, the
+# allocator calls of the reads alone, divided by their number.
 #
 # scripts/count-merge-reads.sh [operand counts, default "1 10 100"]
 set -euo pipefail

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Per-read counts under valgrind, both sides of the FFI boundary, deterministic (no clock):
-#   allocations   heap allocations (memcheck's heap totals; C++ `new` and Rust alike)
-#   instructions  instructions executed (callgrind's Ir, collected only in the reads)
+#   allocations   heap allocations (calls to the C allocator: C++ `new` and Rust alike)
+#   instructions  instructions executed (callgrind's Ir)
+# both from one callgrind run, of the reads alone
 # Each tier (and each other read path: multi_get per key, iterate per entry, typed) reads
 # from the block cache; how each count is made: `per_read_count` in setup.sh. The runs go
 # PINROCKS_COUNT_JOBS at a time (default: one per core): each is one process, alone with
@@ -26,7 +27,7 @@ esac
 
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT
-export -f per_read_count valgrind_total need
+export -f per_read_count need
 # One line per run, "tier size count", in whatever order the runs end.
 for tier in $tiers; do
     for size in $sizes; do echo "$tier $size"; done

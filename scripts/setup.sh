@@ -32,48 +32,30 @@ require_valgrind() {
 
 # Per-read counts under valgrind, deterministic (no clock).
 #   per_read_count allocations|instructions BIN ARGS...
-# Instructions: one run of `BIN ARGS... 1000` (the last argument is the number of reads)
-# under callgrind, collecting only inside `counted_reads` (benches/sweep/per_read.rs), the
-# reads after a warm-up: the total divided by 1,000. Allocations (memcheck counts the whole
-# process): `BIN ARGS... 200` and `BIN ARGS... 1200` (200 and 328 when the last of ARGS, the
-# value size, is 64 KiB or more), the difference divided by the extra reads, so opening,
-# populating and closing cancel out. `sweep merge-per-read` has no
-# `counted_reads`: count its allocations only.
+# One run of `BIN ARGS... N` (the last argument is the number of reads: 1,000, or 128 when
+# the last of ARGS, the value size, is 64 KiB or more) under callgrind, which zeroes its
+# costs before the reads and dumps them after (`counted` in benches/sweep/callgrind.rs: the
+# reads after a warm-up, on the main thread): the instructions and the calls to the
+# allocator in the dump (scripts/callgrind-counts.py), divided by N. Nothing else of the
+# run (opening, populating, closing, other threads) is in the count.
 per_read_count() {
-    local what="$1" bin="$2" low=200 high=1200 a b
+    local what="$1" bin="$2" reads=1000 dir counts
     shift 2
-    # 128 extra reads, not 1,000, of values of 64 KiB and more (a multiple of multi_get's
-    # batch of 8 and of the 16 keys a cursor cycles through): copying a gigabyte under
-    # memcheck took most of the sweep's counting. After 200 reads the one-time allocations
-    # are behind, so the count per read is the same.
+    # 128 reads, not 1,000, of values of 64 KiB and more (a multiple of multi_get's batch
+    # of 8 and of the 16 keys a cursor cycles through): copying a gigabyte under valgrind
+    # takes long, and the count per read is the same.
     if [ "${*: -1}" -ge 65536 ] 2>/dev/null; then
-        low=200 high=328
+        reads=128
     fi
-    if [ "$what" = instructions ]; then
-        a=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-            --toggle-collect='*counted_reads*' "$bin" "$@" 1000 2>&1 |
-            sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
-        awk -v a="$a" 'BEGIN { printf "%.2f", a / 1000 }'
-        return
-    fi
-    a=$(valgrind_total "$what" "$bin" "$@" "$low")
-    b=$(valgrind_total "$what" "$bin" "$@" "$high")
-    awk -v a="$a" -v b="$b" -v n=$((high - low)) 'BEGIN { printf "%.2f", (b - a) / n }'
-}
-
-# One run's total: heap allocations (memcheck, C++ `new` and Rust alike) or instructions
-# executed (callgrind's Ir).
-valgrind_total() {
-    local what="$1"
-    shift
+    dir=$(mktemp -d)
+    valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$dir/out" \
+        "$bin" "$@" "$reads" >"$dir/log" 2>&1 ||
+        { cat "$dir/log" >&2; rm -rf "$dir"; need "valgrind failed: $bin $* $reads"; }
+    counts=$(python3 scripts/callgrind-counts.py "$dir/out.1-01")
+    rm -rf "$dir"
     case "$what" in
-    allocations)
-        # Only the heap totals are read: no definedness tracking (about 20% faster).
-        valgrind --tool=memcheck --leak-check=no --undef-value-errors=no "$@" 2>&1 |
-            sed -n 's/.*total heap usage: \([0-9,]*\) allocs.*/\1/p' | tr -d , ;;
-    instructions)
-        valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 |
-            sed -n 's/.*Collected : \([0-9]*\).*/\1/p' ;;
+    instructions) awk -v c="${counts% *}" -v n="$reads" 'BEGIN { printf "%.2f", c / n }' ;;
+    allocations) awk -v c="${counts#* }" -v n="$reads" 'BEGIN { printf "%.2f", c / n }' ;;
     *) need "unknown count: $what (allocations or instructions)" ;;
     esac
 }

@@ -7,18 +7,28 @@
 # scale`, plot scale.svg), reads of merged keys, in transactions
 # and of values in blob files (`sweep blobs`); counts instructions and allocations per read
 # under valgrind, and writes the report ($CARGO_TARGET_DIR/pinrocks-sweep/report.md) and three
-# log-log plots (sweep.svg, ratio.svg, scale.svg) beside it. 10 min 34 s on the 2-core EPYC VM
-# once RocksDB is built (4.6 min timing, 6 min valgrind counts). (`cargo bench --bench sweep`
+# log-log plots (sweep.svg, ratio.svg, scale.svg) beside it. 8 min 45 s on the 2-core EPYC VM
+# once RocksDB is built (4.5 min timing, 3.7 min valgrind counts). (`cargo bench --bench sweep`
 # still runs criterion over the block cache and memtable cells, for its statistics and HTML
 # on single cells.)
 #
 #   scripts/sweep.sh            the full sweep
 #   scripts/sweep.sh --quick    every cell briefly, no valgrind: proves the harness works
-#   PINROCKS_SIZES=8,4096 scripts/sweep.sh   fewer sizes
+#   PINROCKS_SIZES=8,4096 scripts/sweep.sh   fewer sizes (your settings: `sweep --help`)
 #   PINROCKS_LIBCXX=1 scripts/sweep.sh       also the clang + libc++ build's allocations
+#   scripts/sweep.sh --help     the sweep binary's sections and flags
+#   scripts/sweep.sh scans --quick           one section of the binary (any of --help's)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
+
+bin=$(sweep_binary)
+[ -x "$bin" ] || need "could not build the sweep binary (cargo bench --bench sweep --no-run)"
+# A section, or the binary's help: the binary itself.
+case "${1:-}" in
+"" | --quick) ;;
+*) exec "$bin" "$@" ;;
+esac
 
 quick=0
 [ "${1:-}" = "--quick" ] && quick=1
@@ -33,8 +43,6 @@ rm -f "$out"/*.md "$out"/*.svg "$out"/samples.tsv
 machine="$(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), \
 $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1), $(uname -sr)"
 
-bin=$(sweep_binary)
-[ -x "$bin" ] || need "could not build the sweep binary (cargo bench --bench sweep --no-run)"
 if [ "$quick" = 1 ]; then
     "$bin" run "$out" --quick
     "$bin" scans --quick >"$out/scans.md"

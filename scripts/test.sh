@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The test command: formatting (Rust and our C++), lints, the docs, the sweep in quick mode (a smoke test of
-# the benchmark harness and its report; no timing is judged), the unsafe paths' tests
-# under valgrind memcheck, every test and doctest, the user examples, then the package.
+# The test command: formatting (Rust and our C++), lints, the docs, the sweep and the
+# engines bench in quick mode (smoke tests of the benchmark harnesses; no timing is
+# judged), the unsafe paths' tests under valgrind memcheck, every test and doctest, the user
+# examples, then the package.
 # Everything but the package check runs in the release profile so RocksDB is compiled
 # once for tests and benchmarks alike.
 set -euo pipefail
@@ -14,6 +15,12 @@ cargo clippy --release --all-targets --features "$PINROCKS_TEST_FEATURES" -- -D 
 RUSTDOCFLAGS="-D warnings" cargo doc --release --no-deps --features "$PINROCKS_TEST_FEATURES"
 scripts/sweep.sh --quick >/dev/null
 echo "sweep harness: ok ($CARGO_TARGET_DIR/pinrocks-sweep-quick/report.md)"
+# The engines bench (benches/engines/, a workspace member the commands above do not build):
+# its lints, its tests (the sweep's keys and values pinned to fixed bytes) and a quick run.
+cargo clippy --release -p pinrocks-engines --all-targets -- -D warnings
+cargo test --quiet --release -p pinrocks-engines
+scripts/engines.sh --quick >/dev/null
+echo "engines bench: ok"
 scripts/memcheck.sh
 cargo test --release --features "$PINROCKS_TEST_FEATURES"
 # The examples a user would copy, run as they are.

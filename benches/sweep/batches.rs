@@ -172,14 +172,13 @@ fn table(title: &str, cells: &[Cell], disk: bool, rounds: usize, slice: Duration
     );
 }
 
-pub fn main(args: &[String]) {
-    let quick = args.iter().any(|a| a == "--quick");
+pub fn main(quick: bool) {
     let (rounds, slice, batch_sizes) = if quick {
         (2, Duration::from_millis(1), vec![1, 33])
     } else {
         (20, Duration::from_millis(8), BATCH_SIZES.to_vec())
     };
-    for (i, size) in SIZES.into_iter().enumerate() {
+    for (i, size) in crate::progress::steps("batches", SIZES.into_iter().enumerate()) {
         let count = if quick { 64 } else { tiers::key_count(size) };
         let (ours_dir, peer_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
         let cached: Vec<Cell> = {

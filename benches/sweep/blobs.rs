@@ -67,8 +67,7 @@ pub fn peer_blob_db(dir: &Path, cached: bool, size: usize, count: usize) -> rock
     db
 }
 
-pub fn main(args: &[String]) {
-    let quick = args.iter().any(|a| a == "--quick");
+pub fn main(quick: bool) {
     let (rounds, slice, sizes) = if quick {
         (2, Duration::from_millis(1), &SIZES[..2])
     } else {
@@ -78,7 +77,7 @@ pub fn main(args: &[String]) {
         "| size | cached pinned | file pinned | inline pinned | cached pinned vs rocksdb `get_pinned` | cached pinned vs cached vec | cached buffer vs cached vec | file pinned vs rocksdb `get_pinned` | file pinned vs file vec | cached pinned vs inline pinned |"
     );
     println!("|---|---:|---:|---:|---|---|---|---|---|---|");
-    for &size in sizes {
+    for &size in crate::progress::steps("blobs", sizes.iter()) {
         // Fewer keys than the other regimes: five databases of them, up to 256 MiB each.
         let count = if quick {
             16

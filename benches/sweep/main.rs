@@ -3,33 +3,20 @@
 //! and with two consumers (length only, every byte). `scripts/sweep.sh` runs it and
 //! builds the report.
 //!
-//! One binary, the whole harness (`cargo bench --bench sweep` builds it):
-//! * no subcommand: the criterion timing run (`cargo bench --bench sweep`);
-//! * `per-read <tier> <size> <reads>`: reads for valgrind's per-read counts (`per_read.rs`);
-//! * `report <criterion dir> <out dir> [machine]`: the report and plot (`report.rs`);
-//! * `tiers`, `paths`, `blob-paths`: the tier names and the other read paths, one a line,
-//!   for the scripts;
-//! * `merge [--quick]`, `merge-per-read ...`: reads of keys with pending merge operands,
-//!   ours and the `rocksdb` crate's, timed interleaved (`merge.rs`, `paired.rs`);
-//! * `scans [--quick]`: iterator steps, forward and backward, through every way of
-//!   iterating of both libraries, the C API and a C++ loop (`scans.rs`);
-//! * `batches [--quick]`: multi-gets against single reads, both libraries, from the block
-//!   cache and from the disk (`batches.rs`);
-//! * `memtable [--quick]`: large values still in the memtable, through the pinned read
-//!   (which copies them) and two routes that pin them in place (`memtable.rs`);
-//! * `scale <out dir> [--quick | --long]`: reads against the size of the database, 10^4 to
-//!   10^6 keys (10^7 with `--long`), built by SST ingest (`scale.rs`, `scale_build.rs`);
-//! * `crc`: flush and cold-read speed under this build's CRC32c (`crc.rs`);
-//! * `txn [--quick]`: reads inside a transaction, ours and the `rocksdb` crate's (`txn.rs`);
-//! * `blobs [--quick]`: values in blob files, with a blob cache and without (`blobs.rs`);
-//! * `watched [--quick]`: what an event listener and the info log cost (`watched.rs`).
-//!
-//! Environment: `PINROCKS_SIZES=8,4096` limits the sizes; `PINROCKS_QUICK=1` runs every
-//! cell briefly (CI's smoke test; its timings mean nothing); your own options, sizes and
-//! regimes: `config.rs`.
+//! One binary, the whole harness (`cargo bench --bench sweep` builds it): its command line
+//! is `cli.rs` (`sweep --help`), one subcommand per section (`run`, `scans`, `batches`,
+//! `memtable`, `scale`, `merge`, `txn`, `blobs`, `watched`, `crc`; each in its own file),
+//! `report` (`report.rs`, `plot.rs`), and the helpers of the valgrind counts (`per-read`,
+//! `merge-per-read`, `tiers`, `paths`, `blob-paths`). Under `cargo bench` (which passes
+//! `--bench`) it is criterion's run over the block cache and memtable cells
+//! (`PINROCKS_QUICK=1`: every cell briefly). Your own options, sizes and regimes: flags or
+//! their environment variables (`cli.rs`, `config.rs`).
 
+mod base;
 mod batches;
 mod blobs;
+mod callgrind;
+mod cli;
 mod config;
 mod crc;
 mod memtable;
@@ -37,6 +24,7 @@ mod merge;
 mod paired;
 mod per_read;
 mod plot;
+mod progress;
 mod report;
 mod run;
 mod scale;
@@ -49,28 +37,29 @@ mod watched;
 use std::hint::black_box;
 use std::time::Duration;
 
+use clap::Parser;
+use cli::{Cli, Command};
 use criterion::{criterion_group, Criterion};
 use tiers::{Consumer, Regime, Tier, TIER_NAMES};
 
 pub const DEFAULT_SIZES: [usize; 7] = [8, 16, 128, 1024, 4096, 65536, 1 << 20];
 
-/// The value sizes to sweep: `PINROCKS_SIZES`, or the quantiles of `PINROCKS_SIZES_FILE`
-/// (`config.rs`), or the default seven.
+/// The value sizes to sweep: `--sizes`, or the quantiles of `--sizes-file` (`config.rs`),
+/// or the default seven.
 fn sizes() -> Vec<usize> {
-    if let Ok(path) = std::env::var("PINROCKS_SIZES_FILE") {
-        let text = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("PINROCKS_SIZES_FILE={path}: {e}"));
+    let settings = cli::settings();
+    if let Some(path) = &settings.sizes_file {
+        let path = path.display();
+        let text = std::fs::read_to_string(path.to_string())
+            .unwrap_or_else(|e| panic!("--sizes-file {path}: {e}"));
         return config::sizes_from_distribution(&text)
-            .unwrap_or_else(|e| panic!("PINROCKS_SIZES_FILE={path}: {e}"));
+            .unwrap_or_else(|e| panic!("--sizes-file {path}: {e}"));
     }
-    std::env::var("PINROCKS_SIZES").map_or_else(
-        |_| DEFAULT_SIZES.to_vec(),
-        |list| {
-            list.split(',')
-                .map(|s| s.trim().parse().expect("a size in bytes"))
-                .collect()
-        },
-    )
+    if settings.sizes.is_empty() {
+        DEFAULT_SIZES.to_vec()
+    } else {
+        settings.sizes.clone()
+    }
 }
 
 fn quick() -> bool {
@@ -136,30 +125,41 @@ criterion_group! {
     targets = sweep
 }
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        Some("per-read") => per_read::main(&args[1..]),
-        Some("run") => run::main(&args[1..]),
-        Some("merge") => merge::main(&args[1..]),
-        Some("scans") => scans::main(&args[1..]),
-        Some("batches") => batches::main(&args[1..]),
-        Some("memtable") => memtable::main(&args[1..]),
-        Some("scale") => scale::main(&args[1..]),
-        Some("crc") => crc::main(),
-        Some("txn") => txn::main(&args[1..]),
-        Some("blobs") => blobs::main(&args[1..]),
-        Some("watched") => watched::main(&args[1..]),
-        Some("merge-per-read") => merge::per_read(&args[1..]),
-        Some("report") => report::main(&args[1..]),
-        Some("tiers") => TIER_NAMES.iter().for_each(|name| println!("{name}")),
-        Some("paths") => per_read::PATHS.iter().for_each(|name| println!("{name}")),
-        Some("blob-paths") => per_read::BLOB_PATHS
+    // `cargo bench` passes `--bench` (and criterion's own arguments): criterion's run, with
+    // the settings of the environment.
+    if std::env::args().any(|a| a == "--bench") {
+        benches();
+        Criterion::default().configure_from_args().final_summary();
+        return;
+    }
+    let cli = Cli::parse();
+    cli::install(cli.settings);
+    match cli.command {
+        Command::Run { out, quick } => run::main(&out, quick),
+        Command::Scans(q) => scans::main(q.quick),
+        Command::Batches(q) => batches::main(q.quick),
+        Command::Memtable(q) => memtable::main(q.quick),
+        Command::Scale { out, quick, long } => scale::main(&out, quick, long),
+        Command::Merge(q) => merge::main(q.quick),
+        Command::Txn(q) => txn::main(q.quick),
+        Command::Blobs(q) => blobs::main(q.quick),
+        Command::Watched(q) => watched::main(q.quick),
+        Command::Crc => crc::main(),
+        Command::Report {
+            samples,
+            out,
+            machine,
+        } => report::main(&samples, &out, machine.as_deref().unwrap_or_default()),
+        Command::PerRead { name, size, reads } => per_read::main(&name, size, reads),
+        Command::MergePerRead {
+            side,
+            operands,
+            reads,
+        } => merge::per_read(&side, operands, reads),
+        Command::Tiers => TIER_NAMES.iter().for_each(|name| println!("{name}")),
+        Command::Paths => per_read::PATHS.iter().for_each(|name| println!("{name}")),
+        Command::BlobPaths => per_read::BLOB_PATHS
             .iter()
             .for_each(|name| println!("{name}")),
-        // `cargo bench` passes `--bench` and criterion's own arguments.
-        _ => {
-            benches();
-            Criterion::default().configure_from_args().final_summary();
-        }
     }
 }

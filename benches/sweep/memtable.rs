@@ -124,15 +124,14 @@ fn table(title: &str, rows: &[Row], rounds: usize, slice: Duration) {
     );
 }
 
-pub fn main(args: &[String]) {
-    let quick = args.iter().any(|a| a == "--quick");
+pub fn main(quick: bool) {
     let (rounds, slice, sizes) = if quick {
         (2, Duration::from_millis(1), vec![4096, 65536])
     } else {
         (24, Duration::from_millis(8), SIZES.to_vec())
     };
     let (mut memtable, mut cached) = (Vec::new(), Vec::new());
-    for size in sizes {
+    for size in crate::progress::steps("memtable", sizes.into_iter()) {
         let count = if quick { 16 } else { tiers::key_count(size) };
         let keys = tiers::random_keys(count);
         let dir = tempfile::tempdir().unwrap();

@@ -12,6 +12,7 @@ use std::time::Duration;
 use pinrocks::codec::BigEndian;
 use pinrocks::{Db, MergeOperator};
 
+use crate::callgrind::counted;
 use crate::paired::{self, Ratio};
 use crate::tiers;
 
@@ -73,8 +74,7 @@ fn decode(value: &[u8]) -> u64 {
 /// The four ways of reading, in report order.
 const READS: [&str; 4] = ["pinned", "vec", "rocksdb_get_pinned", "rocksdb_get"];
 
-pub fn main(args: &[String]) {
-    let quick = args.iter().any(|a| a == "--quick");
+pub fn main(quick: bool) {
     let (rounds, slice) = if quick {
         (4, Duration::from_millis(2))
     } else {
@@ -85,7 +85,7 @@ pub fn main(args: &[String]) {
         "| operands | pinned ns/read | rocksdb `get_pinned` ns/read | rocksdb `get_pinned` / pinned | rocksdb `get` / Vec | Vec / pinned |"
     );
     println!("|---:|---:|---:|---|---|---|");
-    for operands in OPERANDS {
+    for operands in crate::progress::steps("merge", OPERANDS.into_iter()) {
         let (ours_dir, peer_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
         let db = open_ours(ours_dir.path(), operands);
         let peer = open_peer(peer_dir.path(), operands);
@@ -132,28 +132,22 @@ pub fn main(args: &[String]) {
     );
 }
 
-pub fn per_read(args: &[String]) {
-    let [side, operands, reads] = args else {
-        eprintln!("usage: sweep merge-per-read <ours|peer> <operands> <reads>");
-        std::process::exit(2);
-    };
-    let operands: usize = operands.parse().expect("operands");
-    let reads: usize = reads.parse().expect("reads");
+pub fn per_read(side: &str, operands: usize, reads: usize) {
     let dir = tempfile::tempdir().unwrap();
     let keys: Vec<Vec<u8>> = (0..KEYS).map(tiers::key).collect();
-    let total: u64 = match side.as_str() {
+    let total: u64 = match side {
         "ours" => {
             let db = open_ours(dir.path(), operands);
             let reader = db.reader();
-            (0..=reads)
-                .map(|i| reader.get_pinned(&keys[i % KEYS], decode).unwrap().unwrap())
-                .sum()
+            counted(reads, |i| {
+                reader.get_pinned(&keys[i % KEYS], decode).unwrap().unwrap()
+            })
         }
         "peer" => {
             let db = open_peer(dir.path(), operands);
-            (0..=reads)
-                .map(|i| decode(&db.get_pinned(&keys[i % KEYS]).unwrap().unwrap()))
-                .sum()
+            counted(reads, |i| {
+                decode(&db.get_pinned(&keys[i % KEYS]).unwrap().unwrap())
+            })
         }
         other => panic!("ours or peer, not {other}"),
     };

@@ -23,7 +23,8 @@ use pinrocks::codec::Raw;
 use pinrocks::Table;
 
 use crate::blobs;
-use crate::tiers::{self, Consumer, Regime, Tier, TIER_NAMES};
+use crate::callgrind::counted;
+use crate::tiers::{self, Consumer, Regime, Tier};
 
 /// The paths beyond the tiers.
 pub const PATHS: [&str; 11] = [
@@ -52,22 +53,13 @@ pub const BLOB_PATHS: [&str; 4] = [
 /// Keys per multi-get: reads are counted per key.
 const BATCH: usize = 8;
 
-pub fn main(args: &[String]) {
-    let [name, size, reads] = args else {
-        eprintln!(
-            "usage: sweep per-read <tier or path> <value size> <reads>; tiers: {TIER_NAMES:?}, \
-             paths: {PATHS:?} {BLOB_PATHS:?}"
-        );
-        std::process::exit(2);
-    };
-    let size: usize = size.parse().expect("value size");
-    let reads: usize = reads.parse().expect("reads");
+pub fn main(name: &str, size: usize, reads: usize) {
     let dir = tempfile::tempdir().expect("temporary directory");
     // Few keys, so that populating under valgrind stays quick; the differencing removes
     // its cost anyway.
     let count = 16;
     let keys = tiers::random_keys(count);
-    let total: u64 = if BLOB_PATHS.contains(&name.as_str()) {
+    let total: u64 = if BLOB_PATHS.contains(&name) {
         let cached = name.contains("cached");
         let keyed = |i: usize| &keys[i % keys.len()];
         if name.starts_with("rocksdb") {
@@ -85,10 +77,10 @@ pub fn main(args: &[String]) {
                     .unwrap()
             })
         }
-    } else if matches!(name.as_str(), "rocksdb_iterate" | "rocksdb_iterate_std") {
+    } else if matches!(name, "rocksdb_iterate" | "rocksdb_iterate_std") {
         let db = tiers::open_peer(dir.path(), Regime::BlockCache, size, count);
         peer_steps(&db, name == "rocksdb_iterate_std", count, reads)
-    } else if matches!(name.as_str(), "txn_pinned" | "rocksdb_txn_get_pinned") {
+    } else if matches!(name, "txn_pinned" | "rocksdb_txn_get_pinned") {
         transaction_reads(name, dir.path(), size, count, reads, &keys)
     } else if let Some(tier) = Tier::from_name(name) {
         if tier.is_peer() {
@@ -103,7 +95,7 @@ pub fn main(args: &[String]) {
     } else {
         let db = tiers::open_pinrocks(dir.path(), Regime::BlockCache, size, count);
         let reader = db.reader();
-        match name.as_str() {
+        match name {
             "multi_get" => {
                 assert_eq!(reads % BATCH, 0, "reads must be a multiple of {BATCH}");
                 let mut total = 0u64;
@@ -232,20 +224,6 @@ fn peer_steps(db: &rocksdb::DB, std: bool, count: usize, reads: usize) -> u64 {
     });
     it.status().unwrap();
     total
-}
-
-/// `read(0)`, a warm-up, then `read(1..=reads)` inside [`counted_reads`], whose name
-/// callgrind's `--toggle-collect` matches: the instructions of the reads alone, in one run
-/// (`scripts/setup.sh`'s `per_read_count`). Returns the sum of what the reads return.
-fn counted(reads: usize, mut read: impl FnMut(usize) -> u64) -> u64 {
-    let warm = read(0);
-    warm + counted_reads(reads, &mut read)
-}
-
-/// The reads callgrind counts (not inlined, so that it has a name to match).
-#[inline(never)]
-fn counted_reads<F: FnMut(usize) -> u64>(reads: usize, read: &mut F) -> u64 {
-    (1..=reads).map(read).sum()
 }
 
 /// One read per key through a transaction, after the values were written through the plain

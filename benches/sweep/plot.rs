@@ -1,17 +1,17 @@
-//! The sweep's two log-log plots, as SVG: time per read of every tier, and each tier's
-//! speed-up over the `rocksdb` crate's `get`, with the intervals drawn.
+//! The sweep's log-log plots, as SVG drawn by plotters: time per read of every tier, each
+//! tier's speed-up over the `rocksdb` crate's `get`, and reads against database size; each
+//! point with its interval as an error bar.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
+
+use plotters::prelude::*;
 
 use crate::paired::median;
 use crate::report::{size_name, speedup, Samples};
 use crate::tiers::TIER_NAMES;
 
-const COLORS: [&str; 9] = [
-    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-    "#17becf",
-];
+/// One line's points: x, the value, and its interval (low, high).
+pub type Points<'a> = BTreeMap<&'a str, Vec<(usize, f64, f64, f64)>>;
 
 /// The x axis' ticks: each distinct value of `xs` once, in order, with its label.
 pub fn ticks(xs: &[usize], label: impl Fn(usize) -> String) -> Vec<(usize, String)> {
@@ -21,78 +21,105 @@ pub fn ticks(xs: &[usize], label: impl Fn(usize) -> String) -> Vec<(usize, Strin
     xs.into_iter().map(|x| (x, label(x))).collect()
 }
 
-/// A log-log plot of one value per line and x with an interval (`(x, value, low, high)`),
-/// the x axis marked at `ticks`.
-pub fn plot(
-    title: &str,
-    y_label: &str,
-    points: &BTreeMap<&str, Vec<(usize, f64, f64, f64)>>,
-    ticks: &[(usize, String)],
-) -> String {
-    let (w, h, m) = (760.0, 460.0, 70.0);
+/// A log-log plot of one line per name, each point with its interval drawn as an error bar,
+/// the x axis marked at `ticks` (an empty string when there is nothing to plot).
+pub fn plot(title: &str, y_label: &str, points: &Points<'_>, ticks: &[(usize, String)]) -> String {
     let all: Vec<&(usize, f64, f64, f64)> = points.values().flatten().collect();
     if all.is_empty() {
         return String::new();
     }
-    let lx = |s: usize| (s as f64).log10();
-    let (x0, x1) = all.iter().fold((f64::MAX, f64::MIN), |(a, b), p| {
-        (a.min(lx(p.0)), b.max(lx(p.0)))
-    });
+    let x = |p: &(usize, f64, f64, f64)| p.0 as f64;
+    let (x0, x1) = all
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(x(p)), b.max(x(p))));
     let (y0, y1) = all.iter().fold((f64::MAX, f64::MIN), |(a, b), p| {
-        (a.min(p.2.max(1e-9).log10()), b.max(p.3.max(1e-9).log10()))
+        (a.min(p.2.min(p.1)), b.max(p.3.max(p.1)))
     });
-    let (y0, y1) = (y0.floor(), y1.ceil().max(y0.floor() + 1.0));
-    let sx = |x: f64| m + (x - x0) / (x1 - x0).max(1e-9) * (w - 2.0 * m);
-    let sy = |y: f64| h - m - (y.max(1e-9).log10() - y0) / (y1 - y0) * (h - 2.0 * m);
-    let mut out = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{}\" font-family=\"sans-serif\" font-size=\"11\">\n\
-         <text x=\"{m}\" y=\"20\" font-size=\"14\">{title}</text>\n\
-         <text x=\"12\" y=\"{}\" transform=\"rotate(-90 12 {})\">{y_label}</text>\n",
-        h + 30.0,
-        h / 2.0,
-        h / 2.0
-    );
-    for decade in (y0 as i32)..=(y1 as i32) {
-        let y = sy(10f64.powi(decade));
-        writeln!(out, "<line x1=\"{m}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\" stroke=\"#ddd\"/><text x=\"{}\" y=\"{}\" text-anchor=\"end\">1e{decade}</text>", w - m, m - 4.0, y + 4.0).unwrap();
-    }
-    for (tick, label) in ticks {
-        let x = sx(lx(*tick));
-        writeln!(out, "<line x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{m}\" stroke=\"#eee\"/><text x=\"{x}\" y=\"{}\" text-anchor=\"middle\">{label}</text>", h - m, h - m + 16.0).unwrap();
-    }
-    for (i, (tier, pts)) in points.iter().enumerate() {
-        let color = COLORS[i % COLORS.len()];
-        let line: Vec<String> = pts
+    let (y0, y1) = (y0.max(1e-9) / 1.5, y1.max(1e-9) * 1.5);
+    let mut svg = String::new();
+    draw(&mut svg, title, y_label, points, ticks, (x0, x1), (y0, y1))
+        .unwrap_or_else(|e| panic!("plot {title:?}: {e}"));
+    svg
+}
+
+/// [`plot`]'s drawing, with plotters' errors returned.
+fn draw(
+    svg: &mut String,
+    title: &str,
+    y_label: &str,
+    points: &Points<'_>,
+    ticks: &[(usize, String)],
+    (x0, x1): (f64, f64),
+    (y0, y1): (f64, f64),
+) -> Result<(), Box<dyn std::error::Error>> {
+    let root = SVGBackend::with_string(svg, (900, 500)).into_drawing_area();
+    root.fill(&WHITE)?;
+    // The legend in a column of its own, right of the plot: it hides no point.
+    let (left, legend) = root.split_horizontally(700);
+    let keys: Vec<f64> = ticks.iter().map(|(t, _)| *t as f64).collect();
+    let label = |v: &f64| {
+        ticks
             .iter()
-            .map(|p| format!("{:.1},{:.1}", sx(lx(p.0)), sy(p.1)))
-            .collect();
-        writeln!(
-            out,
-            "<polyline fill=\"none\" stroke=\"{color}\" stroke-width=\"1.5\" points=\"{}\"/>",
-            line.join(" ")
-        )
-        .unwrap();
-        for p in pts {
-            let x = sx(lx(p.0)) + (i as f64 - 4.0) * 1.5;
-            writeln!(
-                out,
-                "<line x1=\"{x:.1}\" y1=\"{:.1}\" x2=\"{x:.1}\" y2=\"{:.1}\" stroke=\"{color}\"/>",
-                sy(p.2),
-                sy(p.3)
-            )
-            .unwrap();
-        }
-        let ly = h + 8.0 + (i / 5) as f64 * 14.0;
-        let lxp = m + (i % 5) as f64 * 135.0;
-        writeln!(out, "<rect x=\"{lxp}\" y=\"{}\" width=\"12\" height=\"3\" fill=\"{color}\"/><text x=\"{}\" y=\"{}\">{tier}</text>", ly - 4.0, lxp + 16.0, ly).unwrap();
+            .find(|(t, _)| ((*t as f64) / v - 1.0).abs() < 1e-6)
+            .map_or_else(String::new, |(_, l)| l.clone())
+    };
+    let mut chart = ChartBuilder::on(&left)
+        .caption(title, ("sans-serif", 14))
+        .margin(12)
+        .x_label_area_size(32)
+        .y_label_area_size(72)
+        .build_cartesian_2d(
+            (x0 / 1.3..x1 * 1.3).log_scale().with_key_points(keys),
+            (y0..y1).log_scale(),
+        )?;
+    chart
+        .configure_mesh()
+        .y_desc(y_label)
+        .x_label_formatter(&label)
+        .y_label_formatter(&|v| short(*v))
+        .light_line_style(WHITE)
+        .draw()?;
+    let n = points.len() as f64;
+    for (i, (name, pts)) in points.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        // Each line a little apart, so that bars at one x do not hide each other.
+        let shift = 10f64.powf((i as f64 - (n - 1.0) / 2.0) * 0.006);
+        chart.draw_series(LineSeries::new(
+            pts.iter().map(|p| (p.0 as f64 * shift, p.1)),
+            color.stroke_width(2),
+        ))?;
+        chart.draw_series(pts.iter().map(|p| {
+            ErrorBar::new_vertical(p.0 as f64 * shift, p.2, p.1, p.3, color.filled(), 6)
+        }))?;
+        let y = 40 + 18 * i as i32;
+        legend.draw(&PathElement::new(
+            vec![(4, y), (24, y)],
+            color.stroke_width(2),
+        ))?;
+        legend.draw(&Text::new(
+            name.to_string(),
+            (30, y - 7),
+            ("sans-serif", 12),
+        ))?;
     }
-    out.push_str("</svg>\n");
-    out
+    root.present()?;
+    Ok(())
+}
+
+/// A tick label of a log axis: as few digits as its size needs.
+fn short(v: f64) -> String {
+    if v >= 100.0 {
+        format!("{v:.0}")
+    } else if v >= 1.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
 }
 
 /// Time per read of every tier in `group`, with the 2.5%–97.5% range of its rounds.
 pub fn time_plot(samples: &Samples, group: &str) -> String {
-    let mut points: BTreeMap<&str, Vec<(usize, f64, f64, f64)>> = BTreeMap::new();
+    let mut points = Points::new();
     if let Some(by_size) = samples.get(group) {
         for tier in TIER_NAMES {
             for (size, cells) in by_size {
@@ -118,7 +145,7 @@ pub fn time_plot(samples: &Samples, group: &str) -> String {
 
 /// Every tier's speed-up over the `rocksdb` crate's `get`, with its bootstrap interval.
 pub fn ratio_plot(samples: &Samples, group: &str) -> String {
-    let mut points: BTreeMap<&str, Vec<(usize, f64, f64, f64)>> = BTreeMap::new();
+    let mut points = Points::new();
     if let Some(by_size) = samples.get(group) {
         for tier in TIER_NAMES.iter().filter(|t| **t != "rocksdb_get") {
             for (size, cells) in by_size {

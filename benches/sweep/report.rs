@@ -281,15 +281,7 @@ fn goals(samples: &Samples) -> String {
     out
 }
 
-pub fn main(args: &[String]) {
-    let (samples_dir, out_dir) = match args {
-        [s, o, ..] => (Path::new(s), Path::new(o)),
-        _ => {
-            eprintln!("usage: sweep report <samples dir> <output dir> [machine]");
-            std::process::exit(2);
-        }
-    };
-    let machine = args.get(2).cloned().unwrap_or_default();
+pub fn main(samples_dir: &Path, out_dir: &Path, machine: &str) {
     let samples = read_samples(&samples_dir.join("samples.tsv"));
     assert!(
         !samples.is_empty(),

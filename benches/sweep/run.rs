@@ -163,14 +163,9 @@ fn concurrent(out: &mut String, size: usize, plan: &Plan) {
     }
 }
 
-pub fn main(args: &[String]) {
-    let Some(out_dir) = args.first() else {
-        eprintln!("usage: sweep run <out dir> [--quick]");
-        std::process::exit(2);
-    };
-    let quick = args.iter().any(|a| a == "--quick");
-    let regimes = crate::config::regimes(std::env::var("PINROCKS_REGIMES").ok().as_deref())
-        .unwrap_or_else(|e| panic!("PINROCKS_REGIMES: {e}"));
+pub fn main(out_dir: &std::path::Path, quick: bool) {
+    let regimes = crate::config::regimes(crate::cli::settings().regimes.as_deref())
+        .unwrap_or_else(|e| panic!("--regimes: {e}"));
     let plan = if quick {
         Plan {
             rounds: 2,
@@ -193,18 +188,23 @@ pub fn main(args: &[String]) {
         }
     };
     let mut out = String::from("group\tsize\ttier\tround\tns\n");
-    for &size in &plan.sizes {
-        sweep_size(&mut out, size, &plan);
-    }
-    for &size in plan
-        .concurrent_sizes
-        .iter()
-        .filter(|_| plan.runs("concurrent"))
-    {
-        concurrent(&mut out, size, &plan);
+    let concurrent_sizes = if plan.runs("concurrent") {
+        &plan.concurrent_sizes[..]
+    } else {
+        &[]
+    };
+    let cells = plan.sizes.iter().map(|&s| (s, false));
+    let cells = cells.chain(concurrent_sizes.iter().map(|&s| (s, true)));
+    let cells: Vec<(usize, bool)> = cells.collect();
+    for (size, threads) in crate::progress::steps("run", cells.into_iter()) {
+        if threads {
+            concurrent(&mut out, size, &plan);
+        } else {
+            sweep_size(&mut out, size, &plan);
+        }
     }
     std::fs::create_dir_all(out_dir).unwrap();
-    let path = std::path::Path::new(out_dir).join("samples.tsv");
+    let path = out_dir.join("samples.tsv");
     std::fs::write(&path, out).unwrap();
     eprintln!(
         "sweep: {} rounds (rounded up to whole cycles of the balanced order) of {} ms per \

@@ -136,13 +136,7 @@ fn table(size: usize, cells: &[Cell], plan: (usize, Duration)) -> String {
     )
 }
 
-pub fn main(args: &[String]) {
-    let Some(out_dir) = args.first() else {
-        eprintln!("usage: sweep scale <out dir> [--quick | --long]");
-        std::process::exit(2);
-    };
-    let quick = args.iter().any(|a| a == "--quick");
-    let long = args.iter().any(|a| a == "--long");
+pub fn main(out_dir: &Path, quick: bool, long: bool) {
     let plan = if quick {
         (2, Duration::from_millis(1))
     } else {
@@ -150,7 +144,7 @@ pub fn main(args: &[String]) {
     };
     let mut report = String::new();
     let mut points: BTreeMap<String, Vec<(usize, f64, f64, f64)>> = BTreeMap::new();
-    for size in [100usize, 4096] {
+    for size in crate::progress::steps("scale", [100usize, 4096].into_iter()) {
         let counts: Vec<u64> = if quick {
             vec![1_000, 4_000]
         } else if size == 100 {
@@ -189,7 +183,7 @@ pub fn main(args: &[String]) {
         report.push('\n');
     }
     std::fs::create_dir_all(out_dir).unwrap();
-    let out = Path::new(out_dir);
+    let out = out_dir;
     std::fs::write(out.join("scale.md"), &report).unwrap();
     let named: BTreeMap<&str, Vec<(usize, f64, f64, f64)>> = points
         .iter()

@@ -273,8 +273,7 @@ fn table(
     );
 }
 
-pub fn main(args: &[String]) {
-    let quick = args.iter().any(|a| a == "--quick");
+pub fn main(quick: bool) {
     let (rounds, slice, sizes) = if quick {
         (2, Duration::from_millis(1), vec![8, 4096])
     } else {
@@ -282,7 +281,7 @@ pub fn main(args: &[String]) {
     };
     let mut cached = [Vec::new(), Vec::new()];
     let mut uncached = [Vec::new(), Vec::new()];
-    for &size in &sizes {
+    for &size in crate::progress::steps("scans", sizes.iter()) {
         let count = if quick {
             tiers::key_count(size).min(64)
         } else {

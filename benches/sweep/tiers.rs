@@ -121,46 +121,12 @@ impl Consumer {
     }
 }
 
-/// Block cache for every database of the sweep: 1 GiB in one shard, so no block is ever
-/// evicted (with RocksDB's default 64 shards, 1 MiB blocks hash unevenly and some shards
-/// overflow, which makes 1 MiB reads bimodal).
-pub const CACHE_BYTES: usize = 1 << 30;
-
-/// How many keys a database of `size`-byte values gets: thousands, within 256 MiB.
-pub fn key_count(size: usize) -> usize {
-    ((256 << 20) / size.max(1)).clamp(16, 4096)
-}
-
-pub fn key(i: usize) -> Vec<u8> {
-    format!("key-{i:06}").into_bytes()
-}
-
-pub fn value(i: usize, size: usize) -> Vec<u8> {
-    (0..size).map(|j| (i.wrapping_mul(31) + j) as u8).collect()
-}
-
-/// Keys in a fixed pseudo-random order, built before anything is measured.
-pub fn random_keys(count: usize) -> Vec<Vec<u8>> {
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    (0..count.max(1024))
-        .map(|_| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            key(state as usize % count)
-        })
-        .collect()
-}
+pub use crate::base::{key, key_count, random_keys, value, CACHE_BYTES};
 
 /// The sweep's options for pinrocks: one big block cache in one shard, one big memtable;
 /// then the user's own options, if any (`config.rs`).
 pub fn pinrocks_options() -> Options {
-    let mut options = Options::new();
-    options
-        .create_if_missing(true)
-        .block_cache_size(CACHE_BYTES)
-        .block_cache_shard_bits(0)
-        .write_buffer_size(1 << 30);
+    let mut options = crate::base::base_pinrocks_options();
     let user = user_options();
     if !user.is_empty() {
         options
@@ -170,18 +136,19 @@ pub fn pinrocks_options() -> Options {
     options
 }
 
-/// The user's options as one RocksDB option string: `PINROCKS_OPTIONS_FILE`'s, then
-/// `PINROCKS_OPTIONS` (`config.rs`); read once.
+/// The user's options as one RocksDB option string: `--options-file`'s, then `--options`
+/// (`cli.rs`, `config.rs`); read once.
 pub fn user_options() -> &'static str {
     static USER: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     USER.get_or_init(|| {
+        let settings = crate::cli::settings();
         let mut parts = Vec::new();
-        if let Ok(path) = std::env::var("PINROCKS_OPTIONS_FILE") {
-            let text = std::fs::read_to_string(&path)
-                .unwrap_or_else(|e| panic!("PINROCKS_OPTIONS_FILE={path}: {e}"));
+        if let Some(path) = &settings.options_file {
+            let text = std::fs::read_to_string(path)
+                .unwrap_or_else(|e| panic!("--options-file {}: {e}", path.display()));
             parts.push(crate::config::options_string_from_file(&text));
         }
-        parts.extend(std::env::var("PINROCKS_OPTIONS"));
+        parts.extend(settings.options.clone());
         parts.retain(|p| !p.is_empty());
         parts.join(";")
     })
@@ -189,15 +156,7 @@ pub fn user_options() -> &'static str {
 
 /// The same options for the `rocksdb` crate.
 pub fn peer_options() -> rocksdb::Options {
-    let mut lru = rocksdb::LruCacheOptions::default();
-    lru.set_capacity(CACHE_BYTES);
-    lru.set_num_shard_bits(0);
-    let mut table = rocksdb::BlockBasedOptions::default();
-    table.set_block_cache(&rocksdb::Cache::new_lru_cache_opts(&lru));
-    let mut options = rocksdb::Options::default();
-    options.create_if_missing(true);
-    options.set_block_based_table_factory(&table);
-    options.set_write_buffer_size(1 << 30);
+    let mut options = crate::base::base_peer_options();
     let user = user_options();
     if user.is_empty() {
         return options;

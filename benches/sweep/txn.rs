@@ -22,8 +22,7 @@ const WAYS: [&str; 6] = [
     "rocksdb txn get",
 ];
 
-pub fn main(args: &[String]) {
-    let quick = args.iter().any(|a| a == "--quick");
+pub fn main(quick: bool) {
     let (rounds, slice) = if quick {
         (2, Duration::from_millis(1))
     } else {
@@ -33,7 +32,7 @@ pub fn main(args: &[String]) {
         "| size | txn pinned | plain pinned | txn pinned vs plain pinned | txn pinned vs rocksdb txn `get_pinned` | txn buffer vs txn vec | rocksdb txn `get` vs txn vec |"
     );
     println!("|---|---:|---:|---|---|---|---|");
-    for size in SIZES {
+    for size in crate::progress::steps("txn", SIZES.into_iter()) {
         let count = if quick {
             tiers::key_count(size).min(64)
         } else {

@@ -65,8 +65,7 @@ fn options(watch: Option<(&Arc<Counting>, &InfoLog)>) -> Options {
     options
 }
 
-pub fn main(args: &[String]) {
-    let quick = args.iter().any(|a| a == "--quick");
+pub fn main(quick: bool) {
     let (rounds, slice) = if quick {
         (2, Duration::from_millis(1))
     } else {
@@ -82,7 +81,7 @@ pub fn main(args: &[String]) {
     };
     println!("| operation | size | watched | plain | watched vs plain |");
     println!("|---|---|---:|---:|---|");
-    for size in [8usize, 4096] {
+    for size in crate::progress::steps("watched", [8usize, 4096].into_iter()) {
         let count = if quick { 64 } else { tiers::key_count(size) };
         let keys = tiers::random_keys(count);
         let (watched_dir, plain_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
