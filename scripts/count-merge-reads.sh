@@ -24,7 +24,8 @@ for side in ours peer; do
     peer) printf '| rocksdb `get_pinned`, `set_merge_operator_associative` |' ;;
     esac
     for n in $counts; do
-        printf ' %s |' "$(per_read_count allocations "$bin" merge-per-read "$side" "$n")"
+        count=$(per_read_count allocations "$bin" merge-per-read "$side" "$n")
+        printf ' %s |' "$count"
     done
     printf '\n'
 done

@@ -19,15 +19,17 @@
 #   scripts/sweep.sh --help     the sweep binary's sections and flags
 #   scripts/sweep.sh scans --quick           one section of the binary (any of --help's)
 set -euo pipefail
+caller="$PWD"
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 
 bin=$(sweep_binary)
 [ -x "$bin" ] || need "could not build the sweep binary (cargo bench --bench sweep --no-run)"
-# A section, or the binary's help: the binary itself.
+# A section, or the binary's help: the binary itself, in the caller's directory (its paths
+# are the caller's).
 case "${1:-}" in
 "" | --quick) ;;
-*) exec "$bin" "$@" ;;
+*) cd "$caller" && exec "$bin" "$@" ;;
 esac
 
 quick=0

@@ -21,8 +21,9 @@ use crate::config;
 pub struct Cli {
     #[command(flatten)]
     pub settings: Settings,
+    /// None: criterion's run (as `cargo test --benches` starts the binary)
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 /// Your own configuration (`config.rs` reads the files). The options apply to both
@@ -50,18 +51,13 @@ pub struct Settings {
         global = true,
         env = "PINROCKS_SIZES",
         value_delimiter = ',',
-        value_name = "BYTES"
+        value_name = "BYTES",
+        value_parser = size
     )]
     pub sizes: Vec<usize>,
     /// A file of observed value sizes (one a line, `#` comments): `run` measures its 10th,
-    /// 50th, 90th and 99th percentiles and its largest
-    #[arg(
-        long,
-        global = true,
-        env = "PINROCKS_SIZES_FILE",
-        value_name = "FILE",
-        conflicts_with = "sizes"
-    )]
+    /// 50th, 90th and 99th percentiles and its largest (this, when both are given)
+    #[arg(long, global = true, env = "PINROCKS_SIZES_FILE", value_name = "FILE")]
     pub sizes_file: Option<PathBuf>,
     /// The regimes of `run`, comma-separated: memtable, block_cache, page_cache, concurrent
     /// (default: all)
@@ -155,6 +151,13 @@ pub struct Quick {
     /// Every cell briefly: proves the harness works, its timings mean nothing
     #[arg(long)]
     pub quick: bool,
+}
+
+/// A size in bytes, spaces around it allowed ("8, 4096").
+fn size(text: &str) -> Result<usize, String> {
+    text.trim()
+        .parse()
+        .map_err(|e| format!("{text:?} is not a size in bytes: {e}"))
 }
 
 /// Checks a list of regimes (`config::regimes`) as clap parses it.

@@ -124,17 +124,24 @@ criterion_group! {
     config = config();
     targets = sweep
 }
+/// Criterion over the block cache and memtable cells.
+fn criterion() {
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
+
 fn main() {
-    // `cargo bench` passes `--bench` (and criterion's own arguments): criterion's run, with
-    // the settings of the environment.
+    // `cargo bench` passes `--bench` (and criterion's own arguments), `cargo test
+    // --benches` nothing: criterion's run, with the settings of the environment.
     if std::env::args().any(|a| a == "--bench") {
-        benches();
-        Criterion::default().configure_from_args().final_summary();
-        return;
+        return criterion();
     }
     let cli = Cli::parse();
     cli::install(cli.settings);
-    match cli.command {
+    let Some(command) = cli.command else {
+        return criterion();
+    };
+    match command {
         Command::Run { out, quick } => run::main(&out, quick),
         Command::Scans(q) => scans::main(q.quick),
         Command::Batches(q) => batches::main(q.quick),

@@ -24,6 +24,16 @@ pub fn ticks(xs: &[usize], label: impl Fn(usize) -> String) -> Vec<(usize, Strin
 /// A log-log plot of one line per name, each point with its interval drawn as an error bar,
 /// the x axis marked at `ticks` (an empty string when there is nothing to plot).
 pub fn plot(title: &str, y_label: &str, points: &Points<'_>, ticks: &[(usize, String)]) -> String {
+    // Only finite, positive points fit a log axis (plotters loops forever on an infinite
+    // range): a samples file edited by hand may hold others.
+    let fits = |p: &&(usize, f64, f64, f64)| {
+        p.0 > 0 && [p.1, p.2, p.3].iter().all(|v| v.is_finite() && *v > 0.0)
+    };
+    let points: Points<'_> = points
+        .iter()
+        .map(|(name, pts)| (*name, pts.iter().filter(fits).copied().collect()))
+        .collect();
+    let points = &points;
     let all: Vec<&(usize, f64, f64, f64)> = points.values().flatten().collect();
     if all.is_empty() {
         return String::new();

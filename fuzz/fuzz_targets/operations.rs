@@ -102,7 +102,7 @@ fn run(shared: &mut Shared, data: &[u8]) {
     // Every key: they are one byte below 8.
     slot.as_ref().unwrap().delete_range(&key(0), &[8]).unwrap();
     let mut model: BTreeMap<Vec<u8>, Vec<u8>> = BTreeMap::new();
-    let mut reopened = false;
+    let mut reopens = 0;
     for chunk in data.chunks(4).take(64) {
         let [op, a, b, len] = [
             chunk[0],
@@ -113,11 +113,12 @@ fn run(shared: &mut Shared, data: &[u8]) {
         let value = vec![a ^ b; len as usize * 7];
         // Cheap operations most of the time: a reopen (RocksDB's OPTIONS file written,
         // synced and parsed back, a block cache built for the parse and unmapped) is byte
-        // 255, once an input at most (libFuzzer's mutations favour 0xFF: a reopen in every
-        // few operations was over half of this target's time, when it was one code in 64),
-        // a flush or compaction (a file written, a MANIFEST edit) seven codes in 64.
-        if op == 255 && !reopened {
-            reopened = true;
+        // 255, three times an input at most, so that a recovery of recovered state is still
+        // checked (libFuzzer's mutations favour 0xFF: a reopen every few operations was over
+        // half of this target's time when it was one code in 64), a flush or compaction (a
+        // file written, a MANIFEST edit) seven codes in 64.
+        if op == 255 && reopens < 3 {
+            reopens += 1;
             *slot = None; // closed before the reopen
             *slot = Some(Db::open(options, PATH).unwrap());
         }
