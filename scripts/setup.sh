@@ -37,9 +37,11 @@ require_valgrind() {
 # costs before the reads and dumps them after (`counted` in benches/sweep/callgrind.rs: the
 # reads after a warm-up, on the main thread): the instructions and the calls to the
 # allocator in the dump (scripts/callgrind-counts.py), divided by N. Nothing else of the
-# run (opening, populating, closing, other threads) is in the count.
+# run (opening, populating, closing, other threads) is in the count. With
+# PINROCKS_COUNT_CACHE naming a directory, a run's two counts are kept there, so asking for
+# the other count of the same run (sweep.sh's tables share 8 B) does not run it again.
 per_read_count() {
-    local what="$1" bin="$2" reads=1000 dir counts
+    local what="$1" bin="$2" reads=1000 dir counts kept=""
     shift 2
     # The client requests that bound the reads exist for x86-64 only (callgrind.rs).
     [ "$(uname -m)" = x86_64 ] || need "per-read counts need x86-64 (callgrind's client requests)"
@@ -49,15 +51,22 @@ per_read_count() {
     if [ "${*: -1}" -ge 65536 ] 2>/dev/null; then
         reads=128
     fi
-    dir=$(mktemp -d)
-    valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$dir/out" \
-        "$bin" "$@" "$reads" >"$dir/log" 2>&1 ||
-        { cat "$dir/log" >&2; rm -rf "$dir"; need "valgrind failed: $bin $* $reads"; }
-    # No dump, or no count in it: an error, never a count of zero.
-    counts=$(python3 scripts/callgrind-counts.py "$dir/out.1-01" 2>&1) || true
-    rm -rf "$dir"
-    [[ "$counts" =~ ^[0-9]+\ [0-9]+$ ]] ||
-        need "no callgrind dump of the reads ($bin $* $reads): $counts"
+    [ -n "${PINROCKS_COUNT_CACHE:-}" ] &&
+        kept="$PINROCKS_COUNT_CACHE/$(echo "$bin $* $reads" | md5sum | cut -d' ' -f1)"
+    if [ -n "$kept" ] && [ -s "$kept" ]; then
+        counts=$(cat "$kept")
+    else
+        dir=$(mktemp -d)
+        valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$dir/out" \
+            "$bin" "$@" "$reads" >"$dir/log" 2>&1 ||
+            { cat "$dir/log" >&2; rm -rf "$dir"; need "valgrind failed: $bin $* $reads"; }
+        # No dump, or no count in it: an error, never a count of zero.
+        counts=$(python3 scripts/callgrind-counts.py "$dir/out.1-01" 2>&1) || true
+        rm -rf "$dir"
+        [[ "$counts" =~ ^[0-9]+\ [0-9]+$ ]] ||
+            need "no callgrind dump of the reads ($bin $* $reads): $counts"
+        [ -z "$kept" ] || echo "$counts" >"$kept"
+    fi
     case "$what" in
     instructions) awk -v c="${counts% *}" -v n="$reads" 'BEGIN { printf "%.2f", c / n }' ;;
     allocations) awk -v c="${counts#* }" -v n="$reads" 'BEGIN { printf "%.2f", c / n }' ;;

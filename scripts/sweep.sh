@@ -71,7 +71,11 @@ else
     "$bin" watched >"$out/watched.md"
     echo "sweep: timing took ${SECONDS} s" >&2
     SECONDS=0
-    # Each count script runs its valgrind runs one per core.
+    # Each count script runs its valgrind runs one per core; a run gives both counts, kept
+    # for the other table (`per_read_count` in setup.sh).
+    PINROCKS_COUNT_CACHE=$(mktemp -d)
+    export PINROCKS_COUNT_CACHE
+    trap 'rm -rf "$PINROCKS_COUNT_CACHE"' EXIT
     scripts/count-per-read.sh instructions "8 128 1024" >"$out/instructions.md"
     scripts/count-per-read.sh allocations "8 4096 1048576" >"$out/allocations.md"
     scripts/count-per-read.sh allocations "1048576" "$("$bin" blob-paths)" \

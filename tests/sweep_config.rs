@@ -23,6 +23,13 @@ fn options_file(dir: &std::path::Path) -> String {
     std::fs::read_to_string(files.last().expect("an OPTIONS file")).unwrap()
 }
 
+/// The settings the test writes, each as the file's string must name it.
+const SETTINGS: [&str; 3] = [
+    "max_open_files=123",
+    "write_buffer_size=7340032",
+    "block_size=16384",
+];
+
 #[test]
 fn an_options_file_becomes_a_string_both_libraries_take_and_that_round_trips() {
     let written = tempfile::tempdir().unwrap();
@@ -36,11 +43,7 @@ fn an_options_file_becomes_a_string_both_libraries_take_and_that_round_trips() {
         .unwrap();
     drop(pinrocks::Db::open(&options, written.path()).unwrap());
     let string = options_string_from_file(&options_file(written.path()));
-    for setting in [
-        "max_open_files=123",
-        "write_buffer_size=7340032",
-        "block_size=16384",
-    ] {
+    for setting in SETTINGS {
         assert!(string.contains(setting), "{setting} in {string}");
     }
     assert!(!string.contains("comparator="), "{string}");
@@ -59,11 +62,7 @@ fn an_options_file_becomes_a_string_both_libraries_take_and_that_round_trips() {
     let again = tempfile::tempdir().unwrap();
     drop(pinrocks::Db::open(&ours, again.path()).unwrap());
     let rewritten = options_string_from_file(&options_file(again.path()));
-    for setting in [
-        "max_open_files=123",
-        "write_buffer_size=7340032",
-        "block_size=16384",
-    ] {
+    for setting in SETTINGS {
         assert!(rewritten.contains(setting), "{setting} in {rewritten}");
     }
 }

@@ -77,27 +77,55 @@ pub fn run_checking(
     slice: Duration,
     per_check: u64,
 ) -> (Rounds, u64) {
+    run_ways(
+        reads,
+        keys,
+        rounds,
+        slice,
+        per_check,
+        |_, _| {},
+        |read, key| read(key),
+    )
+}
+
+/// [`run_checking`] over any kind of way: `read(way, key)` reads one key, and
+/// `around(way, true)` and `around(way, false)` run before and after each of the way's
+/// slices (and its warm-up), inside the slice's time: a way that holds a read transaction
+/// per slice (the engines bench's LMDB) opens and ends it there.
+pub fn run_ways<W>(
+    ways: &mut [W],
+    keys: &[Vec<u8>],
+    rounds: usize,
+    slice: Duration,
+    per_check: u64,
+    mut around: impl FnMut(&mut W, bool),
+    mut read: impl FnMut(&mut W, &[u8]) -> u64,
+) -> (Rounds, u64) {
     assert!(rounds >= 2, "two halves need at least two rounds");
-    let tiers = reads.len();
+    let tiers = ways.len();
     let rounds = rounds.next_multiple_of(cycle(tiers));
     let mut ns = vec![Vec::with_capacity(rounds); tiers];
     let mut checksum = 0u64;
     let mut next = 0usize;
     // A warm-up pass over every tier, not recorded.
-    for read in reads.iter_mut() {
+    for way in ways.iter_mut() {
+        around(way, true);
         for key in keys.iter().take(64) {
-            checksum = checksum.wrapping_add(read(key));
+            checksum = checksum.wrapping_add(read(way, key));
         }
+        around(way, false);
     }
     for round in 0..rounds {
         for tier in order(round, tiers) {
-            let read = &mut reads[tier];
+            let way = &mut ways[tier];
             let start = Instant::now();
+            around(way, true);
             let mut ops = 0u64;
             loop {
                 for _ in 0..per_check {
                     next = (next + 1) % keys.len();
                     checksum = checksum.wrapping_add(std::hint::black_box(read(
+                        way,
                         std::hint::black_box(&keys[next]),
                     )));
                 }
@@ -106,6 +134,7 @@ pub fn run_checking(
                     break;
                 }
             }
+            around(way, false);
             ns[tier].push(start.elapsed().as_nanos() as f64 / ops as f64);
         }
     }

@@ -10,8 +10,8 @@
 //! `--quick`: 2 rounds of 1 ms, sizes 8 and 4096, 64 keys: proves it runs; its timings mean
 //! nothing.
 
-// The sweep's module, mounted as it is: this bench uses its order, statistics and footnote,
-// not its other runners.
+// The sweep's module, mounted as it is: this bench uses its timing loop (`run_ways`),
+// statistics and footnote, not its other runners.
 #[allow(dead_code)]
 #[path = "../../sweep/paired.rs"]
 mod paired;
@@ -21,7 +21,6 @@ mod base;
 
 mod alloc;
 mod data;
-mod timing;
 mod ways;
 
 use std::hint::black_box;
@@ -152,16 +151,23 @@ fn measure(size: usize, plan: &Plan) -> Measured {
         .iter()
         .map(|&consumer| {
             eprintln!("{}: timing, {}", label(size), consumer.name());
-            let (ns, checksum) = timing::run(
+            let (rounds, checksum) = paired::run_ways(
                 &mut all,
                 &keys,
-                consumer,
                 plan.rounds,
                 plan.slice,
                 per_check,
+                |way, starting| {
+                    if starting {
+                        way.begin()
+                    } else {
+                        way.end()
+                    }
+                },
+                |way, key| way.read(key, consumer),
             );
             black_box(checksum);
-            ns
+            rounds.ns
         })
         .collect();
     Measured {

@@ -10,7 +10,7 @@ use heed::{CommitOrAbort, Env, RoTxn, WithTls};
 use crate::base::CACHE_BYTES;
 use crate::data::{key, value, Consumer};
 
-/// One way of reading a value, for the timing loop (`timing.rs`).
+/// One way of reading a value, for the timing loop (`paired::run_ways`).
 pub trait Way {
     /// Before each timed slice (the LMDB way with a transaction per slice opens it here).
     fn begin(&mut self) {}
