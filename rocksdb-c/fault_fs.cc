@@ -1,6 +1,7 @@
 // A file system for tests that loses what was not synced and fails on command: RocksDB's own
 // FaultInjectionTestFS (utilities/fault_injection_fs.h, in the static library) over the default
 // file system, in an Env a database opens on. Compiled only with the `fault-injection` feature.
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "env/composite_env_wrapper.h"
 #include "env/mock_env.h"
 #include "guarded.h"
 #include "layout.h"
@@ -38,11 +40,30 @@ struct BackgroundFaults {
   std::atomic<int> injected[kKinds] = {};
 };
 
+// The real clock, whose sleeps last at most `cap_micros`: RocksDB sleeps 1 s after each
+// failed flush or compaction (SleepForMicroseconds, through the Env's clock) so that a failing
+// disk is not hammered, which makes a test that fails them on purpose wait. The time read is
+// the real time; timed waits on condition variables are not shortened.
+class CappedSleepClock : public rocksdb::SystemClockWrapper {
+ public:
+  CappedSleepClock() : SystemClockWrapper(rocksdb::SystemClock::Default()) {}
+
+  const char* Name() const override { return "PinrocksCappedSleepClock"; }
+
+  void SleepForMicroseconds(int micros) override {
+    int64_t cap = cap_micros.load(std::memory_order_relaxed);
+    target_->SleepForMicroseconds(static_cast<int>(std::min<int64_t>(micros, cap)));
+  }
+
+  std::atomic<int64_t> cap_micros{INT32_MAX};
+};
+
 }  // namespace
 
 struct pinrocks_fault_fs_t {
   std::shared_ptr<rocksdb::FaultInjectionTestFS> fs;
-  std::unique_ptr<rocksdb::Env> env;  // over `fs`; what the options point at
+  std::shared_ptr<CappedSleepClock> clock = std::make_shared<CappedSleepClock>();
+  std::unique_ptr<rocksdb::Env> env;  // over `fs` and `clock`; what the options point at
   std::shared_ptr<BackgroundFaults> background = std::make_shared<BackgroundFaults>();
 };
 
@@ -165,13 +186,18 @@ pinrocks_fault_fs_t* pinrocks_fault_fs_create(unsigned char in_memory, int* stat
     // Unsynced appends stay in the file object's buffer, reaching the disk only at a sync:
     // what a power loss drops is then exactly what was not synced.
     created->fs->SetInjectUnsyncedDataLoss(true);
-    created->env = rocksdb::NewCompositeEnv(created->fs);
+    created->env = std::make_unique<rocksdb::CompositeEnvWrapper>(rocksdb::Env::Default(),
+                                                                  created->fs, created->clock);
     result = created.release();
   });
   return result;
 }
 
 void pinrocks_fault_fs_destroy(pinrocks_fault_fs_t* fs) PINROCKS_NOEXCEPT { delete fs; }
+
+void pinrocks_fault_fs_cap_sleeps(pinrocks_fault_fs_t* fs, int64_t max_micros) PINROCKS_NOEXCEPT {
+  fs->clock->cap_micros.store(std::clamp<int64_t>(max_micros, 0, INT32_MAX));
+}
 
 void pinrocks_options_set_fault_fs(rocksdb_options_t* options, pinrocks_fault_fs_t* fs,
                                    int* status_code, char** errptr) PINROCKS_NOEXCEPT {

@@ -702,9 +702,16 @@ void pinrocks_transaction_write_op(rocksdb_transaction_t* txn,
 #define PINROCKS_TXN_PREPARE 0
 #define PINROCKS_TXN_COMMIT 1
 #define PINROCKS_TXN_ROLLBACK 2
-/* Prepare, Commit or Rollback, guarded (each may copy or re-index the whole batch). */
-void pinrocks_transaction_end(rocksdb_transaction_t* txn, int op, int* status_code,
+/* Prepare, Commit or Rollback, guarded (each may copy or re-index the whole batch). With
+ * `free_rows_of` (the pessimistic transaction database of `txn`; NULL otherwise), a commit or
+ * rollback then frees each row the transaction locked, one by one: RocksDB's own unlock stops
+ * at the first family dropped since (rocksdb-c/transactions.cc). */
+void pinrocks_transaction_end(rocksdb_transaction_t* txn, int op,
+                              rocksdb_transactiondb_t* free_rows_of, int* status_code,
                               char** errptr) PINROCKS_NOEXCEPT;
+/* rocksdb_transaction_destroy, having freed each row first with `free_rows_of` (as above). */
+void pinrocks_transaction_destroy(rocksdb_transaction_t* txn,
+                                  rocksdb_transactiondb_t* free_rows_of) PINROCKS_NOEXCEPT;
 /* Frees the C API wrapper of a transaction without the transaction in it (one that
  * rocksdb_transactiondb_get_prepared_transactions listed and RocksDB still owns). */
 void pinrocks_transaction_forget(rocksdb_transaction_t* txn) PINROCKS_NOEXCEPT;
@@ -924,6 +931,9 @@ typedef struct pinrocks_fault_fs_t pinrocks_fault_fs_t;
 pinrocks_fault_fs_t* pinrocks_fault_fs_create(unsigned char in_memory, int* status_code,
                                               char** errptr) PINROCKS_NOEXCEPT;
 void pinrocks_fault_fs_destroy(pinrocks_fault_fs_t* fs) PINROCKS_NOEXCEPT;
+/* RocksDB's sleeps through the Env's clock (1 s after a failed flush or compaction) last at
+ * most `max_micros` from now on (clamped to 0..=INT32_MAX; INT32_MAX: as long as asked). */
+void pinrocks_fault_fs_cap_sleeps(pinrocks_fault_fs_t* fs, int64_t max_micros) PINROCKS_NOEXCEPT;
 /* Points the options' env at the file system's (which must outlive every database on it), and
  * adds the listener that arms background injection on flush and compaction threads. */
 void pinrocks_options_set_fault_fs(rocksdb_options_t* options, pinrocks_fault_fs_t* fs,

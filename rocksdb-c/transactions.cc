@@ -6,6 +6,8 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "guarded.h"
 #include "layout.h"
@@ -16,6 +18,51 @@
 #include "rocksdb/utilities/transaction.h"
 #include "rocksdb/utilities/transaction_db.h"
 #include "rocksdb/utilities/write_batch_with_index.h"
+#include "utilities/transactions/lock/lock_tracker.h"
+#include "utilities/transactions/pessimistic_transaction.h"
+#include "utilities/transactions/pessimistic_transaction_db.h"
+
+namespace {
+
+// RocksDB 11.8.1's PointLockManager::UnLock(txn, tracker) (PerKeyPointLockManager's too)
+// returns at the first column family whose lock map is gone, where it means to skip it: a
+// pessimistic transaction holding rows in a family dropped under it kept its rows in the
+// families its tracker lists after that one until the database closed, and every later write
+// to them timed out (or waited for ever). The rows of such a transaction are freed one by one
+// here: the one-row UnLock skips a dropped family and frees a row only if this transaction
+// holds it, so freeing one twice, or after another transaction took it, does nothing (a row
+// RocksDB already freed takes UnLockKey's not-found branch, whose assert librocksdb-sys
+// compiles out: it always defines NDEBUG).
+using Rows = std::vector<std::pair<uint32_t, std::string>>;
+
+// The rows `txn` (a PessimisticTransaction: `db` is a pessimistic transaction database)
+// tracks as locked.
+Rows tracked_rows(rocksdb::Transaction* txn) {
+  rocksdb::LockTracker& tracker =
+      static_cast<rocksdb::PessimisticTransaction*>(txn)->GetTrackedLocks();
+  Rows rows;
+  std::unique_ptr<rocksdb::LockTracker::ColumnFamilyIterator> families(
+      tracker.GetColumnFamilyIterator());
+  while (families->HasNext()) {
+    uint32_t family = families->Next();
+    std::unique_ptr<rocksdb::LockTracker::KeyIterator> keys(tracker.GetKeyIterator(family));
+    while (keys->HasNext()) {
+      rows.emplace_back(family, keys->Next());
+    }
+  }
+  return rows;
+}
+
+void free_rows(rocksdb_transactiondb_t* db, rocksdb::Transaction* txn, const Rows& rows) {
+  auto* pessimistic_db =
+      static_cast<rocksdb::PessimisticTransactionDB*>(pinrocks::transaction_db_of(db));
+  auto* pessimistic = static_cast<rocksdb::PessimisticTransaction*>(txn);
+  for (const auto& [family, key] : rows) {
+    pessimistic_db->UnLock(pessimistic, family, key);
+  }
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -74,10 +121,16 @@ void pinrocks_transaction_write_op(rocksdb_transaction_t* txn,
   });
 }
 
-void pinrocks_transaction_end(rocksdb_transaction_t* txn, int op, int* status_code,
+void pinrocks_transaction_end(rocksdb_transaction_t* txn, int op,
+                              rocksdb_transactiondb_t* free_rows_of, int* status_code,
                               char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] {
     rocksdb::Transaction* t = pinrocks::transaction_of(txn);
+    // A commit or rollback frees the rows after it (the tracker is cleared then).
+    Rows rows;
+    if (free_rows_of != nullptr && op != PINROCKS_TXN_PREPARE) {
+      rows = tracked_rows(t);
+    }
     rocksdb::Status s;
     switch (op) {
       case PINROCKS_TXN_PREPARE:
@@ -100,8 +153,24 @@ void pinrocks_transaction_end(rocksdb_transaction_t* txn, int op, int* status_co
       default:
         s = rocksdb::Status::InvalidArgument("pinrocks_transaction_end: unknown op");
     }
+    if (!rows.empty()) {
+      free_rows(free_rows_of, t, rows);
+    }
     pinrocks::report(errptr, status_code, s);
   });
+}
+
+void pinrocks_transaction_destroy(rocksdb_transaction_t* txn,
+                                  rocksdb_transactiondb_t* free_rows_of) PINROCKS_NOEXCEPT {
+  if (free_rows_of != nullptr) {
+    try {
+      rocksdb::Transaction* t = pinrocks::transaction_of(txn);
+      free_rows(free_rows_of, t, tracked_rows(t));
+    } catch (...) {
+      // Out of memory for the list: the destructor frees what RocksDB's UnLock reaches.
+    }
+  }
+  rocksdb_transaction_destroy(txn);
 }
 
 const rocksdb_writebatch_t* pinrocks_transaction_write_batch(rocksdb_transaction_t* txn)

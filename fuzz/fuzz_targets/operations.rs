@@ -6,8 +6,12 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
+use kept::inputs_per_database;
 use libfuzzer_sys::fuzz_target;
 use pinrocks::{Cache, CopyResult, Db, LogLevel, MemEnv, Options, WriteBatch};
+
+#[path = "kept.rs"]
+mod kept;
 
 fn key(b: u8) -> Vec<u8> {
     vec![b % 8]
@@ -39,20 +43,6 @@ fn options(env: &MemEnv) -> Options {
 }
 
 const PATH: &str = "/pinrocks-fuzz/operations";
-
-/// Inputs run on one database before a fresh one replaces it: 256, or
-/// `PINROCKS_FUZZ_INPUTS_PER_DATABASE` (1 gives every input a database of its own).
-fn inputs_per_database() -> u32 {
-    static N: OnceLock<u32> = OnceLock::new();
-    *N.get_or_init(|| {
-        std::env::var("PINROCKS_FUZZ_INPUTS_PER_DATABASE")
-            .map(|n| {
-                n.parse()
-                    .expect("PINROCKS_FUZZ_INPUTS_PER_DATABASE: a number")
-            })
-            .unwrap_or(256)
-    })
-}
 
 /// The database inputs share, on a file system in memory (no disk, no fsync), and how many
 /// inputs it has run. An open costs more than most inputs' operations together (RocksDB

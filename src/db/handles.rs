@@ -49,6 +49,10 @@ pub(crate) struct DbInner {
     /// `Db::prepared_transactions`. Before `raw`: RocksDB deletes those left at close.
     /// Lock: held to fill it at open and to take it whole; no RocksDB call under it.
     pub(crate) recovered: Mutex<Vec<RecoveredTxn>>,
+    /// Families `drop_cf` has begun to drop in this open: a transaction that saw the count
+    /// change frees its rows one by one at its end (RocksDB's unlock stops at a dropped
+    /// family; `Transaction::free_rows_of`).
+    pub(crate) families_dropped: AtomicU64,
     /// The statistics of the options it was opened with, if they collect any.
     pub(crate) statistics: Option<Statistics>,
     /// The database itself, last.
@@ -301,6 +305,7 @@ impl DbInner {
             column_families: RwLock::new(column_families),
             path,
             recovered: Mutex::new(Vec::new()),
+            families_dropped: AtomicU64::new(0),
             statistics,
             native: Closer(std::mem::ManuallyDrop::new(Native {
                 raw,
@@ -325,6 +330,7 @@ impl DbInner {
             column_families,
             path: _,
             recovered,
+            families_dropped: _,
             statistics,
             native,
         } = self;
@@ -419,6 +425,7 @@ impl DbInner {
             return Err(Error::DefaultColumnFamily);
         }
         handle.close_for_drop()?;
+        self.families_dropped.fetch_add(1, Ordering::AcqRel);
         {
             let mut map = self.column_families_mut();
             if map.get(name).is_some_and(|h| Arc::ptr_eq(h, &handle)) {

@@ -6,6 +6,7 @@
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::options::db_options::Options;
 use crate::options::env_owner::{DatabaseOnEnv, EnvKeeper};
@@ -181,6 +182,29 @@ impl FaultFs {
         unsafe { ffi::pinrocks_fault_fs_stop(self.raw(), error as i32, &mut code, err.as_out()) };
         // Only a failed allocation could fail this, and then the file system runs on.
         let _ = err.check_with_code(Some(code));
+    }
+
+    /// RocksDB's sleeps last at most `max` from now on (`None`: as long as RocksDB asks).
+    /// After each failed flush or compaction RocksDB sleeps 1 s before its next background
+    /// job, so that a failing disk is not hammered: a test or fuzzer that fails them on
+    /// purpose spends nearly all its time there. The cap applies to the sleeps RocksDB takes
+    /// through the clock of this file system's `Env` (the back-off, the 1 ms steps of a
+    /// delayed write); the time it reads is the real time, and its timed waits (the
+    /// interval between automatic resumes, `bg_error_resume_retry_interval`; a file
+    /// manager's polls for free space) are not shortened: set those options instead.
+    ///
+    /// ```
+    /// # fn main() -> pinrocks::Result<()> {
+    /// let fs = pinrocks::FaultFs::in_memory()?;
+    /// fs.cap_sleeps(Some(std::time::Duration::from_millis(1)));
+    /// # Ok(()) }
+    /// ```
+    pub fn cap_sleeps(&self, max: Option<Duration>) {
+        let micros = max.map_or(i64::MAX, |max| {
+            i64::try_from(max.as_micros()).unwrap_or(i64::MAX)
+        });
+        // SAFETY: live file system; an atomic store, cannot fail or throw.
+        unsafe { ffi::pinrocks_fault_fs_cap_sleeps(self.raw(), micros) };
     }
 
     /// After a [`stop`](Self::stop), what a power loss leaves: drops every file's data

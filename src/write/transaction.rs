@@ -15,6 +15,7 @@ use std::cell::OnceCell;
 use std::ffi::CString;
 use std::marker::PhantomData;
 use std::ptr::NonNull;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use crate::db::column_family::ColumnFamily;
@@ -145,6 +146,7 @@ impl Db {
                 let mut txn = Transaction::new(self, raw.as_ptr());
                 txn.families = families;
                 txn.prepared = true;
+                txn.drops_seen = 0;
                 txn
             })
             .collect())
@@ -200,6 +202,9 @@ pub struct Transaction<'db> {
     families: Vec<Arc<CfHandle>>,
     /// Prepared (two-phase) and not yet committed or rolled back: `families` count it.
     prepared: bool,
+    /// The database's count of dropped families when it began (0 for one recovered at
+    /// open): if it has changed at the end, the rows it locked are freed one by one.
+    drops_seen: u64,
     /// Read options at the transaction's snapshot, made on first use and forgotten by
     /// whatever replaces the snapshot (each takes `&mut self`, so none is borrowed then).
     at_snapshot: OnceCell<ReadOptions>,
@@ -222,6 +227,7 @@ impl<'db> Transaction<'db> {
             db,
             families: Vec::new(),
             prepared: false,
+            drops_seen: db.inner().families_dropped.load(Ordering::Acquire),
             at_snapshot: OnceCell::new(),
             _one_user: PhantomData,
         }
@@ -312,11 +318,34 @@ impl<'db> Transaction<'db> {
     fn end(&mut self, op: u32) -> Result<()> {
         let mut err = ErrPtr::new();
         let mut code = 0;
-        // SAFETY: live transaction, exclusively borrowed.
+        // SAFETY: live transaction, exclusively borrowed; `free_rows_of` is its own
+        // pessimistic transaction database or NULL.
         unsafe {
-            ffi::pinrocks_transaction_end(self.raw.as_ptr(), op as i32, &mut code, err.as_out())
+            ffi::pinrocks_transaction_end(
+                self.raw.as_ptr(),
+                op as i32,
+                self.free_rows_of(),
+                &mut code,
+                err.as_out(),
+            )
         };
         err.check_with_code(Some(code))
+    }
+
+    /// Its pessimistic transaction database if a family was dropped since it began (NULL
+    /// otherwise): RocksDB 11.8.1's unlock at a transaction's end stops at the first family
+    /// whose locks are gone, so the rows it holds in the families after that one would stay
+    /// locked until the database closes; then each row is freed by itself.
+    fn free_rows_of(&self) -> *mut ffi::rocksdb_transactiondb_t {
+        let inner = self.db.inner();
+        match inner.raw_db() {
+            RawDb::Transaction { txn_db, .. }
+                if inner.families_dropped.load(Ordering::Acquire) != self.drops_seen =>
+            {
+                txn_db.as_ptr()
+            }
+            _ => std::ptr::null_mut(),
+        }
     }
 
     /// Writes into the transaction, to the default family: the same calls as for the
@@ -554,7 +583,8 @@ impl Drop for Transaction<'_> {
         // SAFETY: owned, destroyed once, while its database is open (the borrow). An
         // uncommitted transaction is rolled back by its destructor; a prepared one stays
         // prepared in the WAL (its families stay counted: `no_longer_prepared`).
-        unsafe { ffi::rocksdb_transaction_destroy(self.raw.as_ptr()) };
+        // `free_rows_of` is its own pessimistic transaction database or NULL.
+        unsafe { ffi::pinrocks_transaction_destroy(self.raw.as_ptr(), self.free_rows_of()) };
     }
 }
 

@@ -6,6 +6,7 @@
 mod common;
 
 mod batch_bytes;
+mod dropped_family_locks;
 mod indexed_batch;
 mod model;
 mod transactions;
