@@ -571,16 +571,32 @@ rocksdb_transactiondb_t* pinrocks_guarded_transactiondb_open_column_families(
   return result;
 }
 
-// rocksdb_optimistictransactiondb_open_column_families, guarded.
-rocksdb_optimistictransactiondb_t* pinrocks_guarded_optimistictransactiondb_open_column_families(
-    int* status_code, const rocksdb_options_t* options, const char* name, int num_column_families,
-    const char* const* column_family_names, const rocksdb_options_t* const* column_family_options,
+// rocksdb_optimistictransactiondb_open_column_families_with_otxn_db_options, guarded (the open
+// allocates the lock buckets the options ask for).
+rocksdb_optimistictransactiondb_t*
+pinrocks_guarded_optimistictransactiondb_open_column_families_with_otxn_db_options(
+    int* status_code, const rocksdb_options_t* options,
+    const rocksdb_optimistictransactiondb_options_t* otxn_db_options, const char* name,
+    int num_column_families, const char* const* column_family_names,
+    const rocksdb_options_t* const* column_family_options,
     rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT {
   rocksdb_optimistictransactiondb_t* result{};
   pinrocks::guarded(status_code, errptr, [&] {
-    result = rocksdb_optimistictransactiondb_open_column_families(
-        options, name, num_column_families, column_family_names, column_family_options,
-        column_family_handles, errptr);
+    result = rocksdb_optimistictransactiondb_open_column_families_with_otxn_db_options(
+        options, otxn_db_options, name, num_column_families, column_family_names,
+        column_family_options, column_family_handles, errptr);
+  });
+  return result;
+}
+
+// rocksdb_optimistictransactiondb_lock_buckets_create, guarded (`bucket_count` mutexes).
+rocksdb_optimistictransactiondb_lock_buckets_t*
+pinrocks_guarded_optimistictransactiondb_lock_buckets_create(int* status_code, size_t bucket_count,
+                                                             unsigned char cache_aligned,
+                                                             char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb_optimistictransactiondb_lock_buckets_t* result{};
+  pinrocks::guarded(status_code, errptr, [&] {
+    result = rocksdb_optimistictransactiondb_lock_buckets_create(bucket_count, cache_aligned);
   });
   return result;
 }

@@ -228,10 +228,17 @@ rocksdb_transactiondb_t* pinrocks_guarded_transactiondb_open_column_families(
     int num_column_families, const char* const* column_family_names,
     const rocksdb_options_t* const* column_family_options,
     rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT;
-rocksdb_optimistictransactiondb_t* pinrocks_guarded_optimistictransactiondb_open_column_families(
-    int* status_code, const rocksdb_options_t* options, const char* name, int num_column_families,
-    const char* const* column_family_names, const rocksdb_options_t* const* column_family_options,
+rocksdb_optimistictransactiondb_t*
+pinrocks_guarded_optimistictransactiondb_open_column_families_with_otxn_db_options(
+    int* status_code, const rocksdb_options_t* options,
+    const rocksdb_optimistictransactiondb_options_t* otxn_db_options, const char* name,
+    int num_column_families, const char* const* column_family_names,
+    const rocksdb_options_t* const* column_family_options,
     rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT;
+rocksdb_optimistictransactiondb_lock_buckets_t*
+pinrocks_guarded_optimistictransactiondb_lock_buckets_create(int* status_code, size_t bucket_count,
+                                                             unsigned char cache_aligned,
+                                                             char** errptr) PINROCKS_NOEXCEPT;
 rocksdb_t* pinrocks_guarded_open_for_read_only_column_families(
     int* status_code, const rocksdb_options_t* options, const char* name, int num_column_families,
     const char* const* column_family_names, const rocksdb_options_t* const* column_family_options,

@@ -740,8 +740,10 @@ size_t pinrocks_transaction_copy_name(rocksdb_transaction_t* txn, char* out, siz
   1 /* an indexed batch's rebuilds its index: no iterator may be live */
 #define PINROCKS_SAVEPOINT_POP 2
 /* Transaction::SetSavePoint, RollbackToSavePoint or PopSavePoint (`op` a PINROCKS_SAVEPOINT_*),
- * guarded (setting one allocates). */
-void pinrocks_transaction_savepoint(rocksdb_transaction_t* txn, int op, int* status_code,
+ * guarded (setting one allocates). With `free_rows_of` (as for pinrocks_transaction_end), a
+ * rollback then frees each row it no longer tracks. */
+void pinrocks_transaction_savepoint(rocksdb_transaction_t* txn, int op,
+                                    rocksdb_transactiondb_t* free_rows_of, int* status_code,
                                     char** errptr) PINROCKS_NOEXCEPT;
 
 /* ---- Write batches with an index (rocksdb-c/indexed_batch.cc) ---- */

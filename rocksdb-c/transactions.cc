@@ -62,6 +62,26 @@ void free_rows(rocksdb_transactiondb_t* db, rocksdb::Transaction* txn, const Row
   }
 }
 
+// Frees each of `rows` the transaction no longer tracks, after a commit, a rollback or a
+// rollback to a savepoint. Never throws: the operation already succeeded, and a row left
+// locked by an allocation failing here is freed by the one-row unlock of a later end or of
+// the destructor (pinrocks_transaction_destroy), or at the latest when the database closes.
+void free_rows_no_longer_tracked(rocksdb_transactiondb_t* db, rocksdb::Transaction* txn,
+                                 const Rows& rows) noexcept {
+  try {
+    Rows now = tracked_rows(txn);
+    std::sort(now.begin(), now.end());
+    Rows gone;
+    for (const auto& row : rows) {
+      if (!std::binary_search(now.begin(), now.end(), row)) {
+        gone.push_back(row);
+      }
+    }
+    free_rows(db, txn, gone);
+  } catch (...) {
+  }
+}
+
 }  // namespace
 
 extern "C" {
@@ -153,8 +173,10 @@ void pinrocks_transaction_end(rocksdb_transaction_t* txn, int op,
       default:
         s = rocksdb::Status::InvalidArgument("pinrocks_transaction_end: unknown op");
     }
-    if (!rows.empty()) {
-      free_rows(free_rows_of, t, rows);
+    if (s.ok() && !rows.empty()) {
+      // The transaction ended: RocksDB cleared its tracker after unlocking. (Failed, it
+      // still holds its rows: a prepared one stays rollbackable.)
+      free_rows_no_longer_tracked(free_rows_of, t, rows);
     }
     pinrocks::report(errptr, status_code, s);
   });
@@ -267,7 +289,8 @@ size_t pinrocks_transaction_copy_name(rocksdb_transaction_t* txn, char* out, siz
   return len;
 }
 
-void pinrocks_transaction_savepoint(rocksdb_transaction_t* txn, int op, int* status_code,
+void pinrocks_transaction_savepoint(rocksdb_transaction_t* txn, int op,
+                                    rocksdb_transactiondb_t* free_rows_of, int* status_code,
                                     char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] {
     rocksdb::Transaction* t = pinrocks::transaction_of(txn);
@@ -275,9 +298,21 @@ void pinrocks_transaction_savepoint(rocksdb_transaction_t* txn, int op, int* sta
       case PINROCKS_SAVEPOINT_SET:
         t->SetSavePoint();
         break;
-      case PINROCKS_SAVEPOINT_ROLLBACK:
-        pinrocks::report(errptr, status_code, t->RollbackToSavePoint());
+      case PINROCKS_SAVEPOINT_ROLLBACK: {
+        // The rows locked since the savepoint are unlocked (by the same UnLock that stops
+        // at a dropped family) and no longer tracked: those tracked before and not after
+        // are freed here.
+        Rows before;
+        if (free_rows_of != nullptr) {
+          before = tracked_rows(t);
+        }
+        rocksdb::Status s = t->RollbackToSavePoint();
+        if (s.ok() && !before.empty()) {
+          free_rows_no_longer_tracked(free_rows_of, t, before);
+        }
+        pinrocks::report(errptr, status_code, s);
         break;
+      }
       case PINROCKS_SAVEPOINT_POP:
         pinrocks::report(errptr, status_code, t->PopSavePoint());
         break;

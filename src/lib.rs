@@ -82,6 +82,9 @@ pub use options::db_options::{Options, WalRecoveryMode};
 pub use options::fault_fs::{FaultFs, FaultKind, StopError};
 pub use options::formats::{Memtable, PlainTableOptions, PrefixExtractor};
 pub use options::mem_env::MemEnv;
+pub use options::optimistic_db_options::{
+    OccLockBuckets, OccValidation, OptimisticTransactionDbOptions,
+};
 pub use options::rate_limiter::RateLimiter;
 pub use options::statistics::{
     crc32c_mode, Histogram, HistogramData, PerfContext, PerfLevel, PerfMetric, Statistics,

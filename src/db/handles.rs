@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use crate::callbacks::comparator::Comparator;
 pub(crate) use crate::db::dirs_in_use::{DirInUse, DirUse};
-pub(crate) use crate::db::family_handle::{CfHandle, WritingAll, DEFAULT_COLUMN_FAMILY};
+pub(crate) use crate::db::family_handle::{CfHandle, Writing, WritingAll, DEFAULT_COLUMN_FAMILY};
 use crate::options::db_options::FamilyTraits;
 use crate::options::env_owner::DatabaseOnEnv;
 use crate::options::statistics::Statistics;

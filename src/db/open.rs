@@ -17,6 +17,7 @@ use crate::db::family_handle::DEFAULT_COLUMN_FAMILY;
 use crate::db::handles::DbKind;
 use crate::db::opening::{has_database, Mode};
 use crate::options::db_options::Options;
+use crate::options::optimistic_db_options::OptimisticTransactionDbOptions;
 use crate::options::stored_options::StoredOptions;
 use crate::options::transaction_options::TransactionDbOptions;
 use crate::options::tuning::seconds;
@@ -316,6 +317,27 @@ impl Db {
         path: impl AsRef<Path>,
         column_families: impl IntoIterator<Item = (&'o str, &'o Options)>,
     ) -> Result<Db> {
-        Self::open_impl(options, path.as_ref(), column_families, Mode::Optimistic)
+        let defaults = OptimisticTransactionDbOptions::new();
+        Self::open_optimistic_transaction_db_with(options, &defaults, path, column_families)
+    }
+
+    /// As [`open_optimistic_transaction_db`](Self::open_optimistic_transaction_db), with
+    /// how commits are checked and the lock buckets they check with (RocksDB's default is
+    /// a million of the database's own: 40 MB).
+    #[doc(alias = "OptimisticTransactionDBOptions")]
+    pub fn open_optimistic_transaction_db_with<'o>(
+        options: &'o Options,
+        occ_options: &OptimisticTransactionDbOptions,
+        path: impl AsRef<Path>,
+        column_families: impl IntoIterator<Item = (&'o str, &'o Options)>,
+    ) -> Result<Db> {
+        Self::open_impl(
+            options,
+            path.as_ref(),
+            column_families,
+            Mode::Optimistic {
+                options: occ_options.raw(),
+            },
+        )
     }
 }

@@ -36,8 +36,10 @@ pub(crate) enum Mode {
     Transaction {
         options: *const ffi::rocksdb_transactiondb_options_t,
     },
-    /// An `OptimisticTransactionDB`.
-    Optimistic,
+    /// An `OptimisticTransactionDB` with these options.
+    Optimistic {
+        options: *const ffi::rocksdb_optimistictransactiondb_options_t,
+    },
 }
 
 pub(crate) fn name_to_cstring(name: &str) -> Result<CString> {
@@ -104,10 +106,13 @@ impl Db {
                         txn_db,
                     })
                 }
-                Mode::Optimistic => {
-                    let txn_db = ffi::pinrocks_guarded_optimistictransactiondb_open_column_families(
+                Mode::Optimistic {
+                    options: otxn_options,
+                } => {
+                    let txn_db = ffi::pinrocks_guarded_optimistictransactiondb_open_column_families_with_otxn_db_options(
                         &mut code,
                         options.raw(),
+                        *otxn_options,
                         c_path.as_ptr(),
                         count,
                         name_ptrs.as_ptr(),
@@ -190,7 +195,7 @@ impl Db {
                 Mode::ReadOnly { .. } => DbKind::ReadOnly,
                 Mode::Secondary { .. } => DbKind::Secondary,
                 Mode::Ttl { .. } => DbKind::Ttl,
-                Mode::Transaction { .. } | Mode::Optimistic => DbKind::ReadWrite,
+                Mode::Transaction { .. } | Mode::Optimistic { .. } => DbKind::ReadWrite,
             },
             statistics,
             env,

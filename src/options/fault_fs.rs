@@ -191,7 +191,9 @@ impl FaultFs {
     /// through the clock of this file system's `Env` (the back-off, the 1 ms steps of a
     /// delayed write); the time it reads is the real time, and its timed waits (the
     /// interval between automatic resumes, `bg_error_resume_retry_interval`; a file
-    /// manager's polls for free space) are not shortened: set those options instead.
+    /// manager's polls for free space) are not shortened: set those options instead. A cap
+    /// of zero turns a delayed write's steps and the pause after a busy compaction into busy
+    /// loops: a millisecond keeps the back-off's purpose at a thousandth of its wait.
     ///
     /// ```
     /// # fn main() -> pinrocks::Result<()> {

@@ -15,6 +15,7 @@ pub(crate) mod error_recovery;
 pub(crate) mod fault_fs;
 pub(crate) mod formats;
 pub(crate) mod mem_env;
+pub(crate) mod optimistic_db_options;
 pub(crate) mod rate_limiter;
 pub(crate) mod statistics;
 pub(crate) mod stored_options;

@@ -39,6 +39,7 @@ destroyed_by! {
     rocksdb_transactiondb_options_t => rocksdb_transactiondb_options_destroy,
     rocksdb_transaction_options_t => rocksdb_transaction_options_destroy,
     rocksdb_optimistictransaction_options_t => rocksdb_optimistictransaction_options_destroy,
+    rocksdb_optimistictransactiondb_options_t => rocksdb_optimistictransactiondb_options_destroy,
     rocksdb_ingestexternalfileoptions_t => rocksdb_ingestexternalfileoptions_destroy,
     rocksdb_perfcontext_t => rocksdb_perfcontext_destroy,
     rocksdb_cache_t => rocksdb_cache_destroy,

@@ -333,9 +333,12 @@ impl<'db> Transaction<'db> {
     }
 
     /// Its pessimistic transaction database if a family was dropped since it began (NULL
-    /// otherwise): RocksDB 11.8.1's unlock at a transaction's end stops at the first family
-    /// whose locks are gone, so the rows it holds in the families after that one would stay
-    /// locked until the database closes; then each row is freed by itself.
+    /// otherwise): RocksDB 11.8.1's unlock at a transaction's end (and at a rollback to a
+    /// savepoint) stops at the first family whose locks are gone, so the rows it holds in
+    /// the families after that one would stay locked until the database closes; then each
+    /// row is freed by itself. It cannot hold a row in a family whose drop began before it
+    /// did: a read for update enters the family's gate as a write does
+    /// (`Reader::locking`), and `drop_cf` counts the drop once the gate is closed.
     fn free_rows_of(&self) -> *mut ffi::rocksdb_transactiondb_t {
         let inner = self.db.inner();
         match inner.raw_db() {
@@ -377,10 +380,12 @@ impl<'db> Transaction<'db> {
         let mut err = ErrPtr::new();
         let mut code = 0;
         // SAFETY: live transaction, exclusively borrowed. Guarded: setting one allocates.
+        // `free_rows_of` is its own pessimistic transaction database or NULL.
         unsafe {
             ffi::pinrocks_transaction_savepoint(
                 self.raw.as_ptr(),
                 op as i32,
+                self.free_rows_of(),
                 &mut code,
                 err.as_out(),
             )

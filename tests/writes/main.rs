@@ -9,5 +9,6 @@ mod batch_bytes;
 mod dropped_family_locks;
 mod indexed_batch;
 mod model;
+mod optimistic_options;
 mod transactions;
 mod write_surface;

@@ -1,0 +1,203 @@
+//! The options of an optimistic transaction database (`OptimisticTransactionDBOptions`): how
+//! commits are checked for conflicts, and the lock buckets a parallel check takes. RocksDB
+//! makes a million of them per database unless told otherwise (a `pthread_mutex_t` each:
+//! 40 MB, every page written at the open); several databases may share one set.
+
+use std::ptr::NonNull;
+use std::sync::Arc;
+
+use crate::raw::error::{ErrPtr, Error, Result};
+use crate::raw::ffi;
+use crate::raw::owned::Owned;
+
+/// How an optimistic transaction's commit is checked for conflicts (RocksDB's
+/// `OccValidationPolicy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OccValidation {
+    /// Inside the write group, one commit at a time: no lock buckets, but commits wait
+    /// for each other (`kValidateSerial`).
+    Serial,
+    /// Before the write group, commits side by side, each holding the buckets of its keys
+    /// (`kValidateParallel`, RocksDB's default).
+    Parallel,
+}
+
+/// Options of an optimistic transaction database, for
+/// [`Db::open_optimistic_transaction_db_with`](crate::Db::open_optimistic_transaction_db_with).
+///
+/// ```
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// use pinrocks::{Db, OccLockBuckets, OptimisticTransactionDbOptions, Options};
+/// let mut options = Options::new();
+/// options.create_if_missing(true);
+/// // One set of 4,096 buckets for every database of the process, not a million each.
+/// let buckets = OccLockBuckets::new(4096, true)?;
+/// let mut occ = OptimisticTransactionDbOptions::new();
+/// occ.shared_lock_buckets(&buckets);
+/// let db = Db::open_optimistic_transaction_db_with(&options, &occ, dir.path(), [])?;
+/// let mut txn = db.begin()?;
+/// txn.writer().put(b"k", b"v")?;
+/// txn.commit()?;
+/// assert_eq!(db.get(b"k")?.as_deref(), Some(&b"v"[..]));
+/// # Ok(()) }
+/// ```
+pub struct OptimisticTransactionDbOptions {
+    raw: Owned<ffi::rocksdb_optimistictransactiondb_options_t>,
+}
+
+// SAFETY: a plain C++ value (an enum, a count and a `shared_ptr` copied in by `&mut self`
+// setters), read by `OptimisticTransactionDB::Open` through a const pointer.
+unsafe impl Send for OptimisticTransactionDbOptions {}
+// SAFETY: see `Send`.
+unsafe impl Sync for OptimisticTransactionDbOptions {}
+
+impl OptimisticTransactionDbOptions {
+    /// The handle, for the open.
+    pub(crate) fn raw(&self) -> *const ffi::rocksdb_optimistictransactiondb_options_t {
+        self.raw.as_ptr()
+    }
+
+    /// RocksDB's defaults: parallel checks over 1,048,576 buckets of the database's own.
+    pub fn new() -> Self {
+        // SAFETY: plain constructor (a small fixed object).
+        let raw = unsafe { ffi::rocksdb_optimistictransactiondb_options_create() };
+        OptimisticTransactionDbOptions {
+            // SAFETY: a new object, ours alone (or NULL).
+            raw: unsafe { Owned::from_raw(raw) }
+                .expect("rocksdb_optimistictransactiondb_options_create returned NULL"),
+        }
+    }
+
+    /// How commits are checked for conflicts.
+    pub fn validation(&mut self, validation: OccValidation) -> &mut Self {
+        let policy = match validation {
+            OccValidation::Serial => 0,
+            OccValidation::Parallel => 1,
+        };
+        // SAFETY: live options; a plain store.
+        unsafe {
+            ffi::rocksdb_optimistictransactiondb_options_set_validate_policy(
+                self.raw.as_ptr(),
+                policy,
+            )
+        };
+        self
+    }
+
+    /// How many lock buckets the database makes for itself when checking in parallel and
+    /// given none to share (RocksDB raises fewer than 16 to 16). More buckets, fewer
+    /// commits waiting on another's bucket; each costs a mutex.
+    pub fn lock_buckets(&mut self, count: u32) -> &mut Self {
+        // SAFETY: live options; a plain store.
+        unsafe {
+            ffi::rocksdb_optimistictransactiondb_options_set_occ_lock_buckets(
+                self.raw.as_ptr(),
+                count,
+            )
+        };
+        self
+    }
+
+    /// Checks in parallel with `buckets`, shared with every other database opened with
+    /// them (instead of buckets of its own): the options and each database keep them
+    /// alive.
+    pub fn shared_lock_buckets(&mut self, buckets: &OccLockBuckets) -> &mut Self {
+        // SAFETY: live options and buckets; copies RocksDB's `shared_ptr` (cannot throw).
+        unsafe {
+            ffi::rocksdb_optimistictransactiondb_options_set_shared_lock_buckets(
+                self.raw.as_ptr(),
+                buckets.0.raw.as_ptr(),
+            )
+        };
+        self
+    }
+}
+
+impl Default for OptimisticTransactionDbOptions {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl std::fmt::Debug for OptimisticTransactionDbOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OptimisticTransactionDbOptions")
+            .finish_non_exhaustive()
+    }
+}
+
+/// Owns one `rocksdb_optimistictransactiondb_lock_buckets_t` (a `shared_ptr` to RocksDB's
+/// `OccLockBuckets`).
+struct RawLockBuckets {
+    raw: NonNull<ffi::rocksdb_optimistictransactiondb_lock_buckets_t>,
+}
+
+// SAFETY: RocksDB's `OccLockBuckets` is an array of mutexes made to be locked from every
+// thread of every database sharing it; the wrapper only holds a `shared_ptr`, whose count is
+// atomic, released once by `Drop`.
+unsafe impl Send for RawLockBuckets {}
+// SAFETY: see `Send`; `approximate_memory_usage` only reads sizes fixed at creation.
+unsafe impl Sync for RawLockBuckets {}
+
+impl Drop for RawLockBuckets {
+    fn drop(&mut self) {
+        // SAFETY: owned, destroyed once; databases and options using the buckets hold
+        // their own `shared_ptr`.
+        unsafe { ffi::rocksdb_optimistictransactiondb_lock_buckets_destroy(self.raw.as_ptr()) };
+    }
+}
+
+/// Lock buckets that optimistic transaction databases check their commits with, made once
+/// and shared ([`OptimisticTransactionDbOptions::shared_lock_buckets`]): a process with many
+/// such databases pays for one set. Cheap to clone.
+#[derive(Clone)]
+pub struct OccLockBuckets(Arc<RawLockBuckets>);
+
+impl std::fmt::Debug for OccLockBuckets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OccLockBuckets")
+            .field("approximate_memory_usage", &self.approximate_memory_usage())
+            .finish()
+    }
+}
+
+impl OccLockBuckets {
+    /// `count` buckets, each a mutex on a cache line of its own if `cache_aligned` (less
+    /// false sharing between cores, 64 bytes a bucket instead of 40). Refused for 0 (RocksDB
+    /// would index an empty array at the first commit); `ErrorKind::MemoryLimit` if the
+    /// memory cannot be had.
+    pub fn new(count: usize, cache_aligned: bool) -> Result<OccLockBuckets> {
+        if count == 0 {
+            return Err(Error::invalid(
+                "OccLockBuckets::new",
+                "0 buckets: a commit would lock a bucket of an empty array",
+            ));
+        }
+        let (mut code, mut err) = (0, ErrPtr::new());
+        // SAFETY: plain constructor, guarded (allocates `count` mutexes); NULL only with an
+        // error.
+        let raw = unsafe {
+            ffi::pinrocks_guarded_optimistictransactiondb_lock_buckets_create(
+                &mut code,
+                count,
+                u8::from(cache_aligned),
+                err.as_out(),
+            )
+        };
+        err.check_with_code(Some(code))?;
+        let raw = NonNull::new(raw).expect("lock buckets: NULL without an error");
+        Ok(OccLockBuckets(Arc::new(RawLockBuckets { raw })))
+    }
+
+    /// Bytes the buckets take, as RocksDB counts them (the array and its header).
+    pub fn approximate_memory_usage(&self) -> usize {
+        // SAFETY: live buckets; reads two sizes.
+        unsafe {
+            ffi::rocksdb_optimistictransactiondb_lock_buckets_approximate_memory_usage(
+                self.0.raw.as_ptr(),
+            )
+        }
+    }
+}
