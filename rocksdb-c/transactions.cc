@@ -63,22 +63,24 @@ void free_rows(rocksdb_transactiondb_t* db, rocksdb::Transaction* txn, const Row
 }
 
 // Frees each of `rows` the transaction no longer tracks, after a commit, a rollback or a
-// rollback to a savepoint. Never throws: the operation already succeeded, and a row left
-// locked by an allocation failing here is freed by the one-row unlock of a later end or of
-// the destructor (pinrocks_transaction_destroy), or at the latest when the database closes.
+// rollback to a savepoint, whether it succeeded or not (an unprepared commit that fails has
+// unlocked and cleared its tracker too; a prepared one that fails keeps its rows tracked,
+// and they stay held). Allocates nothing itself (a lookup in the tracker per row); a row
+// whose unlock throws (RocksDB's thread-local lock map cache) stays locked, the others are
+// still freed. Never throws: the operation's own result is what is reported.
 void free_rows_no_longer_tracked(rocksdb_transactiondb_t* db, rocksdb::Transaction* txn,
                                  const Rows& rows) noexcept {
-  try {
-    Rows now = tracked_rows(txn);
-    std::sort(now.begin(), now.end());
-    Rows gone;
-    for (const auto& row : rows) {
-      if (!std::binary_search(now.begin(), now.end(), row)) {
-        gone.push_back(row);
+  auto* pessimistic_db =
+      static_cast<rocksdb::PessimisticTransactionDB*>(pinrocks::transaction_db_of(db));
+  auto* pessimistic = static_cast<rocksdb::PessimisticTransaction*>(txn);
+  const rocksdb::LockTracker& tracker = pessimistic->GetTrackedLocks();
+  for (const auto& [family, key] : rows) {
+    try {
+      if (!tracker.GetPointLockStatus(family, key).locked) {
+        pessimistic_db->UnLock(pessimistic, family, key);
       }
+    } catch (...) {
     }
-    free_rows(db, txn, gone);
-  } catch (...) {
   }
 }
 
@@ -173,9 +175,7 @@ void pinrocks_transaction_end(rocksdb_transaction_t* txn, int op,
       default:
         s = rocksdb::Status::InvalidArgument("pinrocks_transaction_end: unknown op");
     }
-    if (s.ok() && !rows.empty()) {
-      // The transaction ended: RocksDB cleared its tracker after unlocking. (Failed, it
-      // still holds its rows: a prepared one stays rollbackable.)
+    if (!rows.empty()) {
       free_rows_no_longer_tracked(free_rows_of, t, rows);
     }
     pinrocks::report(errptr, status_code, s);
@@ -307,7 +307,7 @@ void pinrocks_transaction_savepoint(rocksdb_transaction_t* txn, int op,
           before = tracked_rows(t);
         }
         rocksdb::Status s = t->RollbackToSavePoint();
-        if (s.ok() && !before.empty()) {
+        if (!before.empty()) {
           free_rows_no_longer_tracked(free_rows_of, t, before);
         }
         pinrocks::report(errptr, status_code, s);

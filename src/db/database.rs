@@ -151,7 +151,10 @@ impl Db {
     /// in flight (holding no lock: writes to other families go on). A write waits for as
     /// long as RocksDB makes it (a row lock up to its lock timeout, a stall): so do not
     /// drop a family from the thread whose open transaction holds a row lock another
-    /// writer of that family waits for, with no lock timeout. Refused
+    /// writer of that family waits for, with no lock timeout. On a pessimistic transaction
+    /// database it also waits for the transaction ends (commits, rollbacks, drops) already
+    /// under way, so that none meets the family gone (RocksDB would keep the rows it
+    /// locked in other families). Refused
     /// ([`Error::ColumnFamilyInUse`]) while a prepared transaction writes to it. If RocksDB
     /// reports a failure, the family may have been dropped or not: it is treated as
     /// dropped until the database is reopened. The default column family cannot be dropped

@@ -18,7 +18,8 @@ use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use crate::callbacks::comparator::Comparator;
 pub(crate) use crate::db::dirs_in_use::{DirInUse, DirUse};
-pub(crate) use crate::db::family_handle::{CfHandle, Writing, WritingAll, DEFAULT_COLUMN_FAMILY};
+use crate::db::drops_and_ends::DropsAndEnds;
+pub(crate) use crate::db::family_handle::{CfHandle, WritingAll, DEFAULT_COLUMN_FAMILY};
 use crate::options::db_options::FamilyTraits;
 use crate::options::env_owner::DatabaseOnEnv;
 use crate::options::statistics::Statistics;
@@ -49,10 +50,10 @@ pub(crate) struct DbInner {
     /// `Db::prepared_transactions`. Before `raw`: RocksDB deletes those left at close.
     /// Lock: held to fill it at open and to take it whole; no RocksDB call under it.
     pub(crate) recovered: Mutex<Vec<RecoveredTxn>>,
-    /// Families `drop_cf` has begun to drop in this open: a transaction that saw the count
-    /// change frees its rows one by one at its end (RocksDB's unlock stops at a dropped
-    /// family; `Transaction::free_rows_of`).
-    pub(crate) families_dropped: AtomicU64,
+    /// Its column family drops and pessimistic transaction ends, ordered: a transaction
+    /// that may meet a dropped family at its end frees its rows one by one (RocksDB's
+    /// unlock stops at a dropped family; `Transaction::free_rows_of`).
+    pub(crate) drops_and_ends: DropsAndEnds,
     /// The statistics of the options it was opened with, if they collect any.
     pub(crate) statistics: Option<Statistics>,
     /// The database itself, last.
@@ -305,7 +306,7 @@ impl DbInner {
             column_families: RwLock::new(column_families),
             path,
             recovered: Mutex::new(Vec::new()),
-            families_dropped: AtomicU64::new(0),
+            drops_and_ends: DropsAndEnds::default(),
             statistics,
             native: Closer(std::mem::ManuallyDrop::new(Native {
                 raw,
@@ -330,7 +331,7 @@ impl DbInner {
             column_families,
             path: _,
             recovered,
-            families_dropped: _,
+            drops_and_ends: _,
             statistics,
             native,
         } = self;
@@ -425,7 +426,8 @@ impl DbInner {
             return Err(Error::DefaultColumnFamily);
         }
         handle.close_for_drop()?;
-        self.families_dropped.fetch_add(1, Ordering::AcqRel);
+        // Until RocksDB's drop has returned (error or not).
+        let _dropping = self.drops_and_ends.drop_begins();
         {
             let mut map = self.column_families_mut();
             if map.get(name).is_some_and(|h| Arc::ptr_eq(h, &handle)) {

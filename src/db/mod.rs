@@ -5,6 +5,7 @@ pub(crate) mod column_family;
 pub(crate) mod create_family;
 pub(crate) mod database;
 pub(crate) mod dirs_in_use;
+pub(crate) mod drops_and_ends;
 pub(crate) mod family_handle;
 pub(crate) mod handles;
 pub(crate) mod open;

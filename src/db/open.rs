@@ -331,12 +331,13 @@ impl Db {
         path: impl AsRef<Path>,
         column_families: impl IntoIterator<Item = (&'o str, &'o Options)>,
     ) -> Result<Db> {
+        let own = occ_options.own_buckets()?;
         Self::open_impl(
             options,
             path.as_ref(),
             column_families,
             Mode::Optimistic {
-                options: occ_options.raw(),
+                options: own.as_ref().unwrap_or(occ_options).raw(),
             },
         )
     }

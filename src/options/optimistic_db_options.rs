@@ -45,6 +45,10 @@ pub enum OccValidation {
 /// ```
 pub struct OptimisticTransactionDbOptions {
     raw: Owned<ffi::rocksdb_optimistictransactiondb_options_t>,
+    /// What the open needs to make the database's own buckets first (`own_buckets`).
+    validation: OccValidation,
+    lock_buckets: u32,
+    shared: bool,
 }
 
 // SAFETY: a plain C++ value (an enum, a count and a `shared_ptr` copied in by `&mut self`
@@ -67,7 +71,24 @@ impl OptimisticTransactionDbOptions {
             // SAFETY: a new object, ours alone (or NULL).
             raw: unsafe { Owned::from_raw(raw) }
                 .expect("rocksdb_optimistictransactiondb_options_create returned NULL"),
+            validation: OccValidation::Parallel,
+            lock_buckets: 1 << 20,
+            shared: false,
         }
+    }
+
+    /// The buckets the open must make for the database itself, made here (guarded, before
+    /// the database opens: RocksDB would allocate them after its recovery, unguarded), as
+    /// options that share them with it alone; `None` if it needs none of its own.
+    pub(crate) fn own_buckets(&self) -> Result<Option<OptimisticTransactionDbOptions>> {
+        if self.validation != OccValidation::Parallel || self.shared {
+            return Ok(None);
+        }
+        // RocksDB raises fewer than 16 to 16.
+        let buckets = OccLockBuckets::new(self.lock_buckets.max(16) as usize, false)?;
+        let mut own = OptimisticTransactionDbOptions::new();
+        own.shared_lock_buckets(&buckets);
+        Ok(Some(own))
     }
 
     /// How commits are checked for conflicts.
@@ -83,6 +104,7 @@ impl OptimisticTransactionDbOptions {
                 policy,
             )
         };
+        self.validation = validation;
         self
     }
 
@@ -97,6 +119,7 @@ impl OptimisticTransactionDbOptions {
                 count,
             )
         };
+        self.lock_buckets = count;
         self
     }
 
@@ -111,6 +134,7 @@ impl OptimisticTransactionDbOptions {
                 buckets.0.raw.as_ptr(),
             )
         };
+        self.shared = true;
         self
     }
 }
@@ -166,13 +190,14 @@ impl std::fmt::Debug for OccLockBuckets {
 impl OccLockBuckets {
     /// `count` buckets, each a mutex on a cache line of its own if `cache_aligned` (less
     /// false sharing between cores, 64 bytes a bucket instead of 40). Refused for 0 (RocksDB
-    /// would index an empty array at the first commit); `ErrorKind::MemoryLimit` if the
-    /// memory cannot be had.
+    /// would index an empty array at the first commit) and above `u32::MAX` (RocksDB's own
+    /// count is a `u32`; near `2^57` the aligned array's size overflows inside the C++
+    /// allocation, unchecked); `ErrorKind::MemoryLimit` if the memory cannot be had.
     pub fn new(count: usize, cache_aligned: bool) -> Result<OccLockBuckets> {
-        if count == 0 {
+        if count == 0 || count > u32::MAX as usize {
             return Err(Error::invalid(
                 "OccLockBuckets::new",
-                "0 buckets: a commit would lock a bucket of an empty array",
+                format!("{count} buckets: from 1 to u32::MAX"),
             ));
         }
         let (mut code, mut err) = (0, ErrPtr::new());
@@ -199,5 +224,32 @@ impl OccLockBuckets {
                 self.0.raw.as_ptr(),
             )
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each setter reaches the field RocksDB reads, as its C API's getters show.
+    #[test]
+    fn setters_reach_rocksdb() {
+        let mut occ = OptimisticTransactionDbOptions::new();
+        let raw = occ.raw.as_ptr();
+        // SAFETY: live options; getters.
+        let read = || unsafe {
+            (
+                ffi::rocksdb_optimistictransactiondb_options_get_validate_policy(raw),
+                ffi::rocksdb_optimistictransactiondb_options_get_occ_lock_buckets(raw),
+            )
+        };
+        assert_eq!(read(), (1, 1 << 20));
+        occ.validation(OccValidation::Serial).lock_buckets(77);
+        assert_eq!(read(), (0, 77));
+        occ.validation(OccValidation::Parallel);
+        assert_eq!(read(), (1, 77));
+        assert!(occ.own_buckets().unwrap().is_some());
+        occ.shared_lock_buckets(&OccLockBuckets::new(8, false).unwrap());
+        assert!(occ.own_buckets().unwrap().is_none());
     }
 }

@@ -53,7 +53,6 @@ impl<'a, S: ReadSource> Reader<'a, S> {
     #[doc(alias = "PinnableWideColumns")]
     pub fn get_entity<R>(&self, key: &[u8], f: impl FnOnce(Columns<'_>) -> R) -> Result<Option<R>> {
         self.check_entity_read("get_entity")?;
-        let _gate = self.locking()?;
         // SAFETY: the handles and the source's object are live for the reader's lifetime
         // (borrowed).
         unsafe {
@@ -181,7 +180,6 @@ impl<'a, S: ReadSource> Reader<'a, S> {
         mut f: impl FnMut(usize, Option<Columns<'_>>),
     ) -> Result<()> {
         self.check_entity_read("multi_get_entity")?;
-        let _gate = self.locking()?;
         // SAFETY: the handles and the source's object are live for the reader's lifetime
         // (borrowed).
         unsafe {
@@ -195,7 +193,6 @@ impl<'a, S: ReadSource> Reader<'a, S> {
 
     fn entity_handle(&self, operation: &'static str, key: &[u8]) -> Result<Option<EntityHandle>> {
         self.check_entity_read(operation)?;
-        let _gate = self.locking()?;
         // SAFETY: the handles and the source's object are live for the reader's lifetime
         // (borrowed).
         unsafe { self.source.entity_handle(self.handles(), key) }

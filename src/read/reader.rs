@@ -37,7 +37,7 @@ use std::sync::Arc;
 
 use crate::db::column_family::ColumnFamily;
 use crate::db::database::Db;
-use crate::db::handles::{CfHandle, DbInner, DbKind, Writing};
+use crate::db::handles::{CfHandle, DbInner, DbKind};
 use crate::raw::error::{ErrPtr, Result};
 use crate::raw::ffi;
 use crate::raw::pinned;
@@ -106,19 +106,6 @@ impl<'a, S: ReadSource> Reader<'a, S> {
         }
     }
 
-    /// For a read that locks its key (a transaction's read for update): the family's gate,
-    /// entered for the call as a write's is, so that `drop_cf` waits for the read and, once
-    /// a drop has begun, refuses it (`Error::ColumnFamilyDropped`). A transaction then never
-    /// takes a lock in a family whose drop it did not see begin (`Transaction::free_rows_of`
-    /// frees the rows of one that did: RocksDB's own unlock would keep some).
-    pub(super) fn locking(&self) -> Result<Option<Writing<'a>>> {
-        if self.source.takes_locks() {
-            self.cf.enter().map(Some)
-        } else {
-            Ok(None)
-        }
-    }
-
     /// This read's native handles, each live while the reader is (it borrows their owners).
     pub(super) fn handles(&self) -> Handles {
         Handles {
@@ -176,7 +163,6 @@ impl<'a, S: ReadSource> Reader<'a, S> {
         F: FnOnce(&[u8]) -> R,
     {
         self.check_read("read")?;
-        let _gate = self.locking()?;
         // SAFETY: the handles and the source's object are live for 'a (borrowed).
         unsafe { self.source.get_pinned(self.handles(), key, f) }
     }
@@ -184,7 +170,6 @@ impl<'a, S: ReadSource> Reader<'a, S> {
     /// A pinned value handle from this reader's source.
     fn handle(&self, key: &[u8]) -> Result<Option<pinned::PinnableHandle>> {
         self.check_read("read")?;
-        let _gate = self.locking()?;
         // SAFETY: the handles and the source's object are live for 'a (borrowed).
         unsafe { self.source.pin_handle(self.handles(), key) }
     }
@@ -432,7 +417,6 @@ impl<'a, S: ReadSource> Reader<'a, S> {
         f: impl FnMut(usize, Option<&[u8]>),
     ) -> Result<()> {
         self.check_read("multi_get")?;
-        let _gate = self.locking()?;
         // SAFETY: the handles and the source's object are live for 'a (borrowed).
         unsafe { self.source.multi_get(self.handles(), keys, f) }
     }

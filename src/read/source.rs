@@ -46,12 +46,6 @@ pub(crate) mod sealed {
         /// `DB::MultiGet`) and no restriction on read options.
         const IS_DB: bool;
 
-        /// Its reads lock their keys (a pessimistic transaction's reads for update): each
-        /// enters the family's gate for the call, as a write does (`Reader::locking`).
-        fn takes_locks(self) -> bool {
-            false
-        }
-
         /// The one-call pinned read: `f` on the value of `key`, pinned on the C++ stack.
         ///
         /// # Safety
@@ -287,10 +281,6 @@ impl sealed::Source for DbSource {
 #[allow(private_interfaces)]
 impl sealed::Source for TransactionSource<'_> {
     const IS_DB: bool = false;
-
-    fn takes_locks(self) -> bool {
-        self.mode != ffi::PINROCKS_READ_PLAIN as i32
-    }
 
     unsafe fn get_pinned<F: FnOnce(&[u8]) -> R, R>(
         self,

@@ -15,11 +15,11 @@ use std::cell::OnceCell;
 use std::ffi::CString;
 use std::marker::PhantomData;
 use std::ptr::NonNull;
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use crate::db::column_family::ColumnFamily;
 use crate::db::database::Db;
+use crate::db::drops_and_ends::EndUnderWay;
 use crate::db::handles::{CfHandle, RawDb, WritingAll};
 use crate::options::transaction_options::{OptimisticTransactionOptions, TransactionOptions};
 use crate::raw::error::{ErrPtr, Error, Result};
@@ -202,8 +202,8 @@ pub struct Transaction<'db> {
     families: Vec<Arc<CfHandle>>,
     /// Prepared (two-phase) and not yet committed or rolled back: `families` count it.
     prepared: bool,
-    /// The database's count of dropped families when it began (0 for one recovered at
-    /// open): if it has changed at the end, the rows it locked are freed one by one.
+    /// The database's count of finished family drops when it began (0 for one recovered
+    /// at open): if a drop began since, its rows are freed one by one at its end.
     drops_seen: u64,
     /// Read options at the transaction's snapshot, made on first use and forgotten by
     /// whatever replaces the snapshot (each takes `&mut self`, so none is borrowed then).
@@ -227,7 +227,7 @@ impl<'db> Transaction<'db> {
             db,
             families: Vec::new(),
             prepared: false,
-            drops_seen: db.inner().families_dropped.load(Ordering::Acquire),
+            drops_seen: db.inner().drops_and_ends.finished(),
             at_snapshot: OnceCell::new(),
             _one_user: PhantomData,
         }
@@ -318,13 +318,14 @@ impl<'db> Transaction<'db> {
     fn end(&mut self, op: u32) -> Result<()> {
         let mut err = ErrPtr::new();
         let mut code = 0;
+        let (free_rows_of, _end) = self.free_rows_of();
         // SAFETY: live transaction, exclusively borrowed; `free_rows_of` is its own
         // pessimistic transaction database or NULL.
         unsafe {
             ffi::pinrocks_transaction_end(
                 self.raw.as_ptr(),
                 op as i32,
-                self.free_rows_of(),
+                free_rows_of,
                 &mut code,
                 err.as_out(),
             )
@@ -332,22 +333,26 @@ impl<'db> Transaction<'db> {
         err.check_with_code(Some(code))
     }
 
-    /// Its pessimistic transaction database if a family was dropped since it began (NULL
-    /// otherwise): RocksDB 11.8.1's unlock at a transaction's end (and at a rollback to a
-    /// savepoint) stops at the first family whose locks are gone, so the rows it holds in
-    /// the families after that one would stay locked until the database closes; then each
-    /// row is freed by itself. It cannot hold a row in a family whose drop began before it
-    /// did: a read for update enters the family's gate as a write does
-    /// (`Reader::locking`), and `drop_cf` counts the drop once the gate is closed.
-    fn free_rows_of(&self) -> *mut ffi::rocksdb_transactiondb_t {
+    /// For an end (a commit, a rollback, a rollback to a savepoint, the drop): its
+    /// pessimistic transaction database if a family drop began since it began (NULL
+    /// otherwise), and the end, under way until the guard drops. RocksDB 11.8.1's unlock at
+    /// a transaction's end stops at the first family whose locks are gone, so the rows it
+    /// holds in the families after that one would stay locked until the database closes;
+    /// then each row is freed by itself. A drop waits for the ends under way when it
+    /// began: an end that did not see it finishes before the family is gone.
+    fn free_rows_of(&self) -> (*mut ffi::rocksdb_transactiondb_t, Option<EndUnderWay<'db>>) {
         let inner = self.db.inner();
         match inner.raw_db() {
-            RawDb::Transaction { txn_db, .. }
-                if inner.families_dropped.load(Ordering::Acquire) != self.drops_seen =>
-            {
-                txn_db.as_ptr()
+            RawDb::Transaction { txn_db, .. } => {
+                let (careful, end) = inner.drops_and_ends.end_begins(self.drops_seen);
+                let db = if careful {
+                    txn_db.as_ptr()
+                } else {
+                    std::ptr::null_mut()
+                };
+                (db, Some(end))
             }
-            _ => std::ptr::null_mut(),
+            _ => (std::ptr::null_mut(), None),
         }
     }
 
@@ -379,13 +384,14 @@ impl<'db> Transaction<'db> {
     fn savepoint(&mut self, op: u32) -> Result<()> {
         let mut err = ErrPtr::new();
         let mut code = 0;
+        let (free_rows_of, _end) = self.free_rows_of();
         // SAFETY: live transaction, exclusively borrowed. Guarded: setting one allocates.
         // `free_rows_of` is its own pessimistic transaction database or NULL.
         unsafe {
             ffi::pinrocks_transaction_savepoint(
                 self.raw.as_ptr(),
                 op as i32,
-                self.free_rows_of(),
+                free_rows_of,
                 &mut code,
                 err.as_out(),
             )
@@ -585,11 +591,12 @@ impl<'db> Transaction<'db> {
 
 impl Drop for Transaction<'_> {
     fn drop(&mut self) {
+        let (free_rows_of, _end) = self.free_rows_of();
         // SAFETY: owned, destroyed once, while its database is open (the borrow). An
         // uncommitted transaction is rolled back by its destructor; a prepared one stays
         // prepared in the WAL (its families stay counted: `no_longer_prepared`).
         // `free_rows_of` is its own pessimistic transaction database or NULL.
-        unsafe { ffi::pinrocks_transaction_destroy(self.raw.as_ptr(), self.free_rows_of()) };
+        unsafe { ffi::pinrocks_transaction_destroy(self.raw.as_ptr(), free_rows_of) };
     }
 }
 

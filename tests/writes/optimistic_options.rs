@@ -1,7 +1,7 @@
 //! An optimistic transaction database's options: each way of checking commits (serial,
 //! parallel over buckets of its own, over buckets shared by two databases) finds the same
 //! conflicts and commits the same bytes; the buckets' memory is what RocksDB says; 0 buckets
-//! are refused.
+//! and more than RocksDB counts are refused.
 
 use pinrocks::{
     Db, Error, ErrorKind, OccLockBuckets, OccValidation, OptimisticTransactionDbOptions,
@@ -92,9 +92,18 @@ fn lock_buckets_cost_a_mutex_each_and_none_is_refused() {
         );
     }
     assert!(usage(1024, true) > usage(1024, false));
-    let refused = OccLockBuckets::new(0, false);
-    assert!(
-        matches!(refused, Err(Error::InvalidInput { .. })),
-        "{refused:?}"
-    );
+    // 0, and more than RocksDB's own `u32` count (near 2^57 cache-aligned buckets, the
+    // array's size overflows inside the C++ allocation): refused.
+    for (count, aligned) in [
+        (0, false),
+        (u32::MAX as usize + 1, false),
+        (usize::MAX, true),
+        ((1 << 58) + 1, true),
+    ] {
+        let refused = OccLockBuckets::new(count, aligned);
+        assert!(
+            matches!(refused, Err(Error::InvalidInput { .. })),
+            "{count}: {refused:?}"
+        );
+    }
 }
