@@ -35,31 +35,37 @@ namespace {
 // compiles out: it always defines NDEBUG).
 using Rows = std::vector<std::pair<uint32_t, std::string>>;
 
-// The rows `txn` (a PessimisticTransaction: `db` is a pessimistic transaction database)
-// tracks as locked.
-Rows tracked_rows(rocksdb::Transaction* txn) {
-  rocksdb::LockTracker& tracker =
-      static_cast<rocksdb::PessimisticTransaction*>(txn)->GetTrackedLocks();
-  Rows rows;
+// `txn` and `db` as what they are when `db` is a pessimistic transaction database (pinrocks
+// opens write-committed ones only: WriteCommittedTxn, WriteCommittedTxnDB).
+rocksdb::PessimisticTransaction* pessimistic(rocksdb::Transaction* txn) {
+  return static_cast<rocksdb::PessimisticTransaction*>(txn);
+}
+rocksdb::PessimisticTransactionDB* pessimistic(rocksdb_transactiondb_t* db) {
+  return static_cast<rocksdb::PessimisticTransactionDB*>(pinrocks::transaction_db_of(db));
+}
+
+// `row(family, key)` for each row a pessimistic `txn` tracks as locked (its iterators
+// allocate: may throw).
+template <typename Row>
+void for_each_tracked_row(rocksdb::Transaction* txn, Row row) {
+  rocksdb::LockTracker& tracker = pessimistic(txn)->GetTrackedLocks();
   std::unique_ptr<rocksdb::LockTracker::ColumnFamilyIterator> families(
       tracker.GetColumnFamilyIterator());
   while (families->HasNext()) {
     uint32_t family = families->Next();
     std::unique_ptr<rocksdb::LockTracker::KeyIterator> keys(tracker.GetKeyIterator(family));
     while (keys->HasNext()) {
-      rows.emplace_back(family, keys->Next());
+      row(family, keys->Next());
     }
   }
-  return rows;
 }
 
-void free_rows(rocksdb_transactiondb_t* db, rocksdb::Transaction* txn, const Rows& rows) {
-  auto* pessimistic_db =
-      static_cast<rocksdb::PessimisticTransactionDB*>(pinrocks::transaction_db_of(db));
-  auto* pessimistic = static_cast<rocksdb::PessimisticTransaction*>(txn);
-  for (const auto& [family, key] : rows) {
-    pessimistic_db->UnLock(pessimistic, family, key);
-  }
+// The rows a pessimistic `txn` tracks as locked, copied (an end clears the tracker).
+Rows tracked_rows(rocksdb::Transaction* txn) {
+  Rows rows;
+  for_each_tracked_row(
+      txn, [&](uint32_t family, const std::string& key) { rows.emplace_back(family, key); });
+  return rows;
 }
 
 // Frees each of `rows` the transaction no longer tracks, after a commit, a rollback or a
@@ -70,14 +76,11 @@ void free_rows(rocksdb_transactiondb_t* db, rocksdb::Transaction* txn, const Row
 // still freed. Never throws: the operation's own result is what is reported.
 void free_rows_no_longer_tracked(rocksdb_transactiondb_t* db, rocksdb::Transaction* txn,
                                  const Rows& rows) noexcept {
-  auto* pessimistic_db =
-      static_cast<rocksdb::PessimisticTransactionDB*>(pinrocks::transaction_db_of(db));
-  auto* pessimistic = static_cast<rocksdb::PessimisticTransaction*>(txn);
-  const rocksdb::LockTracker& tracker = pessimistic->GetTrackedLocks();
+  const rocksdb::LockTracker& tracker = pessimistic(txn)->GetTrackedLocks();
   for (const auto& [family, key] : rows) {
     try {
       if (!tracker.GetPointLockStatus(family, key).locked) {
-        pessimistic_db->UnLock(pessimistic, family, key);
+        pessimistic(db)->UnLock(pessimistic(txn), family, key);
       }
     } catch (...) {
     }
@@ -185,11 +188,15 @@ void pinrocks_transaction_end(rocksdb_transaction_t* txn, int op,
 void pinrocks_transaction_destroy(rocksdb_transaction_t* txn,
                                   rocksdb_transactiondb_t* free_rows_of) PINROCKS_NOEXCEPT {
   if (free_rows_of != nullptr) {
+    // Before the destructor, while the rows are still tracked: no copy.
     try {
       rocksdb::Transaction* t = pinrocks::transaction_of(txn);
-      free_rows(free_rows_of, t, tracked_rows(t));
+      for_each_tracked_row(t, [&](uint32_t family, const std::string& key) {
+        pessimistic(free_rows_of)->UnLock(pessimistic(t), family, key);
+      });
     } catch (...) {
-      // Out of memory for the list: the destructor frees what RocksDB's UnLock reaches.
+      // Out of memory for an iterator or RocksDB's lock map cache: the destructor frees
+      // what RocksDB's UnLock reaches.
     }
   }
   rocksdb_transaction_destroy(txn);

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use crate::raw::error::{ErrPtr, Error, Result};
 use crate::raw::ffi;
 use crate::raw::owned::Owned;
+use crate::raw::setter::setter;
 
 /// How an optimistic transaction's commit is checked for conflicts (RocksDB's
 /// `OccValidationPolicy`).
@@ -45,11 +46,14 @@ pub enum OccValidation {
 /// ```
 pub struct OptimisticTransactionDbOptions {
     raw: Owned<ffi::rocksdb_optimistictransactiondb_options_t>,
-    /// What the open needs to make the database's own buckets first (`own_buckets`).
-    validation: OccValidation,
-    lock_buckets: u32,
+    /// Buckets to share were set (the C API has no getter for them): the open then makes
+    /// none of the database's own (`own_buckets`).
     shared: bool,
 }
+
+/// RocksDB's `OccValidationPolicy` values.
+const VALIDATE_SERIAL: i32 = 0;
+const VALIDATE_PARALLEL: i32 = 1;
 
 // SAFETY: a plain C++ value (an enum, a count and a `shared_ptr` copied in by `&mut self`
 // setters), read by `OptimisticTransactionDB::Open` through a const pointer.
@@ -71,8 +75,6 @@ impl OptimisticTransactionDbOptions {
             // SAFETY: a new object, ours alone (or NULL).
             raw: unsafe { Owned::from_raw(raw) }
                 .expect("rocksdb_optimistictransactiondb_options_create returned NULL"),
-            validation: OccValidation::Parallel,
-            lock_buckets: 1 << 20,
             shared: false,
         }
     }
@@ -81,11 +83,19 @@ impl OptimisticTransactionDbOptions {
     /// the database opens: RocksDB would allocate them after its recovery, unguarded), as
     /// options that share them with it alone; `None` if it needs none of its own.
     pub(crate) fn own_buckets(&self) -> Result<Option<OptimisticTransactionDbOptions>> {
-        if self.validation != OccValidation::Parallel || self.shared {
+        let raw = self.raw.as_ptr();
+        // SAFETY: live options; getters.
+        let (policy, count) = unsafe {
+            (
+                ffi::rocksdb_optimistictransactiondb_options_get_validate_policy(raw),
+                ffi::rocksdb_optimistictransactiondb_options_get_occ_lock_buckets(raw),
+            )
+        };
+        if policy != VALIDATE_PARALLEL || self.shared {
             return Ok(None);
         }
         // RocksDB raises fewer than 16 to 16.
-        let buckets = OccLockBuckets::new(self.lock_buckets.max(16) as usize, false)?;
+        let buckets = OccLockBuckets::new(count.max(16) as usize, false)?;
         let mut own = OptimisticTransactionDbOptions::new();
         own.shared_lock_buckets(&buckets);
         Ok(Some(own))
@@ -94,8 +104,8 @@ impl OptimisticTransactionDbOptions {
     /// How commits are checked for conflicts.
     pub fn validation(&mut self, validation: OccValidation) -> &mut Self {
         let policy = match validation {
-            OccValidation::Serial => 0,
-            OccValidation::Parallel => 1,
+            OccValidation::Serial => VALIDATE_SERIAL,
+            OccValidation::Parallel => VALIDATE_PARALLEL,
         };
         // SAFETY: live options; a plain store.
         unsafe {
@@ -104,24 +114,15 @@ impl OptimisticTransactionDbOptions {
                 policy,
             )
         };
-        self.validation = validation;
         self
     }
 
-    /// How many lock buckets the database makes for itself when checking in parallel and
-    /// given none to share (RocksDB raises fewer than 16 to 16). More buckets, fewer
-    /// commits waiting on another's bucket; each costs a mutex.
-    pub fn lock_buckets(&mut self, count: u32) -> &mut Self {
-        // SAFETY: live options; a plain store.
-        unsafe {
-            ffi::rocksdb_optimistictransactiondb_options_set_occ_lock_buckets(
-                self.raw.as_ptr(),
-                count,
-            )
-        };
-        self.lock_buckets = count;
-        self
-    }
+    setter!(
+        /// How many lock buckets the database makes for itself when checking in parallel
+        /// and given none to share (RocksDB raises fewer than 16 to 16). More buckets, fewer
+        /// commits waiting on another's bucket; each costs a mutex.
+        lock_buckets(u32) => rocksdb_optimistictransactiondb_options_set_occ_lock_buckets
+    );
 
     /// Checks in parallel with `buckets`, shared with every other database opened with
     /// them (instead of buckets of its own): the options and each database keep them
@@ -246,6 +247,7 @@ mod tests {
         assert_eq!(read(), (1, 1 << 20));
         occ.validation(OccValidation::Serial).lock_buckets(77);
         assert_eq!(read(), (0, 77));
+        assert!(occ.own_buckets().unwrap().is_none());
         occ.validation(OccValidation::Parallel);
         assert_eq!(read(), (1, 77));
         assert!(occ.own_buckets().unwrap().is_some());

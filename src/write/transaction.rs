@@ -227,7 +227,11 @@ impl<'db> Transaction<'db> {
             db,
             families: Vec::new(),
             prepared: false,
-            drops_seen: db.inner().drops_and_ends.finished(),
+            // Only a pessimistic transaction's end looks at it.
+            drops_seen: match db.inner().raw_db() {
+                RawDb::Transaction { .. } => db.inner().drops_and_ends.finished(),
+                _ => 0,
+            },
             at_snapshot: OnceCell::new(),
             _one_user: PhantomData,
         }
@@ -318,7 +322,7 @@ impl<'db> Transaction<'db> {
     fn end(&mut self, op: u32) -> Result<()> {
         let mut err = ErrPtr::new();
         let mut code = 0;
-        let (free_rows_of, _end) = self.free_rows_of();
+        let (free_rows_of, _end) = self.free_rows_of(op != ffi::PINROCKS_TXN_PREPARE);
         // SAFETY: live transaction, exclusively borrowed; `free_rows_of` is its own
         // pessimistic transaction database or NULL.
         unsafe {
@@ -333,17 +337,21 @@ impl<'db> Transaction<'db> {
         err.check_with_code(Some(code))
     }
 
-    /// For an end (a commit, a rollback, a rollback to a savepoint, the drop): its
-    /// pessimistic transaction database if a family drop began since it began (NULL
-    /// otherwise), and the end, under way until the guard drops. RocksDB 11.8.1's unlock at
+    /// For a call that `unlocks` (a commit, a rollback, a rollback to a savepoint, the
+    /// drop): its pessimistic transaction database if a family drop began since it began
+    /// (NULL otherwise, and for a call that unlocks nothing), and the end, under way until
+    /// the guard drops. RocksDB 11.8.1's unlock at
     /// a transaction's end stops at the first family whose locks are gone, so the rows it
     /// holds in the families after that one would stay locked until the database closes;
     /// then each row is freed by itself. A drop waits for the ends under way when it
     /// began: an end that did not see it finishes before the family is gone.
-    fn free_rows_of(&self) -> (*mut ffi::rocksdb_transactiondb_t, Option<EndUnderWay<'db>>) {
+    fn free_rows_of(
+        &self,
+        unlocks: bool,
+    ) -> (*mut ffi::rocksdb_transactiondb_t, Option<EndUnderWay<'db>>) {
         let inner = self.db.inner();
         match inner.raw_db() {
-            RawDb::Transaction { txn_db, .. } => {
+            RawDb::Transaction { txn_db, .. } if unlocks => {
                 let (careful, end) = inner.drops_and_ends.end_begins(self.drops_seen);
                 let db = if careful {
                     txn_db.as_ptr()
@@ -384,7 +392,7 @@ impl<'db> Transaction<'db> {
     fn savepoint(&mut self, op: u32) -> Result<()> {
         let mut err = ErrPtr::new();
         let mut code = 0;
-        let (free_rows_of, _end) = self.free_rows_of();
+        let (free_rows_of, _end) = self.free_rows_of(op == ffi::PINROCKS_SAVEPOINT_ROLLBACK);
         // SAFETY: live transaction, exclusively borrowed. Guarded: setting one allocates.
         // `free_rows_of` is its own pessimistic transaction database or NULL.
         unsafe {
@@ -591,7 +599,7 @@ impl<'db> Transaction<'db> {
 
 impl Drop for Transaction<'_> {
     fn drop(&mut self) {
-        let (free_rows_of, _end) = self.free_rows_of();
+        let (free_rows_of, _end) = self.free_rows_of(true);
         // SAFETY: owned, destroyed once, while its database is open (the borrow). An
         // uncommitted transaction is rolled back by its destructor; a prepared one stays
         // prepared in the WAL (its families stay counted: `no_longer_prepared`).
