@@ -53,6 +53,7 @@ fn main() {
         "callbacks.cc",
         "listener.cc",
         "options.cc",
+        "option_contract.cc",
         "transactions.cc",
         "indexed_batch.cc",
         "entities.cc",
@@ -80,6 +81,7 @@ fn main() {
         .file("rocksdb-c/callbacks.cc")
         .file("rocksdb-c/listener.cc")
         .file("rocksdb-c/options.cc")
+        .file("rocksdb-c/option_contract.cc")
         .file("rocksdb-c/transactions.cc")
         .file("rocksdb-c/indexed_batch.cc")
         .file("rocksdb-c/entities.cc")

@@ -1,6 +1,8 @@
 // Backups beyond RocksDB's C API: a backup with a flush choice and a progress callback that can
 // stop it, reporting the new backup's id; a restore that holds the database directory's LOCK
 // file as DB::Open does; and a verification that can recompute every file's checksum.
+#include <memory>
+#include <mutex>
 #include <string>
 
 #include "guarded.h"
@@ -20,9 +22,28 @@ void pinrocks_backup_engine_create(rocksdb_backup_engine_t* backup_engine, rocks
     rocksdb::BackupEngine* engine = pinrocks::backup_engine_of(backup_engine);
     rocksdb::CreateBackupOptions options;
     options.flush_before_backup = flush != 0;
+    // Whether the callback may still be called: CreateNewBackup queues copies on its worker
+    // threads while it lists files and waits for them only afterwards, so if it leaves by an
+    // exception in between, a worker may still run a queued copy and call the callback after
+    // this call (and Rust's frame holding `ctx`) is gone. The gate closes when this scope
+    // ends, however it ends, once no call is under way; calls after it do nothing. Calls
+    // are also made one at a time (the Rust callback is FnMut).
+    struct Gate {
+      std::mutex mu;
+      bool open = true;
+    };
+    auto gate = std::make_shared<Gate>();
+    struct Closer {
+      std::shared_ptr<Gate> gate;
+      ~Closer() {
+        std::lock_guard<std::mutex> lock(gate->mu);
+        gate->open = false;
+      }
+    } closer{gate};
     if (fn != nullptr) {
-      options.progress_callback = [fn, ctx, engine] {
-        if (fn(ctx) != 0) {
+      options.progress_callback = [fn, ctx, engine, gate] {
+        std::lock_guard<std::mutex> lock(gate->mu);
+        if (gate->open && fn(ctx) != 0) {
           engine->StopBackup();
         }
       };
@@ -35,12 +56,16 @@ void pinrocks_backup_engine_create(rocksdb_backup_engine_t* backup_engine, rocks
 }
 
 unsigned char pinrocks_backup_engine_restore(rocksdb_backup_engine_t* backup_engine,
+                                             const rocksdb_options_t* engine_options,
                                              const char* db_dir, unsigned int backup_id,
                                              unsigned char latest, int* status_code,
                                              char** errptr) PINROCKS_NOEXCEPT {
   unsigned char locked_out = 0;
   pinrocks::guarded(status_code, errptr, [&] {
-    rocksdb::Env* env = rocksdb::Env::Default();
+    // The engine's own Env (BackupEngine::Open got the options' Env in rocksdb_backup_engine_open),
+    // which the restore writes through: the directory and its lock live there, not on the disk
+    // when the engine works in memory.
+    rocksdb::Env* env = pinrocks::options_of(engine_options).env;
     std::string dir(db_dir);
     rocksdb::Status s = env->CreateDirIfMissing(dir);
     if (!s.ok()) {

@@ -14,6 +14,7 @@
 
 #include "layout.h"
 #include "pinrocks.h"
+#include "rocksdb/env.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
 #include "rocksdb/wide_columns.h"
@@ -187,6 +188,37 @@ inline unsigned char deliver(const rocksdb::Status& s, const rocksdb::PinnableSl
     save_status(errptr, status_code, s);
   }
   return 0;
+}
+
+// Runs `body`, which may grow `env`'s thread pools (SetBackgroundThreads, a database's
+// IncBackgroundThreadsIfNeeded), and if it throws (std::system_error when a thread cannot
+// start) sets every pool back to the size it had, so the pool does not keep a limit it
+// could not reach (every later job would try to start the missing threads again), then
+// lets the exception go on to `guarded`.
+template <typename Body>
+void keeping_pools(rocksdb::Env* env, Body&& body) {
+  constexpr rocksdb::Env::Priority pools[] = {rocksdb::Env::BOTTOM, rocksdb::Env::LOW,
+                                              rocksdb::Env::HIGH, rocksdb::Env::USER};
+  int before[4];
+  for (int i = 0; i < 4; ++i) {
+    before[i] = env->GetBackgroundThreads(pools[i]);
+  }
+  try {
+    body();
+  } catch (...) {
+    for (int i = 0; i < 4; ++i) {
+      try {
+        // Only a pool left above its size before (this call, or a grower at the same time,
+        // raised it): shrinking starts no thread, and a pool another thread shrank
+        // meanwhile is left as that thread set it.
+        if (env->GetBackgroundThreads(pools[i]) > before[i]) {
+          env->SetBackgroundThreads(before[i], pools[i]);
+        }
+      } catch (...) {
+      }
+    }
+    throw;
+  }
 }
 
 }  // namespace pinrocks

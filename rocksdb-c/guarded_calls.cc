@@ -376,7 +376,9 @@ void pinrocks_set_db_options(rocksdb_t* db, int count, const char* const* keys,
                              char** errptr) PINROCKS_NOEXCEPT {
   guarded(status_code, errptr, [&] {
     std::unordered_map<std::string, std::string> options_map = options_map_of(count, keys, values);
-    report(errptr, status_code, pinrocks::db_of(db)->SetDBOptions(options_map));
+    rocksdb::DB* d = pinrocks::db_of(db);
+    pinrocks::keeping_pools(d->GetEnv(),
+                            [&] { report(errptr, status_code, d->SetDBOptions(options_map)); });
   });
 }
 
@@ -564,9 +566,12 @@ rocksdb_transactiondb_t* pinrocks_guarded_transactiondb_open_column_families(
     rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT {
   rocksdb_transactiondb_t* result{};
   pinrocks::guarded(status_code, errptr, [&] {
-    result = rocksdb_transactiondb_open_column_families(
-        options, txn_db_options, name, num_column_families, column_family_names,
-        column_family_options, column_family_handles, errptr);
+    // An open grows the Env's pools to its background jobs (SanitizeOptions).
+    pinrocks::keeping_pools(pinrocks::options_of(options).env, [&] {
+      result = rocksdb_transactiondb_open_column_families(
+          options, txn_db_options, name, num_column_families, column_family_names,
+          column_family_options, column_family_handles, errptr);
+    });
   });
   return result;
 }
@@ -582,11 +587,24 @@ pinrocks_guarded_optimistictransactiondb_open_column_families_with_otxn_db_optio
     rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT {
   rocksdb_optimistictransactiondb_t* result{};
   pinrocks::guarded(status_code, errptr, [&] {
-    result = rocksdb_optimistictransactiondb_open_column_families_with_otxn_db_options(
-        options, otxn_db_options, name, num_column_families, column_family_names,
-        column_family_options, column_family_handles, errptr);
+    // An open grows the Env's pools to its background jobs (SanitizeOptions).
+    pinrocks::keeping_pools(pinrocks::options_of(options).env, [&] {
+      result = rocksdb_optimistictransactiondb_open_column_families_with_otxn_db_options(
+          options, otxn_db_options, name, num_column_families, column_family_names,
+          column_family_options, column_family_handles, errptr);
+    });
   });
   return result;
+}
+
+// rocksdb_sst_file_manager_set_delete_rate_bytes_per_second, guarded: the first nonzero rate
+// starts the delete scheduler's thread (std::system_error if the system refuses one).
+void pinrocks_guarded_sst_file_manager_set_delete_rate_bytes_per_second(
+    int* status_code, rocksdb_sst_file_manager_t* manager, int64_t rate,
+    char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb_sst_file_manager_set_delete_rate_bytes_per_second(manager, rate);
+  });
 }
 
 // rocksdb_optimistictransactiondb_lock_buckets_create, guarded (`bucket_count` mutexes).
@@ -609,9 +627,12 @@ rocksdb_t* pinrocks_guarded_open_for_read_only_column_families(
     char** errptr) PINROCKS_NOEXCEPT {
   rocksdb_t* result{};
   pinrocks::guarded(status_code, errptr, [&] {
-    result = rocksdb_open_for_read_only_column_families(
-        options, name, num_column_families, column_family_names, column_family_options,
-        column_family_handles, error_if_wal_file_exists, errptr);
+    // An open grows the Env's pools to its background jobs (SanitizeOptions).
+    pinrocks::keeping_pools(pinrocks::options_of(options).env, [&] {
+      result = rocksdb_open_for_read_only_column_families(
+          options, name, num_column_families, column_family_names, column_family_options,
+          column_family_handles, error_if_wal_file_exists, errptr);
+    });
   });
   return result;
 }
@@ -623,8 +644,11 @@ rocksdb_t* pinrocks_guarded_open_column_families(
     rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT {
   rocksdb_t* result{};
   pinrocks::guarded(status_code, errptr, [&] {
-    result = rocksdb_open_column_families(options, name, num_column_families, column_family_names,
-                                          column_family_options, column_family_handles, errptr);
+    // An open grows the Env's pools to its background jobs (SanitizeOptions).
+    pinrocks::keeping_pools(pinrocks::options_of(options).env, [&] {
+      result = rocksdb_open_column_families(options, name, num_column_families, column_family_names,
+                                            column_family_options, column_family_handles, errptr);
+    });
   });
   return result;
 }
@@ -637,9 +661,12 @@ rocksdb_t* pinrocks_guarded_open_as_secondary_column_families(
     rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT {
   rocksdb_t* result{};
   pinrocks::guarded(status_code, errptr, [&] {
-    result = rocksdb_open_as_secondary_column_families(
-        options, name, secondary_path, num_column_families, column_family_names,
-        column_family_options, column_family_handles, errptr);
+    // An open grows the Env's pools to its background jobs (SanitizeOptions).
+    pinrocks::keeping_pools(pinrocks::options_of(options).env, [&] {
+      result = rocksdb_open_as_secondary_column_families(
+          options, name, secondary_path, num_column_families, column_family_names,
+          column_family_options, column_family_handles, errptr);
+    });
   });
   return result;
 }
@@ -652,9 +679,12 @@ rocksdb_t* pinrocks_guarded_open_column_families_with_ttl(
     char** errptr) PINROCKS_NOEXCEPT {
   rocksdb_t* result{};
   pinrocks::guarded(status_code, errptr, [&] {
-    result = rocksdb_open_column_families_with_ttl(options, name, num_column_families,
-                                                   column_family_names, column_family_options,
-                                                   column_family_handles, ttls, errptr);
+    // An open grows the Env's pools to its background jobs (SanitizeOptions).
+    pinrocks::keeping_pools(pinrocks::options_of(options).env, [&] {
+      result = rocksdb_open_column_families_with_ttl(options, name, num_column_families,
+                                                     column_family_names, column_family_options,
+                                                     column_family_handles, ttls, errptr);
+    });
   });
   return result;
 }

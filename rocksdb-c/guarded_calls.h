@@ -235,6 +235,9 @@ pinrocks_guarded_optimistictransactiondb_open_column_families_with_otxn_db_optio
     int num_column_families, const char* const* column_family_names,
     const rocksdb_options_t* const* column_family_options,
     rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_guarded_sst_file_manager_set_delete_rate_bytes_per_second(
+    int* status_code, rocksdb_sst_file_manager_t* manager, int64_t rate,
+    char** errptr) PINROCKS_NOEXCEPT;
 rocksdb_optimistictransactiondb_lock_buckets_t*
 pinrocks_guarded_optimistictransactiondb_lock_buckets_create(int* status_code, size_t bucket_count,
                                                              unsigned char cache_aligned,

@@ -206,41 +206,75 @@ void pinrocks_statistics_reset(pinrocks_statistics_t* statistics, int* status_co
 }
 
 void pinrocks_options_set_by_name(rocksdb_options_t* options, size_t count, const char* const* keys,
-                                  const char* const* values, size_t* refused, int* status_code,
-                                  char** errptr) PINROCKS_NOEXCEPT {
+                                  const char* const* values, const int* scopes, size_t* refused,
+                                  int* status_code, char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] {
     rocksdb::Options& target = pinrocks::options_of(options);
     rocksdb::ConfigOptions config;
     config.ignore_unknown_options = false;
     config.input_strings_escaped = false;
     // Applied to copies, pair by pair, so the first refused pair is known and nothing of a
-    // refused set reaches `options`.
+    // refused set reaches `options`. Each pair goes to the one parser its scope names: a
+    // name both maps know (one of them as deprecated, parsed and ignored) is set where it
+    // is in force.
     rocksdb::DBOptions db(target);
     rocksdb::ColumnFamilyOptions cf(target);
-    for (size_t i = 0; i < count; ++i) {
-      const std::unordered_map<std::string, std::string> one{{keys[i], values[i]}};
-      rocksdb::DBOptions db_next;
-      const rocksdb::Status as_db = rocksdb::GetDBOptionsFromMap(config, db, one, &db_next);
-      if (as_db.ok()) {
-        db = db_next;
-        continue;
-      }
-      rocksdb::ColumnFamilyOptions cf_next;
-      const rocksdb::Status as_cf =
-          rocksdb::GetColumnFamilyOptionsFromMap(config, cf, one, &cf_next);
-      if (as_cf.ok()) {
-        cf = cf_next;
-        continue;
-      }
-      // A name DBOptions does not know is a column family option (or none): its refusal
-      // says why; otherwise DBOptions knew the name and refused the value.
-      const bool db_unknown =
-          as_db.IsNotFound() || as_db.ToString().find("Could not find option") != std::string::npos;
-      *refused = i;
-      pinrocks::save_status(errptr, status_code, db_unknown ? as_cf : as_db);
+    // Parsing a column family option builds its derived options, sized by num_levels
+    // (MutableCFOptions::RefreshDerivedOptions): a base that already holds a huge count is
+    // refused before, not after, that allocation.
+    if (cf.num_levels < 1 || cf.num_levels > PINROCKS_MAX_NUM_LEVELS) {
+      *refused = count;
+      pinrocks::save_error(errptr, status_code, rocksdb::Status::kInvalidArgument,
+                           "num_levels outside 1..=1000");
       return;
     }
+    // The copy gets a table factory of its own: RocksDB changes a table option by name on
+    // the factory in place when it can (TableFactoryParseFn's first try), and the factory
+    // is shared with `options` and everything made from them.
+    if (cf.table_factory != nullptr) {
+      cf.table_factory = cf.table_factory->Clone();
+    }
+    for (size_t i = 0; i < count; ++i) {
+      const std::unordered_map<std::string, std::string> one{{keys[i], values[i]}};
+      rocksdb::Status s;
+      if (scopes[i] == PINROCKS_OPTION_SCOPE_DB) {
+        rocksdb::DBOptions db_next;
+        s = rocksdb::GetDBOptionsFromMap(config, db, one, &db_next);
+        if (s.ok()) {
+          db = db_next;
+        }
+      } else {
+        rocksdb::ColumnFamilyOptions cf_next;
+        s = rocksdb::GetColumnFamilyOptionsFromMap(config, cf, one, &cf_next);
+        if (s.ok()) {
+          cf = cf_next;
+        }
+      }
+      if (!s.ok()) {
+        *refused = i;
+        pinrocks::save_status(errptr, status_code, s);
+        return;
+      }
+    }
     target = rocksdb::Options(db, cf);
+  });
+}
+
+void pinrocks_env_set_background_threads(int pool, int threads, int* status_code,
+                                         char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb::Env* env = rocksdb::Env::Default();
+    pinrocks::keeping_pools(env, [&] {
+      env->SetBackgroundThreads(threads, static_cast<rocksdb::Env::Priority>(pool));
+    });
+  });
+}
+
+void pinrocks_options_increase_parallelism(rocksdb_options_t* options, int threads,
+                                           int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb::Options& o = pinrocks::options_of(options);
+    pinrocks::keeping_pools(o.env, [&] { o.IncreaseParallelism(threads); });
   });
 }
 

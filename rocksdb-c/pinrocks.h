@@ -348,12 +348,13 @@ void pinrocks_backup_engine_create(rocksdb_backup_engine_t* backup_engine, rocks
                                    char** errptr) PINROCKS_NOEXCEPT;
 
 /* Restores backup `backup_id` (or the newest, if `latest`) into `db_dir` (its WAL too),
- * holding the directory's LOCK file as DB::Open does. Returns 1 (and the lock's error) if
+ * holding the directory's LOCK file as DB::Open does, on the Env of `options` (those the
+ * engine was opened with, whose Env it restores through). Returns 1 (and the lock's error) if
  * the lock is held, by a database open there in this process or another: nothing restored. */
 unsigned char pinrocks_backup_engine_restore(rocksdb_backup_engine_t* backup_engine,
-                                             const char* db_dir, unsigned int backup_id,
-                                             unsigned char latest, int* status_code,
-                                             char** errptr) PINROCKS_NOEXCEPT;
+                                             const rocksdb_options_t* options, const char* db_dir,
+                                             unsigned int backup_id, unsigned char latest,
+                                             int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
 /* BackupEngine::VerifyBackup with the choice the C API leaves out: with `verify_checksums`
  * every file's checksum is recomputed (the C API only compares sizes). */
@@ -569,14 +570,36 @@ rocksdb_readoptions_t* pinrocks_readoptions_copy(const rocksdb_readoptions_t* so
 size_t pinrocks_options_comparator_name(const rocksdb_options_t* options, char* buf,
                                         size_t buflen) PINROCKS_NOEXCEPT;
 
+/* The option maps of RocksDB the contract table (src/options/contract_table.rs) follows. */
+#define PINROCKS_OPTION_SCOPE_DB 0
+#define PINROCKS_OPTION_SCOPE_CF 1
+#define PINROCKS_OPTION_SCOPE_BLOCK_BASED 2
+#define PINROCKS_OPTION_SCOPE_PLAIN 3
+#define PINROCKS_OPTION_SCOPE_CUCKOO 4
+/* Whatever table factory the options have (pinrocks_options_serialized only). */
+#define PINROCKS_OPTION_SCOPE_TABLE 5
+
 /* Sets database and column family options on `options` by RocksDB's own names and value
  * syntax (`count` names and values; each a DBOptions or a ColumnFamilyOptions option, as
- * RocksDB's GetDBOptionsFromMap / GetColumnFamilyOptionsFromMap parse them). All or none:
+ * `scopes[i]` says, PINROCKS_OPTION_SCOPE_DB or _CF, parsed by RocksDB's
+ * GetDBOptionsFromMap / GetColumnFamilyOptionsFromMap). All or none:
  * on a refusal `options` is unchanged and *refused is the index of the first pair RocksDB
- * refused (an unknown name, a value it cannot parse or that is out of range). */
+ * refused (an unknown name, a value it cannot parse or that is out of range), or `count` if
+ * the options' own num_levels is outside 1..=PINROCKS_MAX_NUM_LEVELS (refused before any
+ * parse, which would size vectors by it). */
 void pinrocks_options_set_by_name(rocksdb_options_t* options, size_t count, const char* const* keys,
-                                  const char* const* values, size_t* refused, int* status_code,
-                                  char** errptr) PINROCKS_NOEXCEPT;
+                                  const char* const* values, const int* scopes, size_t* refused,
+                                  int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
+/* Env::Default()->SetBackgroundThreads(threads, pool) (pool: rocksdb::Env::Priority, BOTTOM 0,
+ * LOW 1, HIGH 2), guarded: a thread that cannot start is an error, and the pools are set back
+ * to their sizes before the call. */
+void pinrocks_env_set_background_threads(int pool, int threads, int* status_code,
+                                         char** errptr) PINROCKS_NOEXCEPT;
+/* Options::IncreaseParallelism (which sizes the options' Env's pools at once), guarded as
+ * pinrocks_env_set_background_threads. */
+void pinrocks_options_increase_parallelism(rocksdb_options_t* options, int threads,
+                                           int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
 /* Receives one name and value of a parsed options string, borrowed for the call. Must not
  * unwind. */
@@ -586,6 +609,32 @@ typedef void (*pinrocks_pair_fn)(void* ctx, const char* key, size_t keylen, cons
  * nested value without its outer braces), each handed to `fn`. */
 void pinrocks_options_string_to_map(const char* options, size_t optionslen, pinrocks_pair_fn fn,
                                     void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
+/* The most levels an LSM tree may have (the option table's bound on num_levels): RocksDB sizes
+ * vectors by it as soon as it reads a family's options. */
+#define PINROCKS_MAX_NUM_LEVELS 1000
+/* RocksDB's ValidateOptions of the options (what an open checks after sanitizing, and what a
+ * family creation and SetOptions never check): the table factory's own rules (a hash index
+ * needs a prefix extractor, a format_version it can read back, ...). */
+void pinrocks_options_validate(const rocksdb_options_t* options, int* status_code,
+                               char** errptr) PINROCKS_NOEXCEPT;
+/* Each name RocksDB's GetOptionNames lists for a default object of `scope` (deprecated
+ * names and aliases left out; with `mutable_only`, the names SetOptions changes), handed to
+ * `fn` with an empty value (rocksdb-c/option_contract.cc). */
+void pinrocks_option_names(int scope, unsigned char mutable_only, pinrocks_pair_fn fn, void* ctx,
+                           int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+/* Each name and value of a default object of `scope`, as RocksDB serializes it. */
+void pinrocks_option_defaults(int scope, pinrocks_pair_fn fn, void* ctx, int* status_code,
+                              char** errptr) PINROCKS_NOEXCEPT;
+/* A new options handle (free with rocksdb_options_destroy) holding what the live database
+ * uses now: its DBOptions and the column family's options (DB::GetDBOptions, GetOptions),
+ * sharing their objects (table factory, caches). NULL with an error on failure. */
+rocksdb_options_t* pinrocks_live_options(rocksdb_t* db, rocksdb_column_family_handle_t* cf,
+                                         int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+/* Each name and value of `options` in `scope` (DB, CF, or TABLE: its table factory's), as
+ * RocksDB serializes them for its OPTIONS file; a nested value without its braces. */
+void pinrocks_options_serialized(const rocksdb_options_t* options, int scope, pinrocks_pair_fn fn,
+                                 void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
 /* An LRU cache with RocksDB's LRUCacheOptions (the C API has no high-priority pool), or
  * NULL with an error if RocksDB refuses them. Free with rocksdb_cache_destroy. */

@@ -6,7 +6,7 @@
 # not compile RocksDB again (it needs nightly Rust, which compiles everything else anew).
 #
 #   scripts/fuzz.sh [seconds per target, default 600] [target...]
-#   targets: decode, operations, pin_owners, faults (all by default)
+#   targets: decode, operations, pin_owners, faults, options (all by default)
 # A crash leaves its input in fuzz/artifacts/TARGET/; replay it with
 #   cargo +nightly fuzz run [-s none] TARGET fuzz/artifacts/TARGET/crash-...
 # (operations and pin_owners reuse their databases for 256 inputs: a crash that needs what
@@ -23,7 +23,7 @@ command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 seconds="${1:-600}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(decode operations pin_owners faults)
+[ ${#targets[@]} -gt 0 ] || targets=(decode operations pin_owners faults options)
 
 # RocksDB and Snappy as built for the crate with its default features (one build per
 # machine), linked as they are: the folder librocksdb-sys' build script of this very build
@@ -49,6 +49,7 @@ for target in "${targets[@]}"; do
     operations) max_len=256 ;; # 64 operations of 4 bytes
     pin_owners) max_len=360 ;; # 3 epochs of 40 operations of 3 bytes
     faults) max_len=1024 ;;    # one byte a choice: about 8 crash cycles
+    options) max_len=19 ;;     # a path byte and six (name, value) triples
     *) max_len=4096 ;;
     esac
     # fuzz/seeds/TARGET: inputs kept in the repository (each a sequence that once broke
@@ -60,7 +61,7 @@ for target in "${targets[@]}"; do
     # C++ allocates on every call, and under AddressSanitizer each allocation records its
     # stack): PINROCKS_FUZZ_SANITIZER=address runs every target under it.
     case "$target" in
-    operations | faults) sanitizer="${PINROCKS_FUZZ_SANITIZER:-none}" ;;
+    operations | faults | options) sanitizer="${PINROCKS_FUZZ_SANITIZER:-none}" ;;
     *) sanitizer="${PINROCKS_FUZZ_SANITIZER:-address}" ;;
     esac
     export CARGO_TARGET_DIR="$fuzz_dir-$sanitizer"
@@ -73,14 +74,23 @@ for target in "${targets[@]}"; do
     if [ "$target" = pin_owners ] && [ "${PINROCKS_FUZZ_INPUTS_PER_DATABASE:-}" != 1 ]; then
         leaks=(-detect_leaks=0)
     fi
+    # The option fuzzer: a hostile size must be refused before RocksDB allocates it, so
+    # its inputs run under an address-space limit of 8 GiB (an allocation past it is an
+    # exception, caught or fatal: a finding either way), each input at most 60 s.
+    limit=unlimited
+    if [ "$target" = options ]; then
+        limit=$((8 << 20))
+        leaks+=(-timeout=60 -rss_limit_mb=0)
+        cargo +nightly fuzz build -s "$sanitizer" "$target" # rustc outside the limit
+    fi
     # (${a[@]+"${a[@]}"}: an empty array under `set -u`, in bash before 4.4 too.)
-    cargo +nightly fuzz run -s "$sanitizer" "$target" "fuzz/corpus/$target" \
+    (ulimit -v "$limit"; cargo +nightly fuzz run -s "$sanitizer" "$target" "fuzz/corpus/$target" \
         ${seeds[@]+"${seeds[@]}"} -- \
         -max_total_time="$seconds" -max_len="$max_len" -len_control=0 -print_final_stats=1 \
-        ${leaks[@]+"${leaks[@]}"} 2>&1 |
+        ${leaks[@]+"${leaks[@]}"} 2>&1) |
         tee "$CARGO_TARGET_DIR/fuzz-$target.log" | grep -E '^(#[0-9]+\s+DONE|stat::|==[0-9]+==ERROR|SUMMARY)' || true
     # cargo fuzz exits non-zero on a crash; tee hides it, so look at the log.
-    if grep -qE '^==[0-9]+==ERROR|panicked at|deadly signal' "$CARGO_TARGET_DIR/fuzz-$target.log"; then
+    if grep -qE '^==[0-9]+== ?ERROR|panicked at|deadly signal' "$CARGO_TARGET_DIR/fuzz-$target.log"; then
         echo "fuzz: $target FOUND A CRASH (fuzz/artifacts/$target/)" >&2
         exit 1
     fi

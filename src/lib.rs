@@ -76,6 +76,8 @@ pub use options::budgets::{Env, SstFileManager, ThreadPool, WriteBufferManager};
 pub use options::cache::{Cache, LruCacheOptions};
 pub use options::compaction_style::{CompactionStyle, FifoOptions, UniversalOptions};
 pub use options::compression::{Compression, CompressionOptions};
+pub use options::contract::{option_contracts, OptionContract};
+pub use options::contract_rules::MAX_POOL_THREADS;
 pub use options::db_options::{Options, WalRecoveryMode};
 #[cfg(feature = "fault-injection")]
 #[cfg_attr(docsrs, doc(cfg(feature = "fault-injection")))]

@@ -13,6 +13,7 @@ use crate::options::env_owner::EnvOwner;
 use crate::raw::cstr::path_to_cstring;
 use crate::raw::error::{ErrPtr, Error, Result};
 use crate::raw::ffi;
+use crate::raw::owned::Owned;
 use crate::raw::reentry;
 use crate::raw::trampoline::Carried;
 
@@ -117,11 +118,17 @@ pub struct BackupEngine {
     /// keeps a raw pointer to it for the database and the backup directory. Dropped after
     /// `Drop` has closed the engine.
     _env: Option<EnvOwner>,
+    /// A copy of the options it was opened with: it keeps their info log alive (RocksDB's
+    /// `BackupEngineOptions` holds a raw `Logger*`), and gives their `Env` (the one the
+    /// engine writes the database through): a restore creates and locks the directory
+    /// there too.
+    options: Owned<ffi::rocksdb_options_t>,
 }
 
 // SAFETY: `BackupEngine::Open` returns a `BackupEngineImplThreadSafe`
 // (utilities/backup/backup_engine.cc), whose every method takes a read-write lock;
-// include/rocksdb/utilities/backup_engine.h documents its operations as thread-safe.
+// include/rocksdb/utilities/backup_engine.h documents its operations as thread-safe. The
+// options copy is only read (for its `Env` pointer), by any thread.
 unsafe impl Send for BackupEngine {}
 // SAFETY: see `Send`.
 unsafe impl Sync for BackupEngine {}
@@ -174,9 +181,10 @@ impl BackupEngine {
         let c_path = path_to_cstring(path.as_ref())?;
         let mut err = ErrPtr::new();
         let mut code = 0;
-        // SAFETY: the options are read for the call (their info log is NULL: pinrocks sets
-        // none; their env is the default or one `_env` keeps alive as long as the engine);
-        // the path is copied. Guarded (it starts threads: `std::system_error`).
+        // SAFETY: the options are read for the call; the engine keeps their Env and info
+        // log by raw pointer, which the engine's copy of the options (the logger, by
+        // shared_ptr) and `_env` keep alive until `Drop` has closed it. The path is
+        // copied. Guarded (it starts threads: `std::system_error`).
         let raw = unsafe {
             ffi::pinrocks_guarded_backup_engine_open(
                 &mut code,
@@ -191,6 +199,12 @@ impl BackupEngine {
                 .expect("rocksdb_backup_engine_open returned NULL without an error"),
             stopped: AtomicBool::new(false),
             _env: options.env_owner.clone(),
+            // SAFETY: live options, read only; a new handle, ours alone (NULL only on
+            // allocation failure, refused).
+            options: unsafe {
+                Owned::from_raw(ffi::rocksdb_options_create_copy(options.raw().cast_mut()))
+            }
+            .expect("a NULL options copy"),
         })
     }
 
@@ -239,8 +253,9 @@ impl BackupEngine {
         progress: Option<F>,
     ) -> Result<u32> {
         self.check_running()?;
-        // On the heap: should a C++ exception leave `CreateNewBackup` while its worker may
-        // still call the callback, the state is leaked rather than freed (below).
+        // Our C++ closes the callback's gate before the call returns, however
+        // `CreateNewBackup` left (an exception too, with copies still queued on its
+        // workers): no call reaches `ctx` after the call, so it is freed as usual.
         let mut callback = progress.map(|f| {
             Box::new(Carried::new(Progress {
                 f,
@@ -269,12 +284,6 @@ impl BackupEngine {
                 err.as_out(),
             )
         };
-        if code == ffi::PINROCKS_CODE_OUT_OF_MEMORY as i32
-            || code == ffi::PINROCKS_CODE_EXCEPTION as i32
-        {
-            std::mem::forget(callback);
-            return err.check_with_code(Some(code)).map(|()| id);
-        }
         if let Some(callback) = callback {
             let stopped = callback.state.stopped;
             if stopped {
@@ -353,10 +362,12 @@ impl BackupEngine {
         let c_dir = path_to_cstring(db_dir)?;
         let mut err = ErrPtr::new();
         let mut code = 0;
-        // SAFETY: live engine; the path is copied; everything else is made and freed inside.
+        // SAFETY: live engine and options (whose Env `_env` keeps alive); the path is
+        // copied; everything else is made and freed inside.
         let locked_out = unsafe {
             ffi::pinrocks_backup_engine_restore(
                 self.raw.as_ptr(),
+                self.options.as_ptr(),
                 c_dir.as_ptr(),
                 id.unwrap_or(0),
                 u8::from(id.is_none()),

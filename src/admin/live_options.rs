@@ -4,6 +4,7 @@
 use crate::db::column_family::ColumnFamily;
 use crate::db::database::Db;
 use crate::options::blob_files::{is_ratio, NOT_A_RATIO, RATIOS};
+use crate::options::db_options::Options;
 use crate::raw::cstr::pairs;
 use crate::raw::error::{ErrPtr, Error, ErrorKind, Result};
 use crate::raw::ffi;
@@ -19,10 +20,7 @@ fn rejected(options: &[(&str, &str)], err: ErrPtr, code: i32) -> Result<()> {
             kind: kind @ (ErrorKind::InvalidArgument | ErrorKind::NotSupported),
             message,
         } => Error::OptionRejected {
-            options: options
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
+            options: owned(options),
             kind,
             message,
         },
@@ -46,6 +44,108 @@ fn refuse_unusable_ratio(options: &[(&str, &str)]) -> Result<()> {
     }
 }
 
+/// The option table's verdict on options asked of a live family (and its database),
+/// before RocksDB sees them: applied by RocksDB's parser to a copy of what the database
+/// uses now (so a rule joining two options sees the other's live value), then checked as
+/// at an open. A bound on threads or buffers must hold before `SetDBOptions` starts the
+/// threads; a name RocksDB cannot change while open is still RocksDB's to refuse.
+fn keeps_contracts(
+    db: *mut ffi::rocksdb_t,
+    handle: *mut ffi::rocksdb_column_family_handle_t,
+    options: &[(&str, &str)],
+) -> Result<()> {
+    let (mut code, mut err) = (0, ErrPtr::new());
+    // SAFETY: an open database and a handle of it that the caller holds (a dropped
+    // family's handle still reads its options); guarded; a new handle, ours alone, or NULL
+    // with an error.
+    let raw = unsafe { ffi::pinrocks_live_options(db, handle, &mut code, err.as_out()) };
+    err.check_with_code(Some(code))?;
+    // SAFETY: a new options handle, ours alone.
+    let mut live = unsafe { Options::from_raw(raw) };
+    let before = live.get_by_name("table_factory")?;
+    live.set_by_name(options)?;
+    if live.get_by_name("table_factory")? != before {
+        // Files already written are read with the family's current factory: the other
+        // format's reader refuses them as corrupt, and no one set of options opens the
+        // database again.
+        return Err(Error::OptionRejected {
+            options: owned(options),
+            kind: ErrorKind::InvalidArgument,
+            message: format!(
+                "table_factory: a live family keeps its table format ({}); options of the \
+                 same format may change",
+                before.unwrap_or_default()
+            ),
+        });
+    }
+    live_rules(&live, options)?;
+    if let Some(&(name, value)) = options
+        .iter()
+        .find(|(name, value)| *name == "delayed_write_rate" && rocksdb_zero(value))
+    {
+        // An open turns 0 into 16 MiB/s (SanitizeOptions); SetDBOptions keeps 0, which
+        // the write controller reads as 1 byte a second: a delayed write sleeps for hours.
+        return Err(Error::OptionRejected {
+            options: vec![(name.to_owned(), value.to_owned())],
+            kind: ErrorKind::InvalidArgument,
+            message: "delayed_write_rate=0 on a live database: RocksDB would delay writes at \
+                      1 byte a second (0 means 16 MiB/s only at an open)"
+                .to_owned(),
+        });
+    }
+    Ok(())
+}
+
+/// What an open sanitizes but a live change keeps as asked: a hash memtable without a
+/// prefix extractor (an open puts a skip list in its place; the next memtable of a live
+/// family would dereference the missing extractor on every insert), and level-0 triggers
+/// out of order (an open raises them; live, writes would stop at `level0_stop_writes_trigger`
+/// files with no compaction ever triggered to drain them).
+fn live_rules(live: &Options, options: &[(&str, &str)]) -> Result<()> {
+    let value = |name: &str| live.get_by_name(name).map(Option::unwrap_or_default);
+    let refuse = |message: String| {
+        Err(Error::OptionRejected {
+            options: owned(options),
+            kind: ErrorKind::InvalidArgument,
+            message,
+        })
+    };
+    let memtable = value("memtable_factory")?;
+    if memtable.contains("Hash") && value("prefix_extractor")? == "nullptr" {
+        return refuse(format!(
+            "a live family with a hash memtable ({memtable}) keeps a prefix extractor"
+        ));
+    }
+    let number = |name: &str| value(name).map(|v| v.parse::<i64>().unwrap_or(0));
+    let (trigger, slowdown, stop) = (
+        number("level0_file_num_compaction_trigger")?,
+        number("level0_slowdown_writes_trigger")?,
+        number("level0_stop_writes_trigger")?,
+    );
+    if !(trigger <= slowdown && slowdown <= stop) {
+        return refuse(format!(
+            "level-0 triggers out of order on a live family (compaction {trigger}, slowdown \
+             {slowdown}, stop {stop}): writes would stop before a compaction is triggered"
+        ));
+    }
+    Ok(())
+}
+
+/// Whether RocksDB would read `value` as the number 0.
+fn rocksdb_zero(value: &str) -> bool {
+    let digits = value.trim().trim_start_matches(['+', '-']);
+    let end = digits.bytes().take_while(u8::is_ascii_digit).count();
+    end > 0 && digits[..end].bytes().all(|b| b == b'0')
+}
+
+/// The names and values asked, owned, for an error.
+fn owned(options: &[(&str, &str)]) -> Vec<(String, String)> {
+    options
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
 impl ColumnFamily<'_> {
     /// Changes column-family options of this live family (RocksDB's `SetOptions`), by
     /// RocksDB's names: `[("write_buffer_size", "1048576"), ("disable_auto_compactions",
@@ -54,6 +154,12 @@ impl ColumnFamily<'_> {
     #[doc(alias = "SetOptions")]
     pub fn set_options(&self, options: &[(&str, &str)]) -> Result<()> {
         refuse_unusable_ratio(options)?;
+        let _one_change = self
+            .db
+            .option_changes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        keeps_contracts(self.db.raw(), self.handle().raw(), options)?;
         let pairs = pairs(options)?;
         let count =
             i32::try_from(options.len()).map_err(|_| Error::invalid("options", "too many"))?;
@@ -106,6 +212,11 @@ impl Db {
     /// [`Error::OptionRejected`].
     pub fn set_db_options(&self, options: &[(&str, &str)]) -> Result<()> {
         self.check_writable("set_db_options")?;
+        keeps_contracts(
+            self.inner().raw(),
+            self.default_cf().handle().raw(),
+            options,
+        )?;
         let pairs = pairs(options)?;
         let count =
             i32::try_from(options.len()).map_err(|_| Error::invalid("options", "too many"))?;

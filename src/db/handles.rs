@@ -56,6 +56,12 @@ pub(crate) struct DbInner {
     pub(crate) drops_and_ends: DropsAndEnds,
     /// The statistics of the options it was opened with, if they collect any.
     pub(crate) statistics: Option<Statistics>,
+    /// Held across a live option change's check and its `SetOptions` / `SetDBOptions`, so
+    /// two changes are never each checked against what the other is replacing. Lock: no
+    /// other pinrocks lock is taken under it; RocksDB's `SetDBOptions` may wait for the
+    /// writes in flight, so another option change may wait behind a write stall (reads and
+    /// writes never take it).
+    pub(crate) option_changes: Mutex<()>,
     /// The database itself, last.
     native: Closer,
 }
@@ -67,9 +73,10 @@ struct Native {
     /// database has closed: after `raw` in drop order. Lock: held to push one; no RocksDB
     /// call under it.
     comparators: Mutex<Vec<Comparator>>,
-    /// The owner of the `Env` it was opened on, when not RocksDB's default: held by raw
-    /// pointer too, so after `raw`.
-    _env: Option<DatabaseOnEnv>,
+    /// What it holds until it has closed: the owner of the `Env` it was opened on, when not
+    /// RocksDB's default (held by raw pointer too, so after `raw`), and its place in a
+    /// shared memtable budget.
+    _holds: Vec<DatabaseOnEnv>,
     /// Its directory claimed in the process's list, until it has closed.
     _dir: DirInUse,
 }
@@ -284,7 +291,7 @@ impl DbInner {
         traits: &[FamilyTraits],
         kind: DbKind,
         statistics: Option<Statistics>,
-        env: Option<DatabaseOnEnv>,
+        holds: Vec<DatabaseOnEnv>,
         dir: DirInUse,
     ) -> Arc<DbInner> {
         let id = NEXT_DB_ID.fetch_add(1, Ordering::Relaxed);
@@ -308,10 +315,11 @@ impl DbInner {
             recovered: Mutex::new(Vec::new()),
             drops_and_ends: DropsAndEnds::default(),
             statistics,
+            option_changes: Mutex::new(()),
             native: Closer(std::mem::ManuallyDrop::new(Native {
                 raw,
                 comparators: Mutex::new(traits.iter().filter_map(|t| t.order.clone()).collect()),
-                _env: env,
+                _holds: holds,
                 _dir: dir,
             })),
         })
@@ -333,6 +341,7 @@ impl DbInner {
             recovered,
             drops_and_ends: _,
             statistics,
+            option_changes: _,
             native,
         } = self;
         drop((default_cf, column_families, recovered, statistics));

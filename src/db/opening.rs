@@ -13,6 +13,7 @@ use crate::db::handles::{
 };
 use crate::options::db_options::Options;
 use crate::options::statistics::Statistics;
+use crate::options::stored_options::newest_options_file;
 use crate::raw::batch_records::{for_each_record, BatchRecord};
 use crate::raw::cstr::path_to_cstring;
 use crate::raw::error::{ErrPtr, Error, Result};
@@ -71,7 +72,16 @@ impl Db {
         let dir = DirInUse::claim(path, DirUse::Open)?;
         // Likewise its `Env`'s owner knows a database is open on it (a fault file system
         // refuses to restart under one).
-        let env = options.env_owner.clone().map(|env| env.hold_for_database());
+        let mut holds: Vec<_> = options
+            .env_owner
+            .clone()
+            .map(|env| env.hold_for_database())
+            .into_iter()
+            .collect();
+        // And its memtable budget counts it (a stalling one serves one database).
+        if let Some(budget) = &options.write_buffer_manager {
+            holds.push(budget.hold_for_database()?);
+        }
         let count = i32::try_from(names.len())
             .map_err(|_| Error::invalid("column families", "more than i32::MAX"))?;
         let name_ptrs: Vec<*const c_char> = names.iter().map(|n| n.as_ptr()).collect();
@@ -198,7 +208,7 @@ impl Db {
                 Mode::Transaction { .. } | Mode::Optimistic { .. } => DbKind::ReadWrite,
             },
             statistics,
-            env,
+            holds,
             dir,
         ));
         adopt_recovered(db.inner())?;
@@ -228,30 +238,7 @@ pub(crate) fn has_database(options: &Options, path: &Path) -> Result<bool> {
 /// file RocksDB wrote (a TTL database's families name `TtlCompactionFilterFactory`), read
 /// through the options' file system. `None` if there is no database there yet.
 fn stored_as_ttl(options: &Options, path: &Path) -> Result<Option<bool>> {
-    let dir = path_to_cstring(path)?;
-    let (mut len, mut code, mut err) = (0usize, 0, ErrPtr::new());
-    // SAFETY: live options and a NUL-terminated path; the text comes back malloc'd (NULL when
-    // there is no OPTIONS file, or on an error), `len` bytes long, copied here and then
-    // freed with `rocksdb_free` (free) before the error is looked at.
-    let text = unsafe {
-        let raw = ffi::pinrocks_options_env_read_newest_options_file(
-            options.raw(),
-            dir.as_ptr(),
-            &mut len,
-            &mut code,
-            err.as_out(),
-        );
-        if raw.is_null() {
-            None
-        } else {
-            let text = std::slice::from_raw_parts(raw.cast::<u8>(), len);
-            let text = String::from_utf8_lossy(text).into_owned();
-            ffi::rocksdb_free(raw.cast());
-            Some(text)
-        }
-    };
-    err.check_with_code(Some(code))?;
-    let Some(text) = text else {
+    let Some(text) = newest_options_file(options, path)? else {
         return Ok(None);
     };
     // DBWithTTL wraps each family's filter factory in its own, or its compaction filter if

@@ -47,8 +47,12 @@ impl Snapshot {
     pub(crate) fn new(db: Arc<DbInner>) -> Self {
         // SAFETY: `db.raw()` is open for as long as `db` (an owning Arc) lives.
         let raw = unsafe { ffi::rocksdb_create_snapshot(db.raw()) };
-        // `DBImpl::GetSnapshot` answers NULL only for a memtable that cannot do snapshots
-        // (`is_snapshot_supported_`); pinrocks opens none.
+        // The C API's wrapper is never NULL; what it wraps, `DBImpl::GetSnapshot`'s answer,
+        // is NULL when a family's memtable cannot do snapshots (`is_snapshot_supported_`),
+        // which in RocksDB 11.8.1 means `inplace_update_support` (no memtable kind refuses
+        // them): the option table (src/options/contract_table.rs) refuses it at every open
+        // and family creation, whatever path set it, so every database pinrocks opens has
+        // real snapshots.
         assert!(!raw.is_null(), "RocksDB refused a snapshot");
         Snapshot {
             inner: Arc::new(SnapshotInner { db, raw }),

@@ -4,17 +4,27 @@
 //! is given to, and every database opened with them, hold it (RocksDB keeps a
 //! `shared_ptr`), so a database outlives the handle its user dropped.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use crate::options::cache::Cache;
+use crate::options::contract_rules::MAX_POOL_THREADS;
 use crate::options::db_options::Options;
-use crate::raw::error::{Error, Result};
+use crate::options::env_owner::{DatabaseBudget, DatabaseOnEnv};
+use crate::raw::error::{ErrPtr, Error, Result};
 use crate::raw::ffi;
 use crate::raw::owned::Owned;
 
 /// One memtable memory budget (`rocksdb::WriteBufferManager`) for every column family and
-/// database given it: when their memtables together pass `buffer_size`, RocksDB flushes
-/// the largest ones, and with `allow_stall`, stalls writes until memory is back under it.
+/// database given it. When their memtables together pass `buffer_size`, the database being
+/// written to flushes its own memtables (RocksDB never flushes another database's), and
+/// with `allow_stall` writes stall until memory is back under the budget.
+///
+/// A budget with `allow_stall` serves one open database at a time (its column families
+/// share it): a second open on it is refused, and so is `set_allow_stall(true)` while two
+/// are open. Shared, an idle database holding memtables over the budget would stall every
+/// other database's writes until it closed (RocksDB only frees memory by flushing the
+/// writer's memtables), which is for ever in a service. Without `allow_stall` a budget is
+/// shared freely: each writer flushes its own memtables, and memory may pass the budget.
 ///
 /// ```
 /// use pinrocks::{Db, Options, WriteBufferManager};
@@ -35,8 +45,26 @@ pub struct WriteBufferManager {
     inner: Arc<RawWriteBufferManager>,
 }
 
-/// Owns one `rocksdb_write_buffer_manager_t` (a `shared_ptr<WriteBufferManager>`).
-struct RawWriteBufferManager(Owned<ffi::rocksdb_write_buffer_manager_t>);
+/// Owns one `rocksdb_write_buffer_manager_t` (a `shared_ptr<WriteBufferManager>`), and
+/// counts the open databases using it.
+struct RawWriteBufferManager {
+    raw: Owned<ffi::rocksdb_write_buffer_manager_t>,
+    /// Whether writes stall over the budget, and how many open databases use it. Lock:
+    /// held only to read or change the two together; no RocksDB call under it.
+    users: Mutex<Users>,
+}
+
+/// What [`RawWriteBufferManager::users`] guards.
+struct Users {
+    allow_stall: bool,
+    databases: usize,
+}
+
+/// The refusal of a stalling budget shared by two open databases.
+const STALL_SHARED: &str = "a WriteBufferManager with allow_stall serves one open database \
+    at a time: RocksDB flushes only the writing database's memtables, so an idle database \
+    holding memtables over the budget would stall every other's writes until it closed; \
+    share a budget without allow_stall, or give each database its own";
 
 // SAFETY: `WriteBufferManager` keeps its sizes in atomics (`buffer_size_`,
 // `memory_used_`, `allow_stall_`) and locks `mu_` for its stall queue and cache
@@ -52,7 +80,7 @@ impl WriteBufferManager {
     pub fn new(buffer_size: usize, allow_stall: bool) -> Self {
         // SAFETY: plain constructor.
         let raw = unsafe { ffi::rocksdb_write_buffer_manager_create(buffer_size, allow_stall) };
-        Self::own(raw)
+        Self::own(raw, allow_stall)
     }
 
     /// The same, with memtable memory also charged to `cache` (as dummy entries), so one
@@ -66,22 +94,45 @@ impl WriteBufferManager {
                 allow_stall,
             )
         };
-        Self::own(raw)
+        Self::own(raw, allow_stall)
     }
 
-    fn own(raw: *mut ffi::rocksdb_write_buffer_manager_t) -> Self {
+    fn own(raw: *mut ffi::rocksdb_write_buffer_manager_t, allow_stall: bool) -> Self {
         WriteBufferManager {
-            // SAFETY: a new object, ours alone (or NULL).
-            inner: Arc::new(RawWriteBufferManager(
-                unsafe { Owned::from_raw(raw) }.expect("a NULL write buffer manager"),
-            )),
+            inner: Arc::new(RawWriteBufferManager {
+                // SAFETY: a new object, ours alone (or NULL).
+                raw: unsafe { Owned::from_raw(raw) }.expect("a NULL write buffer manager"),
+                users: Mutex::new(Users {
+                    allow_stall,
+                    databases: 0,
+                }),
+            }),
         }
     }
 
     fn raw(&self) -> *mut ffi::rocksdb_write_buffer_manager_t {
-        self.inner.0.as_ptr()
+        self.inner.raw.as_ptr()
     }
 
+    fn users(&self) -> std::sync::MutexGuard<'_, Users> {
+        self.inner.users.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl DatabaseBudget for WriteBufferManager {
+    /// Counts a database opening with this budget until the result drops (after it has
+    /// closed); refused for a second database while writes stall over the budget.
+    fn hold_for_database(&self) -> Result<DatabaseOnEnv> {
+        let mut users = self.users();
+        if users.allow_stall && users.databases >= 1 {
+            return Err(Error::invalid("write_buffer_manager", STALL_SHARED));
+        }
+        users.databases += 1;
+        Ok(Box::new(BudgetHold(self.inner.clone())))
+    }
+}
+
+impl WriteBufferManager {
     /// Bytes of memtables counted now, across every database using the budget.
     pub fn memory_usage(&self) -> usize {
         // SAFETY: live manager; an atomic load.
@@ -115,10 +166,29 @@ impl WriteBufferManager {
         Ok(())
     }
 
-    /// Whether writes stall while over the budget.
-    pub fn set_allow_stall(&self, allow: bool) {
-        // SAFETY: live manager; an atomic store.
-        unsafe { ffi::rocksdb_write_buffer_manager_set_allow_stall(self.raw(), allow) }
+    /// Whether writes stall while over the budget. Turning stalls on is refused
+    /// (`InvalidInput`) while more than one open database uses the budget (see
+    /// [`WriteBufferManager`]).
+    pub fn set_allow_stall(&self, allow: bool) -> Result<()> {
+        let mut users = self.users();
+        if allow && users.databases > 1 {
+            return Err(Error::invalid("set_allow_stall", STALL_SHARED));
+        }
+        users.allow_stall = allow;
+        // SAFETY: live manager; an atomic store (under our lock, so that no database
+        // opens between the check and the store).
+        unsafe { ffi::rocksdb_write_buffer_manager_set_allow_stall(self.raw(), allow) };
+        Ok(())
+    }
+}
+
+/// One open database's use of a budget, counted until it drops.
+struct BudgetHold(Arc<RawWriteBufferManager>);
+
+impl Drop for BudgetHold {
+    fn drop(&mut self) {
+        let mut users = self.0.users.lock().unwrap_or_else(|e| e.into_inner());
+        users.databases -= 1;
     }
 }
 
@@ -181,9 +251,20 @@ impl SstFileManager {
     }
 
     /// Deletes obsolete files at most this fast, through a trash directory (0: at once).
-    pub fn set_delete_rate_bytes_per_second(&self, rate: i64) {
-        // SAFETY: as above.
-        unsafe { ffi::rocksdb_sst_file_manager_set_delete_rate_bytes_per_second(self.raw(), rate) }
+    /// The first nonzero rate starts RocksDB's delete scheduler thread: a thread the system
+    /// refuses to start is an error, not an exception through Rust.
+    pub fn set_delete_rate_bytes_per_second(&self, rate: i64) -> Result<()> {
+        let (mut code, mut err) = (0, ErrPtr::new());
+        // SAFETY: live manager; locks its own mutex. Guarded.
+        unsafe {
+            ffi::pinrocks_guarded_sst_file_manager_set_delete_rate_bytes_per_second(
+                &mut code,
+                self.raw(),
+                rate,
+                err.as_out(),
+            )
+        };
+        err.check_with_code(Some(code))
     }
 
     /// The share of trash over live data above which files are deleted at once, whatever
@@ -225,6 +306,18 @@ pub enum ThreadPool {
     Bottom,
 }
 
+/// `threads` if it is a pool size pinrocks allows (`min..=MAX_POOL_THREADS`).
+pub(crate) fn pool_size(threads: i32, min: i32) -> Result<i32> {
+    if (min..=MAX_POOL_THREADS).contains(&threads) {
+        Ok(threads)
+    } else {
+        Err(Error::invalid(
+            "threads",
+            format!("{threads}: a thread pool takes {min}..={MAX_POOL_THREADS} threads"),
+        ))
+    }
+}
+
 /// The process-wide default environment's thread pools: what flushes and compactions of
 /// every database run on. Sizing them is process-wide, as in RocksDB; a database asks for
 /// at least [`max_background_jobs`](Options::max_background_jobs) worth at open.
@@ -234,23 +327,25 @@ impl Env {
     /// Sizes `pool` to `threads` (it grows at once; it shrinks as threads finish). With no
     /// thread in both `Low` and `High`, no flush runs in the whole process: writes then
     /// stall and waiting flushes wait.
-    pub fn set_background_threads(pool: ThreadPool, threads: i32) {
-        Self::with_default(|env| {
-            // SAFETY: live environment wrapper; `SetBackgroundThreads` locks the pool.
-            unsafe {
-                match pool {
-                    ThreadPool::Low => {
-                        ffi::rocksdb_env_set_low_priority_background_threads(env, threads)
-                    }
-                    ThreadPool::High => {
-                        ffi::rocksdb_env_set_high_priority_background_threads(env, threads)
-                    }
-                    ThreadPool::Bottom => {
-                        ffi::rocksdb_env_set_bottom_priority_background_threads(env, threads)
-                    }
-                }
-            }
-        })
+    ///
+    /// `threads` is bounded to 0..=[`MAX_POOL_THREADS`]; a thread the system refuses to
+    /// start is an error (RocksDB's `std::system_error`), and every pool is then set back
+    /// to the size it had, so none keeps a limit it could not reach.
+    pub fn set_background_threads(pool: ThreadPool, threads: i32) -> Result<()> {
+        let threads = pool_size(threads, 0)?;
+        // rocksdb::Env::Priority: BOTTOM 0, LOW 1, HIGH 2.
+        let priority = match pool {
+            ThreadPool::Bottom => 0,
+            ThreadPool::Low => 1,
+            ThreadPool::High => 2,
+        };
+        let (mut code, mut err) = (0, ErrPtr::new());
+        // SAFETY: the process-wide default environment, which lives for the process;
+        // `SetBackgroundThreads` locks the pool. Guarded, pools restored on failure.
+        unsafe {
+            ffi::pinrocks_env_set_background_threads(priority, threads, &mut code, err.as_out())
+        };
+        err.check_with_code(Some(code))
     }
 
     /// The threads `pool` has.
@@ -282,18 +377,50 @@ impl Env {
 }
 
 impl Options {
+    /// Size the background thread pools for `threads` cores (RocksDB's
+    /// `IncreaseParallelism`: `max_background_jobs` and the `Low` pool to `threads`, the
+    /// `High` pool to 1). The pools are the options' Env's, by default RocksDB's
+    /// process-wide `Env::Default()` ones: this resizes them at once, for every database in
+    /// the process, open or opened later, not only for databases opened with these options.
+    ///
+    /// `threads` is bounded to 1..=[`MAX_POOL_THREADS`](crate::MAX_POOL_THREADS); a value
+    /// outside, or a thread the system refuses to start (the pools are then set back to
+    /// their sizes before the call), is reported when the options are used to open.
+    pub fn increase_parallelism(&mut self, threads: i32) -> &mut Self {
+        let outcome = pool_size(threads, 1).and_then(|threads| {
+            let (mut code, mut err) = (0, ErrPtr::new());
+            // SAFETY: live options owned by `self`; guarded, the pools restored on failure.
+            unsafe {
+                ffi::pinrocks_options_increase_parallelism(
+                    self.raw.as_ptr(),
+                    threads,
+                    &mut code,
+                    err.as_out(),
+                )
+            };
+            err.check_with_code(Some(code))
+        });
+        self.note_failure("increase_parallelism", outcome);
+        self
+    }
+
     /// Counts (and bounds) memtable memory in `manager`, shared with every column family
     /// and database given the same one. Replaces `db_write_buffer_size`.
     pub fn write_buffer_manager(&mut self, manager: &WriteBufferManager) -> &mut Self {
         // SAFETY: live options and manager; the options copy its `shared_ptr`.
         unsafe { ffi::rocksdb_options_set_write_buffer_manager(self.raw_mut(), manager.raw()) };
+        self.write_buffer_manager = Some(Arc::new(manager.clone()));
         self
     }
 
-    /// Tracks SST file space (and applies its limit and deletion rate) in `manager`.
+    /// Tracks SST file space (and applies its limit and deletion rate) in `manager`. The
+    /// manager works on the disk: with a [`MemEnv`](crate::MemEnv) or a `FaultFs` the open
+    /// is refused (`InvalidInput`), since it would delete files on the disk at the
+    /// database's paths.
     pub fn sst_file_manager(&mut self, manager: &SstFileManager) -> &mut Self {
         // SAFETY: live options and manager; the options copy its `shared_ptr`.
         unsafe { ffi::rocksdb_options_set_sst_file_manager(self.raw_mut(), manager.raw()) };
+        self.sst_file_manager = true;
         self
     }
 

@@ -2,21 +2,15 @@
 //! (its `GetDBOptionsFromMap` / `GetColumnFamilyOptionsFromMap` and `StringToMap`), checked
 //! by RocksDB, all or none.
 
+use std::ffi::c_int;
+
+use crate::options::contract::{check_raw, input_breach, lookup, serialized, Asked};
+use crate::options::contract_rules::{Rule, Scope};
 use crate::options::db_options::Options;
 use crate::raw::cstr::pairs;
 use crate::raw::error::{ErrPtr, Error, ErrorKind, Result};
 use crate::raw::ffi;
-use crate::raw::pairs::collect_pair;
-use crate::raw::trampoline::Carried;
-
-/// Names pinrocks keeps state for on the Rust side, which a string must not change behind
-/// its back: the key order it checks bounds in.
-const SET_THROUGH_RUST: &[(&str, &str)] = &[("comparator", "Options::comparator")];
-
-/// Why the cuckoo table format is refused: what it does to writes in RocksDB 11.8.1.
-const LOSES_WRITES: &str = "the cuckoo table format: RocksDB 11.8.1's cuckoo builder drops \
-    every value whose length differs from the file's first (and every merge) and still \
-    reports the flush done, so acknowledged writes would be lost";
+use crate::raw::pairs::string_to_map;
 
 impl Options {
     /// Sets database and column family options by RocksDB's own names and value syntax,
@@ -49,54 +43,86 @@ impl Options {
     #[doc(alias = "GetDBOptionsFromMap")]
     #[doc(alias = "GetColumnFamilyOptionsFromMap")]
     pub fn set_by_name(&mut self, options: &[(&str, &str)]) -> Result<&mut Self> {
-        for (name, value) in options {
-            if let Some((_, setter)) = SET_THROUGH_RUST.iter().find(|(n, _)| n == name) {
-                return Err(Error::invalid(
-                    "options",
-                    format!("{name}={value}: set it with {setter}, not by name"),
-                ));
-            }
-            if name.contains("table_factory")
-                && (name.contains("cuckoo") || value.contains("Cuckoo"))
-            {
-                return Err(Error::invalid(
-                    "options",
-                    format!("{name}={value}: {LOSES_WRITES}"),
-                ));
-            }
-        }
+        let scopes = options
+            .iter()
+            .map(|&(name, value)| scope_by_name(name, value))
+            .collect::<Result<Vec<c_int>>>()?;
         let pairs = pairs(options)?;
+        // Parsed into a copy, checked against the option table as RocksDB will use it,
+        // and only then kept: all or none.
+        // SAFETY: live options, read only; the copy is a new handle, ours alone (NULL only
+        // on allocation failure, which `from_raw` refuses).
+        let candidate =
+            unsafe { Options::from_raw(ffi::rocksdb_options_create_copy(self.raw_mut())) };
         let (mut refused, mut code, mut err) = (0usize, 0, ErrPtr::new());
-        // SAFETY: live options, exclusively borrowed; `pairs` holds as many NUL-terminated
-        // names as values, alive for the call (RocksDB copies them). Guarded.
+        // SAFETY: live options, ours alone; `pairs` holds as many NUL-terminated names as
+        // values, and `scopes` one scope each, alive for the call (RocksDB copies them).
+        // Guarded.
         unsafe {
             ffi::pinrocks_options_set_by_name(
-                self.raw_mut(),
+                candidate.raw.as_ptr(),
                 pairs.keys.len(),
                 pairs.keys.as_ptr(),
                 pairs.values.as_ptr(),
+                scopes.as_ptr(),
                 &mut refused,
                 &mut code,
                 err.as_out(),
             )
         };
         match err.check_with_code(Some(code)) {
-            Ok(()) => Ok(self),
+            Ok(()) => {}
             Err(Error::RocksDb { kind, message })
                 if matches!(
                     kind,
                     ErrorKind::InvalidArgument | ErrorKind::NotFound | ErrorKind::NotSupported
                 ) =>
             {
-                let (name, value) = options[refused];
-                Err(Error::OptionRejected {
+                // Past the last pair: the options' own num_levels, refused before any pair.
+                let (name, value) = options.get(refused).copied().unwrap_or(("num_levels", ""));
+                return Err(Error::OptionRejected {
                     options: vec![(name.to_owned(), value.to_owned())],
                     kind,
                     message,
-                })
+                });
             }
-            Err(other) => Err(other),
+            Err(other) => return Err(other),
         }
+        // SAFETY: live options, ours alone, unchanged during the call.
+        unsafe { check_raw(candidate.raw.as_ptr()) }?;
+        // The copy shares every object the options point at (Env, comparator, caches by
+        // shared_ptr), so it replaces them whole; the old handle is freed with `candidate`.
+        std::mem::swap(&mut self.raw, &mut { candidate }.raw);
+        self.format = self.format_in_force()?;
+        Ok(self)
+    }
+
+    /// The value of the option `name` as RocksDB holds it, in RocksDB's own syntax (as its
+    /// OPTIONS file writes it): a database or column family option, or an option of the
+    /// table format in use (`block_size`, `hash_table_ratio`). `None` for a name RocksDB
+    /// does not serialize (deprecated ones, objects such as the Env).
+    ///
+    /// ```
+    /// # fn main() -> pinrocks::Result<()> {
+    /// let mut options = pinrocks::Options::new();
+    /// options.set_by_name(&[("max_open_files", "512"), ("block_based_table_factory", "{block_size=16384}")])?;
+    /// assert_eq!(options.get_by_name("max_open_files")?.as_deref(), Some("512"));
+    /// assert_eq!(options.get_by_name("block_size")?.as_deref(), Some("16384"));
+    /// # Ok(()) }
+    /// ```
+    pub fn get_by_name(&self, name: &str) -> Result<Option<String>> {
+        for scope in [
+            ffi::PINROCKS_OPTION_SCOPE_DB,
+            ffi::PINROCKS_OPTION_SCOPE_CF,
+            ffi::PINROCKS_OPTION_SCOPE_TABLE,
+        ] {
+            // SAFETY: live options, only read (`&self`) during the call.
+            let pairs = unsafe { serialized(self.raw(), scope as c_int) }?;
+            if let Some((_, value)) = pairs.into_iter().find(|(n, _)| n == name) {
+                return Ok(Some(value));
+            }
+        }
+        Ok(None)
     }
 
     /// [`set_by_name`](Self::set_by_name) from RocksDB's option string syntax:
@@ -123,30 +149,41 @@ impl Options {
     }
 }
 
-/// RocksDB's split of an options string into names and values, in name order.
-fn string_to_map(options: &str) -> Result<Vec<(String, String)>> {
-    let mut pairs = Carried::new(Vec::new());
-    let (mut code, mut err) = (0, ErrPtr::new());
-    // SAFETY: the string is borrowed for the call; `collect_pair` matches `pairs`' type. Guarded.
-    unsafe {
-        ffi::pinrocks_options_string_to_map(
-            options.as_ptr().cast(),
-            options.len(),
-            Some(collect_pair::<Vec<(String, String)>>),
-            pairs.as_ctx(),
-            &mut code,
-            err.as_out(),
-        )
+/// Which of RocksDB's parsers a name set by name goes to (`PINROCKS_OPTION_SCOPE_DB` or
+/// `_CF`), by the option table: a name that is a live option of one kind and a deprecated
+/// one of the other (`experimental_mempurge_threshold`) reaches the one that uses it. A
+/// nested name (`table_factory.block_size`) goes by its first part. Typed-only and
+/// deprecated names at any depth, numbers outside their bounds (before RocksDB parses
+/// them: parsing alone may allocate by them), and names the table does not have, are
+/// refused here.
+fn scope_by_name(name: &str, value: &str) -> Result<c_int> {
+    let top = name.split('.').next().unwrap_or(name);
+    let live = |scope| lookup(scope, top).filter(|row| row.rule != Rule::Ignored);
+    let (scope, code) = match (live(Scope::Db), live(Scope::Cf)) {
+        (Some(_), _) => (Scope::Db, ffi::PINROCKS_OPTION_SCOPE_DB),
+        (None, Some(_)) => (Scope::Cf, ffi::PINROCKS_OPTION_SCOPE_CF),
+        (None, None) if lookup(Scope::Db, top).is_some() => {
+            (Scope::Db, ffi::PINROCKS_OPTION_SCOPE_DB)
+        }
+        (None, None) if lookup(Scope::Cf, top).is_some() => {
+            (Scope::Cf, ffi::PINROCKS_OPTION_SCOPE_CF)
+        }
+        (None, None) => {
+            return Err(Error::OptionRejected {
+                options: vec![(name.to_owned(), value.to_owned())],
+                kind: ErrorKind::InvalidArgument,
+                message: format!(
+                    "{name}: RocksDB 11.8.1 has no database or column family option of this name"
+                ),
+            })
+        }
     };
-    let mut pairs = pairs.finish();
-    err.check_with_code(Some(code)).map_err(|e| match e {
-        Error::RocksDb { kind, message } => Error::OptionRejected {
-            options: Vec::new(),
-            kind,
-            message,
-        },
-        other => other,
-    })?;
-    pairs.sort();
-    Ok(pairs)
+    match input_breach(scope, name, value, Asked::ByName) {
+        Some(why) => Err(Error::OptionRejected {
+            options: vec![(name.to_owned(), value.to_owned())],
+            kind: ErrorKind::InvalidArgument,
+            message: why,
+        }),
+        None => Ok(code as c_int),
+    }
 }

@@ -9,7 +9,8 @@ use crate::callbacks::merge::MergeOperator;
 use crate::options::cache::Cache;
 use crate::options::compaction_style::CompactionStyle;
 use crate::options::compression::{Compression, CompressionOptions};
-use crate::options::env_owner::EnvOwner;
+use crate::options::contract::check_raw;
+use crate::options::env_owner::{DatabaseBudget, EnvOwner};
 use crate::options::rate_limiter::RateLimiter;
 use crate::options::table_options::{BlockBasedOptions, FilterPolicy, TableFormat};
 use crate::raw::error::{ErrPtr, Error, Result};
@@ -61,6 +62,11 @@ pub struct Options {
     /// everything made with them that keeps a copy (a database, an SST writer, a backup
     /// engine).
     pub(crate) env_owner: Option<EnvOwner>,
+    /// The memtable budget set, which counts the databases opened on it.
+    pub(crate) write_buffer_manager: Option<std::sync::Arc<dyn DatabaseBudget>>,
+    /// Whether an SST file manager is set: it is made on the default Env (the disk), so
+    /// these options may not have another.
+    pub(crate) sst_file_manager: bool,
 }
 
 /// How the WAL is replayed when the database opens after a crash.
@@ -100,6 +106,8 @@ impl Options {
             comparator: None,
             format: TableFormat::BlockBased,
             env_owner: None,
+            write_buffer_manager: None,
+            sst_file_manager: false,
         }
     }
 
@@ -155,12 +163,6 @@ impl Options {
         /// ([`IngestOptions::ingest_behind`](crate::IngestOptions::ingest_behind)). Must be
         /// set when the column family is created, before any write.
         allow_ingest_behind(bool) => rocksdb_options_set_cf_allow_ingest_behind as u8
-    );
-    setter!(
-        /// Size the background thread pools for `threads` cores. The pools are RocksDB's
-        /// process-wide `Env::Default()` ones: this resizes them for every database in the
-        /// process, open or opened later, not only for databases opened with these options.
-        increase_parallelism(i32) => rocksdb_options_increase_parallelism
     );
 
     /// Compression for SST blocks.
@@ -465,20 +467,19 @@ impl Options {
             return Err(Error::invalid("options", setting));
         }
         self.check_blob_ratios()?;
-        if self.format
-            == (TableFormat::Plain {
-                needs_extractor: true,
-            })
-        {
-            // SAFETY: live options, read only; no allocation.
-            if unsafe { ffi::pinrocks_options_has_prefix_extractor(self.raw()) } == 0 {
-                return Err(Error::invalid(
-                    "options",
-                    "plain_table with a hash or the prefix encoding and no prefix extractor \
-                     (RocksDB would fail the first flush): set one, or hash_table_ratio 0",
-                ));
-            }
+        if self.sst_file_manager && self.env_owner.is_some() {
+            // One database, one Env: the manager would delete the database's obsolete files
+            // (and stat, and move to trash) on the disk at their paths, not where they are.
+            return Err(Error::invalid(
+                "sst_file_manager",
+                "an SstFileManager works on the default Env (the disk); these options have \
+                 another (a MemEnv or a FaultFs), where it would stat and delete files that \
+                 are not the database's",
+            ));
         }
+        // Every option as RocksDB will use it, against the option table.
+        // SAFETY: live options, only read (`&self`) during the call.
+        unsafe { check_raw(self.raw()) }?;
         // `LRUCacheOptions::MakeSharedCache` makes no cache for 20 shard bits or more
         // (cache/lru_cache.cc), and the table factory then silently uses a default one.
         match self.table.block_cache_shard_bits.filter(|&bits| bits >= 20) {

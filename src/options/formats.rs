@@ -3,7 +3,10 @@
 //! cuckoo format: RocksDB 11.8.1's cuckoo builder drops every value whose length differs
 //! from the file's first (and every merge) and still reports the flush done.
 
+use std::ffi::c_int;
+
 use crate::callbacks::prefix_extractor::CustomPrefix;
+use crate::options::contract::serialized;
 use crate::options::db_options::Options;
 use crate::options::table_options::TableFormat;
 use crate::raw::error::{ErrPtr, Error};
@@ -258,6 +261,33 @@ impl Options {
             needs_extractor: table.prefix_encoding || table.hash_table_ratio != 0.0,
         };
         self
+    }
+
+    /// The table format RocksDB will use, read back from it (a table factory set by name
+    /// changes it behind the typed setters).
+    pub(crate) fn format_in_force(&self) -> crate::raw::error::Result<TableFormat> {
+        // SAFETY: live options, only read during the calls.
+        let (cf, table) = unsafe {
+            (
+                serialized(self.raw(), ffi::PINROCKS_OPTION_SCOPE_CF as c_int)?,
+                serialized(self.raw(), ffi::PINROCKS_OPTION_SCOPE_TABLE as c_int)?,
+            )
+        };
+        let get = |pairs: &[(String, String)], name: &str| {
+            pairs
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.clone())
+        };
+        Ok(match get(&cf, "table_factory").as_deref() {
+            Some("PlainTable") => TableFormat::Plain {
+                needs_extractor: get(&table, "encoding_type").as_deref() == Some("kPrefix")
+                    || get(&table, "hash_table_ratio")
+                        .and_then(|r| r.parse::<f64>().ok())
+                        .is_none_or(|r| r != 0.0),
+            },
+            _ => TableFormat::BlockBased,
+        })
     }
 
     /// Whether the block-based table is the format chosen; if not, `setting` (a

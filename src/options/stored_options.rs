@@ -7,9 +7,11 @@ use std::path::Path;
 
 use crate::callbacks::comparator::Comparator;
 use crate::options::cache::Cache;
+use crate::options::contract::{input_breach, Asked};
+use crate::options::contract_rules::Scope;
 use crate::options::db_options::Options;
 use crate::raw::cstr::path_to_cstring;
-use crate::raw::error::{ErrPtr, Result};
+use crate::raw::error::{ErrPtr, Error, ErrorKind, Result};
 use crate::raw::ffi;
 
 /// The options of a database and of each of its column families, as stored.
@@ -55,6 +57,11 @@ impl StoredOptions {
     /// `cache` (RocksDB's `LoadLatestOptions` gives every family's table factory this
     /// cache). Option names this RocksDB does not know are an error.
     pub fn load(path: impl AsRef<Path>, cache: &Cache) -> Result<StoredOptions> {
+        // RocksDB parses the file by name, and parsing may allocate by a value (or make an
+        // object pinrocks never sees): its values meet the option table first.
+        if let Some(text) = newest_options_file(&Options::new(), path.as_ref())? {
+            check_options_file(&text)?;
+        }
         let c_path = path_to_cstring(path.as_ref())?;
         let mut err = ErrPtr::new();
         let mut code = 0;
@@ -85,7 +92,7 @@ impl StoredOptions {
         err.check_with_code(Some(code))?;
         // SAFETY: on success every pointer is valid: `count` names and options, each taken
         // over once, then the arrays freed with RocksDB's allocator.
-        let (db, column_families) = unsafe {
+        let (mut db, mut column_families) = unsafe {
             let db = Options::from_raw(db_options);
             let mut families = Vec::with_capacity(count);
             for i in 0..count {
@@ -99,6 +106,12 @@ impl StoredOptions {
             ffi::rocksdb_free(cf_options.cast());
             (db, families)
         };
+        // What pinrocks records of the table format, from what the file set (the file's
+        // values themselves meet the option table when the options open a database).
+        db.format = db.format_in_force()?;
+        for (_, options) in &mut column_families {
+            options.format = options.format_in_force()?;
+        }
         Ok(StoredOptions {
             db,
             column_families,
@@ -126,4 +139,68 @@ fn adopt_comparator(options: &mut Options) {
     if name == Comparator::reverse_bytewise().name().as_bytes() {
         options.comparator(&Comparator::reverse_bytewise());
     }
+}
+
+/// The newest OPTIONS file RocksDB wrote for the database at `path`, read through the
+/// options' file system (the disk, or one in memory). `None` if there is none.
+pub(crate) fn newest_options_file(options: &Options, path: &Path) -> Result<Option<String>> {
+    let dir = path_to_cstring(path)?;
+    let (mut len, mut code, mut err) = (0usize, 0, ErrPtr::new());
+    // SAFETY: live options and a NUL-terminated path; the text comes back malloc'd (NULL when
+    // there is no OPTIONS file, or on an error), `len` bytes long, copied here and then
+    // freed with `rocksdb_free` (free) before the error is looked at.
+    let text = unsafe {
+        let raw = ffi::pinrocks_options_env_read_newest_options_file(
+            options.raw(),
+            dir.as_ptr(),
+            &mut len,
+            &mut code,
+            err.as_out(),
+        );
+        if raw.is_null() {
+            None
+        } else {
+            let text = std::slice::from_raw_parts(raw.cast::<u8>(), len);
+            let text = String::from_utf8_lossy(text).into_owned();
+            ffi::rocksdb_free(raw.cast());
+            Some(text)
+        }
+    };
+    err.check_with_code(Some(code))?;
+    Ok(text)
+}
+
+/// The values of an OPTIONS file against the option table, before RocksDB parses them:
+/// each section's names in its scope (`[DBOptions]`, `[CFOptions ".."]`,
+/// `[TableOptions/BlockBasedTable ".."]`, ...).
+fn check_options_file(text: &str) -> Result<()> {
+    let mut scope = None;
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if line.starts_with('[') {
+            scope = match line.split(['"', ']']).next().unwrap_or("").trim() {
+                "[DBOptions" => Some(Scope::Db),
+                "[CFOptions" => Some(Scope::Cf),
+                "[TableOptions/BlockBasedTable" => Some(Scope::BlockBased),
+                "[TableOptions/PlainTable" => Some(Scope::Plain),
+                "[TableOptions/CuckooTable" => Some(Scope::Cuckoo),
+                _ => None,
+            };
+            continue;
+        }
+        let (Some(scope), Some((name, value))) = (scope, line.split_once('=')) else {
+            continue;
+        };
+        let (name, value) = (name.trim(), value.trim());
+        if let Some(why) = input_breach(scope, name, value, Asked::File) {
+            return Err(Error::OptionRejected {
+                options: vec![(name.to_owned(), value.to_owned())],
+                kind: ErrorKind::InvalidArgument,
+                message: format!("in the OPTIONS file: {why}"),
+            });
+        }
+    }
+    Ok(())
 }

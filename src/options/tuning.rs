@@ -159,13 +159,9 @@ impl Options {
     );
     setter!(
         /// `enable_pipelined_write`: the WAL and the memtable written by separate write
-        /// groups, for write throughput (not with `unordered_write`).
+        /// groups, for write throughput. (No `unordered_write`: RocksDB documents that it
+        /// gives up snapshot immutability, so the option table refuses it.)
         enable_pipelined_write(bool) => rocksdb_options_set_enable_pipelined_write as u8
-    );
-    setter!(
-        /// `unordered_write`: writes visible out of order (snapshots still consistent), for
-        /// write throughput; RocksDB documents what it gives up.
-        unordered_write(bool) => rocksdb_options_set_unordered_write as u8
     );
     setter!(
         /// `two_write_queues`: a second write queue for writes that skip the memtable.

@@ -359,9 +359,10 @@ pub enum Error {
         /// The column family's name.
         name: String,
     },
-    /// A restore into the directory of a database that is open (in this process or
-    /// another): it would replace the files under the live database. Nothing was restored.
-    #[error("cannot restore into {path:?}: a database is open there ({message})")]
+    /// A restore, destroy or repair of the directory of a database that is open (in this
+    /// process or another), or one under way there: it would change the files under the
+    /// live database. Nothing was done.
+    #[error("{path:?} is in use: {message}")]
     DatabaseOpenThere {
         /// The directory.
         path: std::path::PathBuf,
@@ -468,6 +469,20 @@ impl Error {
         match self {
             Error::RocksDb { kind, .. } | Error::OptionRejected { kind, .. } => Some(*kind),
             _ => None,
+        }
+    }
+
+    /// RocksDB's refusal of options it was given, as an [`Error::OptionRejected`] naming
+    /// none of them (a string it could not split, a rule joining several); any other error
+    /// as it is.
+    pub(crate) fn into_option_refusal(self) -> Self {
+        match self {
+            Error::RocksDb { kind, message } => Error::OptionRejected {
+                options: Vec::new(),
+                kind,
+                message,
+            },
+            other => other,
         }
     }
 

@@ -3,6 +3,9 @@
 
 use std::ffi::{c_char, c_void};
 
+use crate::raw::error::{ErrPtr, Error, Result};
+use crate::raw::ffi;
+
 use crate::raw::pinned::value_slice;
 use crate::raw::trampoline::Carried;
 
@@ -24,4 +27,42 @@ pub(crate) extern "C" fn collect_pair<C: Extend<(String, String)>>(
             String::from_utf8_lossy(value).into_owned(),
         )])
     });
+}
+
+/// The pairs a C++ call hands to a `pinrocks_pair_fn`, collected: `call` gets the function,
+/// its context, and the status code and error slots to pass on; the call's error, if any,
+/// comes back instead.
+pub(crate) fn collect_pairs(
+    call: impl FnOnce(ffi::pinrocks_pair_fn, *mut c_void, &mut i32, *mut *mut c_char),
+) -> Result<Vec<(String, String)>> {
+    let mut pairs = Carried::new(Vec::new());
+    let (mut code, mut err) = (0, ErrPtr::new());
+    call(
+        Some(collect_pair::<Vec<(String, String)>>),
+        pairs.as_ctx(),
+        &mut code,
+        err.as_out(),
+    );
+    let pairs = pairs.finish();
+    err.check_with_code(Some(code)).map(|()| pairs)
+}
+
+/// RocksDB's split of an options string into names and values, in name order.
+pub(crate) fn string_to_map(options: &str) -> Result<Vec<(String, String)>> {
+    let pairs = collect_pairs(|f, ctx, code, err| {
+        // SAFETY: the string is borrowed for the call; `f` matches `ctx`. Guarded.
+        unsafe {
+            ffi::pinrocks_options_string_to_map(
+                options.as_ptr().cast(),
+                options.len(),
+                f,
+                ctx,
+                code,
+                err,
+            )
+        }
+    });
+    let mut pairs = pairs.map_err(Error::into_option_refusal)?;
+    pairs.sort();
+    Ok(pairs)
 }

@@ -162,9 +162,9 @@ fn the_row_cache_counts_its_hits() {
 #[test]
 fn the_default_environment_pools_take_their_size() {
     let before = Env::background_threads(ThreadPool::Bottom);
-    Env::set_background_threads(ThreadPool::Bottom, before + 1);
+    Env::set_background_threads(ThreadPool::Bottom, before + 1).unwrap();
     assert_eq!(Env::background_threads(ThreadPool::Bottom), before + 1);
-    Env::set_background_threads(ThreadPool::Bottom, before);
+    Env::set_background_threads(ThreadPool::Bottom, before).unwrap();
     assert_eq!(Env::background_threads(ThreadPool::Bottom), before);
 }
 

@@ -6,5 +6,7 @@
 mod common;
 
 mod errors;
+mod option_contract;
+mod option_fuzz;
 mod soundness;
 mod soundness_owners;
