@@ -145,6 +145,12 @@ void pinrocks_options_serialized(const rocksdb_options_t* options, int scope, pi
         };
         break;
       case PINROCKS_OPTION_SCOPE_TABLE:
+        // RocksDB leaves no factory for a table_factory id it cannot make by name: nothing
+        // to hand over (the column family's table_factory then names no format pinrocks
+        // knows, and is refused).
+        if (o.table_factory == nullptr) {
+          return;
+        }
         object = o.table_factory.get();
         if (const auto* plain = o.table_factory->GetOptions<rocksdb::PlainTableOptions>()) {
           doubles = {{"hash_table_ratio", plain->hash_table_ratio}};

@@ -756,7 +756,20 @@ pub(crate) const CONTRACTS: &[Contract] = &[
     ),
     row(Cf, "blob_file_starting_level", true, Allowed),
     row(Cf, "prepopulate_blob_cache", true, Allowed),
-    row(Cf, "sample_for_compression", true, Allowed),
+    row(
+        Cf,
+        "sample_for_compression",
+        true,
+        int(
+            0,
+            i32::MAX as i128,
+            "one block in this many is compressed twice as a sample: \
+             BlockBasedTableBuilder::CompressAndVerifyBlock calls \
+             Random::OneIn(static_cast<int>(value)) on the flush and compaction threads, and \
+             a value whose low 32 bits are 0 (2^32) divides by zero there (SIGFPE), a \
+             negative int draws modulo a negative",
+        ),
+    ),
     row(Cf, "bottommost_compression", true, Allowed),
     row(Cf, "compression_per_level", true, Allowed),
     // Live here (FlushJob::Run, MemPurge); a NaN or negative threshold is off
