@@ -191,6 +191,11 @@ pub(crate) fn input_breach(scope: Scope, name: &str, value: &str, asked: Asked) 
             Rule::TypedOnly(_) if asked == Asked::File && written_by_rocksdb(scope, name) => {}
             Rule::Ignored if asked == Asked::File => {}
             Rule::TypedOnly(_) | Rule::Ignored => return breach(scope, name, value, true),
+            // By name only RocksDB's default itself, as it writes it: another value may
+            // make an object (a NULL one included) that no check after parsing can read.
+            Rule::Refused { keep, why } if asked == Asked::ByName && value.trim() != keep => {
+                return Some(format!("{name}={value}: only {keep:?} is allowed: {why}"))
+            }
             Rule::Bounded(bound, why) if !input_within(&bound, value) => {
                 return Some(format!(
                     "{name}={value}: outside {}: {why}",

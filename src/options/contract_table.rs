@@ -995,7 +995,18 @@ pub(crate) const CONTRACTS: &[Contract] = &[
              pointers) at each memtable switch on a writing thread",
         ),
     ),
-    row(Cf, "table_properties_collectors", false, Allowed),
+    row(
+        Cf,
+        "table_properties_collectors",
+        false,
+        refused(
+            "",
+            "collector factories made by name: `nullptr` (or an id RocksDB cannot make) puts a \
+             NULL factory in the list, which every flush and compaction calls \
+             (BlockBasedTableBuilder's collectors: a SIGSEGV on their threads; found by the \
+             option fuzzer)",
+        ),
+    ),
     row(
         Cf,
         "compaction_filter",

@@ -734,3 +734,19 @@ fn compression_sampling_is_bounded() {
     db.flush().unwrap();
     assert_eq!(db.get(b"k").unwrap().as_deref(), Some(&[5u8; 10_000][..]));
 }
+
+/// Found by the option fuzzer: `table_properties_collectors=nullptr` put a NULL collector
+/// factory in the list every flush calls (SIGSEGV).
+#[test]
+fn collectors_by_name_are_refused() {
+    let mut options = create_options();
+    assert_eq!(
+        rejected_name(options.set_by_name(&[("table_properties_collectors", "nullptr")])),
+        "table_properties_collectors"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(&options, dir.path()).unwrap();
+    db.put(b"k", b"v").unwrap();
+    db.flush().unwrap();
+    assert_eq!(db.get(b"k").unwrap().as_deref(), Some(&b"v"[..]));
+}
