@@ -750,3 +750,29 @@ fn collectors_by_name_are_refused() {
     db.flush().unwrap();
     assert_eq!(db.get(b"k").unwrap().as_deref(), Some(&b"v"[..]));
 }
+
+/// Found by the option fuzzer (seed 1, input 14626): a live change making a user-defined
+/// index factory by an id RocksDB cannot make.
+#[test]
+fn user_defined_index_factories_by_name_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(&create_options(), dir.path()).unwrap();
+    assert!(db
+        .set_options(&[
+            ("table_factory", "{"),
+            (
+                "block_based_table_factory",
+                "{user_defined_index_factory=kZSTD}"
+            ),
+        ])
+        .is_err());
+    assert!(db
+        .set_options(&[(
+            "block_based_table_factory",
+            "{user_defined_index_factory=kZSTD}"
+        )])
+        .is_err());
+    db.put(b"k", b"v").unwrap();
+    db.flush().unwrap();
+    assert_eq!(db.get(b"k").unwrap().as_deref(), Some(&b"v"[..]));
+}
