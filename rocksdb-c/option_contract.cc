@@ -73,12 +73,10 @@ std::unique_ptr<rocksdb::Configurable> default_of(int scope) {
   }
 }
 
-}  // namespace
-
-extern "C" {
-
-void pinrocks_option_names(int scope, unsigned char mutable_only, pinrocks_pair_fn fn, void* ctx,
-                           int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+// Runs `body` on a default object of the kind `scope` names, guarded; an unknown scope is
+// an error.
+template <typename Body>
+void with_default(int scope, int* status_code, char** errptr, Body&& body) {
   pinrocks::guarded(status_code, errptr, [&] {
     const std::unique_ptr<rocksdb::Configurable> object = default_of(scope);
     if (object == nullptr) {
@@ -86,10 +84,21 @@ void pinrocks_option_names(int scope, unsigned char mutable_only, pinrocks_pair_
                            "unknown option scope");
       return;
     }
+    body(*object);
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+void pinrocks_option_names(int scope, unsigned char mutable_only, pinrocks_pair_fn fn, void* ctx,
+                           int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  with_default(scope, status_code, errptr, [&](const rocksdb::Configurable& object) {
     rocksdb::ConfigOptions config;
     config.mutable_options_only = mutable_only != 0;
     std::unordered_set<std::string> names;
-    const rocksdb::Status s = object->GetOptionNames(config, &names);
+    const rocksdb::Status s = object.GetOptionNames(config, &names);
     if (!s.ok()) {
       pinrocks::save_status(errptr, status_code, s);
       return;
@@ -102,15 +111,8 @@ void pinrocks_option_names(int scope, unsigned char mutable_only, pinrocks_pair_
 
 void pinrocks_option_defaults(int scope, pinrocks_pair_fn fn, void* ctx, int* status_code,
                               char** errptr) PINROCKS_NOEXCEPT {
-  pinrocks::guarded(status_code, errptr, [&] {
-    const std::unique_ptr<rocksdb::Configurable> object = default_of(scope);
-    if (object == nullptr) {
-      pinrocks::save_error(errptr, status_code, rocksdb::Status::kInvalidArgument,
-                           "unknown option scope");
-      return;
-    }
-    deliver_each(*object, "", {}, fn, ctx);
-  });
+  with_default(scope, status_code, errptr,
+               [&](const rocksdb::Configurable& object) { deliver_each(object, "", {}, fn, ctx); });
 }
 
 void pinrocks_options_serialized(const rocksdb_options_t* options, int scope, pinrocks_pair_fn fn,

@@ -1,9 +1,12 @@
 //! Changing options on a live database (RocksDB's `SetOptions` and `SetDBOptions`), and how
 //! much memory it uses.
 
+use std::ffi::c_int;
+
 use crate::db::column_family::ColumnFamily;
 use crate::db::database::Db;
 use crate::options::blob_files::{is_ratio, NOT_A_RATIO, RATIOS};
+use crate::options::contract::serialized;
 use crate::options::db_options::Options;
 use crate::raw::cstr::pairs;
 use crate::raw::error::{ErrPtr, Error, ErrorKind, Result};
@@ -62,9 +65,10 @@ fn keeps_contracts(
     err.check_with_code(Some(code))?;
     // SAFETY: a new options handle, ours alone.
     let mut live = unsafe { Options::from_raw(raw) };
-    let before = live.get_by_name("table_factory")?;
+    let before = family_option(&family_options(&live)?, "table_factory");
     live.set_by_name(options)?;
-    if live.get_by_name("table_factory")? != before {
+    let after = family_options(&live)?;
+    if family_option(&after, "table_factory") != before {
         // Files already written are read with the family's current factory: the other
         // format's reader refuses them as corrupt, and no one set of options opens the
         // database again.
@@ -74,11 +78,11 @@ fn keeps_contracts(
             message: format!(
                 "table_factory: a live family keeps its table format ({}); options of the \
                  same format may change",
-                before.unwrap_or_default()
+                before
             ),
         });
     }
-    live_rules(&live, options)?;
+    live_rules(&after, options)?;
     if let Some(&(name, value)) = options
         .iter()
         .find(|(name, value)| *name == "delayed_write_rate" && rocksdb_zero(value))
@@ -101,8 +105,8 @@ fn keeps_contracts(
 /// family would dereference the missing extractor on every insert), and level-0 triggers
 /// out of order (an open raises them; live, writes would stop at `level0_stop_writes_trigger`
 /// files with no compaction ever triggered to drain them).
-fn live_rules(live: &Options, options: &[(&str, &str)]) -> Result<()> {
-    let value = |name: &str| live.get_by_name(name).map(Option::unwrap_or_default);
+fn live_rules(family: &[(String, String)], options: &[(&str, &str)]) -> Result<()> {
+    let value = |name: &str| family_option(family, name);
     let refuse = |message: String| {
         Err(Error::OptionRejected {
             options: owned(options),
@@ -110,17 +114,17 @@ fn live_rules(live: &Options, options: &[(&str, &str)]) -> Result<()> {
             message,
         })
     };
-    let memtable = value("memtable_factory")?;
-    if memtable.contains("Hash") && value("prefix_extractor")? == "nullptr" {
+    let memtable = value("memtable_factory");
+    if memtable.contains("Hash") && value("prefix_extractor") == "nullptr" {
         return refuse(format!(
             "a live family with a hash memtable ({memtable}) keeps a prefix extractor"
         ));
     }
-    let number = |name: &str| value(name).map(|v| v.parse::<i64>().unwrap_or(0));
+    let number = |name: &str| value(name).parse::<i64>().unwrap_or(0);
     let (trigger, slowdown, stop) = (
-        number("level0_file_num_compaction_trigger")?,
-        number("level0_slowdown_writes_trigger")?,
-        number("level0_stop_writes_trigger")?,
+        number("level0_file_num_compaction_trigger"),
+        number("level0_slowdown_writes_trigger"),
+        number("level0_stop_writes_trigger"),
     );
     if !(trigger <= slowdown && slowdown <= stop) {
         return refuse(format!(
@@ -129,6 +133,22 @@ fn live_rules(live: &Options, options: &[(&str, &str)]) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// The column family options of `options` as RocksDB serializes them, read once for all
+/// the rules that look at them.
+fn family_options(options: &Options) -> Result<Vec<(String, String)>> {
+    // SAFETY: live options, only read (`&Options`) during the call.
+    unsafe { serialized(options.raw(), ffi::PINROCKS_OPTION_SCOPE_CF as c_int) }
+}
+
+/// One value of `family` (empty if RocksDB does not serialize it).
+fn family_option(family: &[(String, String)], name: &str) -> String {
+    family
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.clone())
+        .unwrap_or_default()
 }
 
 /// Whether RocksDB would read `value` as the number 0.
