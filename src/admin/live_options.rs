@@ -6,7 +6,7 @@ use std::ffi::c_int;
 use crate::db::column_family::ColumnFamily;
 use crate::db::database::Db;
 use crate::options::blob_files::{is_ratio, NOT_A_RATIO, RATIOS};
-use crate::options::contract::serialized;
+use crate::options::contract::{serialized, written_option};
 use crate::options::db_options::Options;
 use crate::raw::cstr::pairs;
 use crate::raw::error::{ErrPtr, Error, ErrorKind, Result};
@@ -57,6 +57,7 @@ fn keeps_contracts(
     handle: *mut ffi::rocksdb_column_family_handle_t,
     options: &[(&str, &str)],
 ) -> Result<()> {
+    one_pair_per_option(options)?;
     let (mut code, mut err) = (0, ErrPtr::new());
     // SAFETY: an open database and a handle of it that the caller holds (a dropped
     // family's handle still reads its options); guarded; a new handle, ours alone, or NULL
@@ -96,6 +97,30 @@ fn keeps_contracts(
                       1 byte a second (0 means 16 MiB/s only at an open)"
                 .to_owned(),
         });
+    }
+    Ok(())
+}
+
+/// A live change writes each option once. RocksDB applies a live change's pairs in the
+/// order of its hash map, not in the order asked, so the copy checked here could differ
+/// from what the family gets: `table_factory={}` applied after `block_based_table_factory`
+/// leaves the family without a table factory, and RocksDB's own validation dereferences it.
+fn one_pair_per_option(options: &[(&str, &str)]) -> Result<()> {
+    for (at, &(name, _)) in options.iter().enumerate() {
+        let written = written_option(name);
+        if let Some(&(other, _)) = options[..at]
+            .iter()
+            .find(|(earlier, _)| written_option(earlier) == written)
+        {
+            return Err(Error::OptionRejected {
+                options: owned(options),
+                kind: ErrorKind::InvalidArgument,
+                message: format!(
+                    "{other} and {name} both set {written} in one live change: RocksDB \
+                     applies a live change's pairs in no set order (set them one call apart)"
+                ),
+            });
+        }
     }
     Ok(())
 }
@@ -232,6 +257,11 @@ impl Db {
     /// [`Error::OptionRejected`].
     pub fn set_db_options(&self, options: &[(&str, &str)]) -> Result<()> {
         self.check_writable("set_db_options")?;
+        let _one_change = self
+            .inner()
+            .option_changes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
         keeps_contracts(
             self.inner().raw(),
             self.default_cf().handle().raw(),

@@ -288,6 +288,19 @@ pub(crate) fn first_breach(
     Ok(())
 }
 
+/// The option a name writes: its first segment (`table_factory.block_size` writes
+/// `table_factory`), with RocksDB's aliases (`kAlias` in `options/cf_options.cc`) read as
+/// the option they write. Two pairs of one live change that write the same option are
+/// applied in the order of RocksDB's hash map, which is no order pinrocks can check.
+pub(crate) fn written_option(name: &str) -> &str {
+    match name.split('.').next().unwrap_or(name) {
+        "block_based_table_factory" | "plain_table_factory" => "table_factory",
+        "memtable" => "memtable_factory",
+        "memtable_veirfy_per_key_checksum_on_seek" => "memtable_verify_per_key_checksum_on_seek",
+        root => root,
+    }
+}
+
 /// Why the cuckoo table format is refused: what it does to writes in RocksDB 11.8.1.
 pub(crate) const LOSES_WRITES: &str = "the cuckoo table format: RocksDB 11.8.1's cuckoo \
     builder drops every value whose length differs from the file's first (and every merge) \
