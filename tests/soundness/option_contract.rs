@@ -340,8 +340,18 @@ fn option_fuzzer_seeded_run() {
     let only: Option<usize> = std::env::var("PINROCKS_OPTION_FUZZ_ONLY")
         .ok()
         .and_then(|n| n.parse().ok());
+    // PINROCKS_OPTION_FUZZ_SECONDS: stop after this long (a soak), whatever is left.
+    let until = std::env::var("PINROCKS_OPTION_FUZZ_SECONDS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .map(|s| std::time::Instant::now() + Duration::from_secs(s));
     let mut total = crate::option_fuzz::Outcome::default();
+    let mut ran = 0;
     for round in 0..inputs {
+        if until.is_some_and(|t| std::time::Instant::now() >= t) {
+            break;
+        }
+        ran = round + 1;
         let input: Vec<u8> = (0..1 + 3 * (1 + round % 3)).map(|_| next() as u8).collect();
         if only.is_some_and(|only| only != round) {
             continue;
@@ -368,7 +378,7 @@ fn option_fuzzer_seeded_run() {
         total.failed_with_err += outcome.failed_with_err;
     }
     eprintln!(
-        "option fuzzer: {inputs} inputs, {} names: {total:?}",
+        "option fuzzer: {ran} inputs, {} names: {total:?}",
         names.len()
     );
     assert!(
