@@ -430,12 +430,12 @@ impl Run<'_> {
         // The database did not resume: no more writes before the crash.
         let mut stopped = false;
         // Sometimes one write meets a full disk or a failing WAL (not acknowledged: the
-        // model leaves it out), and the database recovers before the workload goes on. Not
-        // in a cycle whose flushes fail: there RocksDB 11.8.1's `Resume` can succeed with
-        // the live WAL's writer still failed, and the next write gets "Seen error. Skip
-        // writing buffer." and stops writes (seeds 9 and 33 with the variable below; its own
-        // test: background_faults.rs, `rocksdbs_resume_after_a_wal_error_over_a_soft_..`).
-        // `PINROCKS_CRASH_MIX_REFUSALS=1` lets them meet, to find that behaviour again.
+        // model leaves it out), and the database recovers before the workload goes on. In
+        // a cycle whose flushes fail only with `PINROCKS_CRASH_MIX_REFUSALS=1`: there
+        // RocksDB 11.8.1's `Resume` can succeed with the live WAL's writer still failed,
+        // and the next write is refused too ("Seen error. Skip writing buffer."; its own
+        // test: background_faults.rs, `rocksdbs_resume_after_a_wal_error_over_a_soft_..`),
+        // which the model takes as a refusal of a faulty cycle (seeds 9 and 33 meet it).
         let mix = std::env::var_os("PINROCKS_CRASH_MIX_REFUSALS").is_some();
         let refused_at = ((!faulty || mix) && self.rng.one_in(3)).then(|| self.rng.below(steps));
         for step in 0..steps {
