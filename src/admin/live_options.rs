@@ -199,11 +199,7 @@ impl ColumnFamily<'_> {
     #[doc(alias = "SetOptions")]
     pub fn set_options(&self, options: &[(&str, &str)]) -> Result<()> {
         refuse_unusable_ratio(options)?;
-        let _one_change = self
-            .db
-            .option_changes
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
+        let _one_change = self.db.one_option_change();
         keeps_contracts(self.db.raw(), self.handle().raw(), options)?;
         let pairs = pairs(options)?;
         let count =
@@ -257,11 +253,7 @@ impl Db {
     /// [`Error::OptionRejected`].
     pub fn set_db_options(&self, options: &[(&str, &str)]) -> Result<()> {
         self.check_writable("set_db_options")?;
-        let _one_change = self
-            .inner()
-            .option_changes
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
+        let _one_change = self.inner().one_option_change();
         keeps_contracts(
             self.inner().raw(),
             self.default_cf().handle().raw(),

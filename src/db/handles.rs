@@ -278,6 +278,13 @@ unsafe impl Send for DbInner {}
 unsafe impl Sync for DbInner {}
 
 impl DbInner {
+    /// Holds the database's one option change (check and apply) at a time.
+    pub(crate) fn one_option_change(&self) -> std::sync::MutexGuard<'_, ()> {
+        self.option_changes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Takes ownership of a freshly opened `rocksdb_t` and its handles, one per name in
     /// order (what `rocksdb_open_column_families` fills in).
     // Each argument is one thing the open produced; a struct to carry them would be built

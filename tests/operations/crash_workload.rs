@@ -157,6 +157,40 @@ pub struct Figures {
     prepared_recovered: usize,
 }
 
+impl Figures {
+    /// Adds another run's figures to these.
+    fn add(&mut self, other: &Figures) {
+        let Figures {
+            cycles,
+            writes,
+            power_losses,
+            partial_power_losses,
+            kills,
+            faulty_cycles,
+            refused_writes,
+            unresumed,
+            injected_background_errors,
+            background_refusals,
+            unsure_changes,
+            lost_tails,
+            prepared_recovered,
+        } = other;
+        self.cycles += cycles;
+        self.writes += writes;
+        self.power_losses += power_losses;
+        self.partial_power_losses += partial_power_losses;
+        self.kills += kills;
+        self.faulty_cycles += faulty_cycles;
+        self.refused_writes += refused_writes;
+        self.unresumed += unresumed;
+        self.injected_background_errors += injected_background_errors;
+        self.background_refusals += background_refusals;
+        self.unsure_changes += unsure_changes;
+        self.lost_tails += lost_tails;
+        self.prepared_recovered += prepared_recovered;
+    }
+}
+
 struct Run<'a> {
     rng: Rng,
     /// A transaction database (two-phase commits, no range deletes) or a plain one.
@@ -927,20 +961,7 @@ fn run_claiming(
         true,
     );
     let outcome = run.cycles(cycles);
-    let f = &run.figures;
-    figures.cycles += f.cycles;
-    figures.writes += f.writes;
-    figures.power_losses += f.power_losses;
-    figures.partial_power_losses += f.partial_power_losses;
-    figures.kills += f.kills;
-    figures.faulty_cycles += f.faulty_cycles;
-    figures.refused_writes += f.refused_writes;
-    figures.unresumed += f.unresumed;
-    figures.injected_background_errors += f.injected_background_errors;
-    figures.background_refusals += f.background_refusals;
-    figures.unsure_changes += f.unsure_changes;
-    figures.lost_tails += f.lost_tails;
-    figures.prepared_recovered += f.prepared_recovered;
+    figures.add(&run.figures);
     outcome
 }
 
@@ -1064,13 +1085,7 @@ fn writes_refused_by_a_background_error_are_not_acknowledged() {
         };
         run.cycles(6)
             .unwrap_or_else(|violation| panic!("seed {seed}: {violation}"));
-        let f = &run.figures;
-        all.writes += f.writes;
-        all.faulty_cycles += f.faulty_cycles;
-        all.background_refusals += f.background_refusals;
-        all.unsure_changes += f.unsure_changes;
-        all.prepared_recovered += f.prepared_recovered;
-        all.cycles += f.cycles;
+        all.add(&run.figures);
     }
     eprintln!("background stops: {all:?}");
     assert_eq!((all.cycles, all.faulty_cycles), (36, 36), "{all:?}");
