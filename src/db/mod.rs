@@ -10,4 +10,5 @@ pub(crate) mod family_handle;
 pub(crate) mod handles;
 pub(crate) mod open;
 pub(crate) mod opening;
+pub(crate) mod recovered_txn;
 pub(crate) mod snapshot;

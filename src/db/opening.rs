@@ -9,8 +9,9 @@ use std::sync::Arc;
 
 use crate::db::database::Db;
 use crate::db::handles::{
-    CfHandle, DbInner, DbKind, DirInUse, DirUse, RawDb, RecoveredTxn, DEFAULT_COLUMN_FAMILY,
+    CfHandle, DbInner, DbKind, DirInUse, DirUse, RawDb, DEFAULT_COLUMN_FAMILY,
 };
+use crate::db::recovered_txn::RecoveredTxn;
 use crate::options::db_options::Options;
 use crate::options::statistics::Statistics;
 use crate::options::stored_options::newest_options_file;
