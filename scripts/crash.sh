@@ -9,7 +9,9 @@
 #
 # Defaults: 600 seconds, 5 cycles per run, seeds from 1. Repeat one violation with
 #   PINROCKS_CRASH_SEED=<seed> PINROCKS_CRASH_CYCLES=<cycles> cargo test --release \
-#     --features fault-injection --test operations crash_cycles -- --nocapture
+#     --features serde,fault-injection --test operations crash_cycles -- --nocapture
+# A seed that runs past PINROCKS_CRASH_RUN_LIMIT seconds (300) is a violation too (a hang):
+# printed with its seed and every thread's stack, and the run stops there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -35,7 +37,7 @@ fi
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 status=0
-cargo test --quiet --release --features fault-injection --test operations \
+cargo test --quiet --release --features "$PINROCKS_TEST_FEATURES" --test operations \
     crash_workload::crash_cycles -- --nocapture >"$log" 2>&1 || status=$?
 grep -E '^crash-(figures|violation)' "$log" || { cat "$log"; exit 1; }
 if [ "$status" -ne 0 ]; then

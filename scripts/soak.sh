@@ -2,7 +2,9 @@
 # Every reliability instrument, one after another, then one summary: each fuzz target
 # (scripts/fuzz.sh: decode, operations, pin_owners, faults, options), the option fuzzer's
 # in-process harness (hostile values through every option path), the crash test (plain,
-# and with refused writes mixed into cycles whose flushes fail), each for the time given;
+# and with refused writes mixed into cycles whose flushes fail), the recovery stress (flush
+# faults, refused flushes and closes in a loop: tests/operations/recovery_hangs.rs), each
+# for the time given;
 # then the race detector (scripts/races.sh) and memcheck (scripts/memcheck.sh), once each.
 # An instrument stops only at a real finding (a crash, a model violation, a race or a
 # memory error), keeping its input and log; the others still run. The summary
@@ -13,14 +15,14 @@
 #   PINROCKS_SOAK_ONLY="faults crash-mixed" scripts/soak.sh 600     (some of them)
 #
 # Timed: fuzz-decode fuzz-operations fuzz-pin_owners fuzz-faults fuzz-options options
-# crash crash-mixed (8 x the time); races and memcheck add about 5 minutes on 2 cores.
+# crash crash-mixed recovery (9 x the time); races and memcheck add about 5 minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 
 seconds="${1:-3600}"
 all=(fuzz-decode fuzz-operations fuzz-pin_owners fuzz-faults fuzz-options options crash crash-mixed
-    races memcheck)
+    recovery races memcheck)
 read -r -a chosen <<<"${PINROCKS_SOAK_ONLY:-${all[*]}}"
 out="$CARGO_TARGET_DIR/soak"
 mkdir -p "$out"
@@ -65,6 +67,12 @@ crash_mixed() {
         --first-seed "${PINROCKS_SOAK_SEED:-1}"
 }
 
+recovery_stress() {
+    PINROCKS_RECOVERY_STRESS_SECONDS="$seconds" cargo test --release \
+        --features "$PINROCKS_TEST_FEATURES" --test operations \
+        recovery_hangs::recovery_stress_closes_every_database -- --ignored --nocapture
+}
+
 for name in "${chosen[@]}"; do
     case "$name" in
     fuzz-*) run "$name" 'DONE|FOUND A CRASH' scripts/fuzz.sh "$seconds" "${name#fuzz-}" ;;
@@ -72,6 +80,7 @@ for name in "${chosen[@]}"; do
     crash) run "$name" '^crash-figures' scripts/crash.sh --seconds "$seconds" \
         --first-seed "${PINROCKS_SOAK_SEED:-1}" ;;
     crash-mixed) run "$name" '^crash-figures' crash_mixed ;;
+    recovery) run "$name" '^recovery stress' recovery_stress ;;
     races) run "$name" '^races: no race' scripts/races.sh ;;
     memcheck) run "$name" '^memcheck: (no errors|.*FAILED)' scripts/memcheck.sh ;;
     *) echo "soak: unknown instrument $name (one of: ${all[*]})" >&2; exit 2 ;;

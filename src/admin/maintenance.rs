@@ -224,6 +224,13 @@ impl Db {
     /// again. `Ok` at once if there is no such error; the error again if the cause is not
     /// gone; `ErrorKind::Busy` while RocksDB's own recovery runs (it starts one for a
     /// no-space error when an `SstFileManager` is set, polling for space): retry.
+    ///
+    /// It waits for its flushes, and RocksDB 11.8.1 can leave that wait without an end: a
+    /// family whose flush was asked for while the error stopped flushes can have its
+    /// request dropped and never flushed (seen in RocksDB's own recovery, which pinrocks'
+    /// close ends, and once in a manual resume). Another thread's
+    /// [`cancel_background_work`](Self::cancel_background_work) ends such a wait with
+    /// `ErrorKind::ShutdownInProgress`; the database must then be reopened for flushes.
     #[doc(alias = "Resume")]
     pub fn resume(&self) -> Result<()> {
         self.background(ffi::PINROCKS_BG_RESUME, "resume")

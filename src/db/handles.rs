@@ -195,14 +195,28 @@ impl RawDb {
         }
     }
 
-    /// Undoes every `pause_background_work` in force, so that a close (which may flush and
-    /// wait) cannot wait forever; RocksDB refuses a continue when nothing is paused.
-    fn unpause(&self) {
+    /// Readies the database for its close, so that the close cannot wait forever: undoes
+    /// every `pause_background_work` in force (a close may flush and wait; RocksDB refuses
+    /// a continue when nothing is paused), then marks the shutdown.
+    ///
+    /// The mark is RocksDB 11.8.1's `CancelAllBackgroundWork(false)`, which `DB::Close`
+    /// calls too, but only after it has joined RocksDB's own recovery thread
+    /// (`ErrorHandler::EndAutoRecovery`). That thread can wait for ever in
+    /// `RetryFlushesForErrorRecovery`: a family whose flush request was queued while a
+    /// background error stopped flushes is skipped there as already queued, and the queued
+    /// request is then dropped as no recovery flush (`BackgroundFlush`), so the family's
+    /// memtables are never flushed (`recovery_hangs.rs`). The wait ends only at the
+    /// shutdown mark, which this sets first (and wakes it with): the close then joins a
+    /// thread that has returned `ShutdownInProgress`. The flush the mark makes of
+    /// unpersisted data is the one the close would make.
+    fn ready_to_close(&self) {
         for _ in 0..=u32::from(u16::MAX) {
             if self.background(ffi::PINROCKS_BG_CONTINUE).is_err() {
                 break;
             }
         }
+        // A failure leaves the close as RocksDB orders it; nobody to report to.
+        let _ = self.background(ffi::PINROCKS_BG_CANCEL);
     }
 }
 
@@ -210,7 +224,7 @@ impl Drop for RawDb {
     fn drop(&mut self) {
         // Guarded (a close flushes and frees): a failure here has no one to report to, and
         // only the exception must not reach Rust.
-        self.unpause();
+        self.ready_to_close();
         let (mut code, mut err) = (0, ErrPtr::new());
         // SAFETY: owned by `self` and closed exactly once, after the handles (field order
         // in `DbInner`) and after every snapshot, iterator, transaction and pin (their
@@ -254,7 +268,7 @@ impl RawDb {
     /// `DB::Close` (rocksdb-c/), reporting its status; the `Drop` that follows then only
     /// frees. `NotSupported` (a database that closes in its destructor) counts as closed.
     fn close(&self) -> Result<()> {
-        self.unpause();
+        self.ready_to_close();
         let mut err = ErrPtr::new();
         let mut code = 0;
         // SAFETY: the open database, owned; closed once here and then only freed by `Drop`

@@ -146,6 +146,8 @@ pub struct Figures {
     refused_writes: usize,
     /// Of those, the times the database did not resume (then crashed as it was).
     unresumed: usize,
+    /// Of those, resumes RocksDB never finished, ended by a cancel (`resume_until`).
+    stuck_resumes: usize,
     injected_background_errors: usize,
     /// Writes and changes refused in a cycle whose flushes and compactions failed (a
     /// background error that stops writes until RocksDB recovers): not acknowledged.
@@ -169,6 +171,7 @@ impl Figures {
             faulty_cycles,
             refused_writes,
             unresumed,
+            stuck_resumes,
             injected_background_errors,
             background_refusals,
             unsure_changes,
@@ -183,12 +186,33 @@ impl Figures {
         self.faulty_cycles += faulty_cycles;
         self.refused_writes += refused_writes;
         self.unresumed += unresumed;
+        self.stuck_resumes += stuck_resumes;
         self.injected_background_errors += injected_background_errors;
         self.background_refusals += background_refusals;
         self.unsure_changes += unsure_changes;
         self.lost_tails += lost_tails;
         self.prepared_recovered += prepared_recovered;
     }
+}
+
+/// `db.resume()`, ended by a cancel if it has not returned by `deadline`: `None` then.
+/// RocksDB 11.8.1's recovery can wait for ever for a flush it dropped
+/// (`recovery_hangs.rs`); the cancel (what pinrocks' close does first) ends the wait, and
+/// the cycle goes to its crash.
+fn resume_until(db: &Db, deadline: Instant) -> Option<pinrocks::Result<()>> {
+    std::thread::scope(|scope| {
+        let resuming = scope.spawn(|| db.resume());
+        while !resuming.is_finished() {
+            if Instant::now() >= deadline {
+                // Refused only inside a callback; the join below returns either way.
+                let _ = db.cancel_background_work(false);
+                let _ = resuming.join();
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        Some(resuming.join().expect("resume does not panic"))
+    })
 }
 
 struct Run<'a> {
@@ -399,7 +423,12 @@ impl Run<'_> {
     fn resume_after_fault(&mut self, db: &Db) -> Result<bool, String> {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
-            let Err(error) = db.resume() else {
+            let Some(resumed) = resume_until(db, deadline) else {
+                self.figures.stuck_resumes += 1;
+                self.figures.unresumed += 1;
+                return Ok(false);
+            };
+            let Err(error) = resumed else {
                 return Ok(true);
             };
             // Past hard (a compaction's error that is not retryable): only a reopen clears it.
@@ -993,11 +1022,13 @@ fn crash_cycles_keep_every_acknowledged_write_the_model_allows() {
     let mut figures = Figures::default();
     let mut violations = Vec::new();
     let mut runs = 0;
+    let running = watch_for_hangs();
     for seed in seeds {
         if until.is_some_and(|t| Instant::now() >= t) {
             break;
         }
         runs += 1;
+        running.store(seed, std::sync::atomic::Ordering::Relaxed);
         // A panic (a reopen that fails after a crash) is a violation too, with its seed.
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             run(seed, cycles, &mut figures)
@@ -1023,6 +1054,40 @@ fn crash_cycles_keep_every_acknowledged_write_the_model_allows() {
     );
     assert!(violations.is_empty(), "{}", violations.join("\n"));
     assert!(figures.cycles > 0);
+}
+
+/// Watches the seed running (stored in the returned cell by the loop): a seed that runs
+/// past `PINROCKS_CRASH_RUN_LIMIT` seconds (300) is a violation too, a hang, printed with
+/// its seed and every thread's stack (when gdb is there), and the process exits, so that a
+/// long run stops at it instead of waiting for ever.
+#[cfg(test)]
+fn watch_for_hangs() -> std::sync::Arc<std::sync::atomic::AtomicU64> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let limit = Duration::from_secs(env_number("PINROCKS_CRASH_RUN_LIMIT").unwrap_or(300));
+    let running = std::sync::Arc::new(AtomicU64::new(0));
+    let seen = running.clone();
+    std::thread::spawn(move || {
+        let (mut seed, mut since) = (0, Instant::now());
+        loop {
+            std::thread::sleep(Duration::from_secs(1));
+            let now = seen.load(Ordering::Relaxed);
+            if now != seed {
+                (seed, since) = (now, Instant::now());
+            } else if since.elapsed() > limit {
+                eprintln!(
+                    "crash-violation seed={seed} hung: no end after {} s (repeat: \
+                     PINROCKS_CRASH_SEED={seed})",
+                    limit.as_secs()
+                );
+                let pid = std::process::id().to_string();
+                let _ = std::process::Command::new("gdb")
+                    .args(["-batch", "-p", &pid, "-ex", "thread apply all bt 30"])
+                    .status();
+                std::process::exit(3);
+            }
+        }
+    });
+    running
 }
 
 /// The negative control: count every write as synced, and the check finds the unsynced ones

@@ -24,4 +24,5 @@ mod maintenance;
 mod mem_env;
 mod numbers;
 mod placement;
+mod recovery_hangs;
 mod small_disk;
