@@ -12,7 +12,8 @@
 # is 1 if anything was found.
 #
 #   scripts/soak.sh [seconds per timed instrument, default 3600]
-#   PINROCKS_SOAK_ONLY="faults crash-mixed" scripts/soak.sh 600     (some of them)
+#   PINROCKS_SOAK_ONLY="fuzz-faults crash-mixed" scripts/soak.sh 600     (some of them)
+#   PINROCKS_SOAK_OUT=DIR: logs and summary there (two soaks side by side)
 #
 # Timed: fuzz-decode fuzz-operations fuzz-pin_owners fuzz-faults fuzz-options options
 # crash crash-mixed recovery (9 x the time); races and memcheck add about 5 minutes on 2 cores.
@@ -24,7 +25,7 @@ seconds="${1:-3600}"
 all=(fuzz-decode fuzz-operations fuzz-pin_owners fuzz-faults fuzz-options options crash crash-mixed
     recovery races memcheck)
 read -r -a chosen <<<"${PINROCKS_SOAK_ONLY:-${all[*]}}"
-out="$CARGO_TARGET_DIR/soak"
+out="${PINROCKS_SOAK_OUT:-$CARGO_TARGET_DIR/soak}"
 mkdir -p "$out"
 summary="$out/summary.md"
 {
