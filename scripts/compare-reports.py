@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # Compares two sweep reports (report.md) ratio by ratio: every "A vs B" cell the two share,
 # how many agree (within 5% from 4 KB, 10% below), and the largest differences.
-#   scripts/compare-reports.py docs/sweep-2026-12-01.md $CARGO_TARGET_DIR/pinrocks-sweep/report.md
+#   scripts/compare-reports.py docs/reports/sweep-2026-12-01.md $CARGO_TARGET_DIR/pinrocks-sweep/report.md
 import re, sys
 def parse(path):
     out = {}

@@ -4,7 +4,7 @@
 # same interleaved rounds, with allocations per read (benches/engines/, a workspace member
 # the root's cargo commands do not build). 23 s on the 2-core EPYC VM once built; the first
 # build of heed and fjall adds about 25 s (RocksDB is the sweep's build, not a second one).
-# A markdown report on stdout (docs/engines-2026-12-03-epyc.md is one).
+# A markdown report on stdout (docs/reports/engines-2026-12-03-epyc.md is one).
 #
 #   scripts/engines.sh [--quick]   (--quick: 2 rounds of 1 ms, two sizes, under a second
 #                                   once built: proves it runs, its timings mean nothing)

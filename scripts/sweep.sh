@@ -86,7 +86,7 @@ else
     model="$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)"
     previous="${PINROCKS_PREVIOUS_REPORT:-}"
     if [ -z "$previous" ]; then
-        for report in $(ls docs/sweep-*.md | sort); do
+        for report in $(ls docs/reports/sweep-*.md | sort); do
             if grep -q "Instructions per read" "$report" && grep -qF "Machine: $(nproc) cores" "$report" &&
                 grep -qF -- "$model" "$report"; then
                 previous="$report"

@@ -1,4 +1,4 @@
-//! How every kind of database opens: one `open_impl` for all eleven constructors (in
+//! How every kind of database opens: one `open_impl` for every constructor (in
 //! `open.rs`), the TTL kind check, and the adoption of prepared transactions a recovery
 //! found.
 

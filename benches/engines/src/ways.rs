@@ -1,6 +1,6 @@
 //! Each engine opened, loaded with `key(0..count)` and settled so that every value is in
 //! memory, and the ways of reading it. The settings, and why, are in
-//! docs/engines-2026-12-03-epyc.md.
+//! docs/reports/engines-2026-12-03-epyc.md.
 
 use std::path::Path;
 
