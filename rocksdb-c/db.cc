@@ -155,6 +155,14 @@ void pinrocks_db_background(rocksdb_t* db, int op, int* status_code,
       case PINROCKS_BG_VERIFY_FILE_CHECKSUMS:
         s = d->VerifyFileChecksums(rocksdb::ReadOptions());
         break;
+      case PINROCKS_BG_CANCEL_AFTER_ERRORS: {
+        uint64_t failed = 0;
+        if (!d->GetIntProperty(rocksdb::DB::Properties::kBackgroundErrors, &failed) ||
+            failed > 0) {
+          rocksdb::CancelAllBackgroundWork(d, /*wait=*/false);
+        }
+        break;
+      }
       default:
         s = rocksdb::Status::InvalidArgument("pinrocks_db_background: unknown op");
     }

@@ -223,7 +223,8 @@ impl Db {
     /// cause is gone (RocksDB's `Resume`): flushes what is pending and lets writes in
     /// again. `Ok` at once if there is no such error; the error again if the cause is not
     /// gone; `ErrorKind::Busy` while RocksDB's own recovery runs (it starts one for a
-    /// no-space error when an `SstFileManager` is set, polling for space): retry.
+    /// retryable I/O error while `max_bgerror_resume_count` allows, and for a no-space
+    /// error when an `SstFileManager` is set, polling for space): retry.
     ///
     /// It waits for its flushes, and RocksDB 11.8.1 can leave that wait without an end: a
     /// family whose flush was asked for while the error stopped flushes can have its

@@ -195,20 +195,22 @@ impl RawDb {
         }
     }
 
-    /// Readies the database for its close, so that the close cannot wait forever: undoes
-    /// every `pause_background_work` in force (a close may flush and wait; RocksDB refuses
-    /// a continue when nothing is paused), then marks the shutdown.
+    /// Readies the database for its close, so that the close cannot wait for ever:
+    /// undoes every `pause_background_work` in force (a close may flush and wait; RocksDB
+    /// refuses a continue when nothing is paused), then, if a flush or compaction failed
+    /// in this open, marks the shutdown.
     ///
     /// The mark is RocksDB 11.8.1's `CancelAllBackgroundWork(false)`, which `DB::Close`
     /// calls too, but only after it has joined RocksDB's own recovery thread
     /// (`ErrorHandler::EndAutoRecovery`). That thread can wait for ever in
-    /// `RetryFlushesForErrorRecovery`: a family whose flush request was queued while a
-    /// background error stopped flushes is skipped there as already queued, and the queued
-    /// request is then dropped as no recovery flush (`BackgroundFlush`), so the family's
-    /// memtables are never flushed (`recovery_hangs.rs`). The wait ends only at the
-    /// shutdown mark, which this sets first (and wakes it with): the close then joins a
-    /// thread that has returned `ShutdownInProgress`. The flush the mark makes of
-    /// unpersisted data is the one the close would make.
+    /// `WaitForFlushMemTables`: a family whose flush request was queued while a background
+    /// error stopped flushes gets no recovery request of its own (one per family is
+    /// queued), and the queued one is then dropped as no recovery flush
+    /// (`BackgroundFlush`, which counts it as a failed flush), so the family's memtables
+    /// are never flushed (`recovery_hangs.rs`). The mark wakes that wait, which returns
+    /// `ShutdownInProgress`, and the close joins the thread. The cost, only after a failed
+    /// flush or compaction: a recovery still running is cut short instead of awaited, so
+    /// what was written without the WAL since the error may be lost, as in a crash.
     fn ready_to_close(&self) {
         for _ in 0..=u32::from(u16::MAX) {
             if self.background(ffi::PINROCKS_BG_CONTINUE).is_err() {
@@ -216,20 +218,19 @@ impl RawDb {
             }
         }
         // A failure leaves the close as RocksDB orders it; nobody to report to.
-        let _ = self.background(ffi::PINROCKS_BG_CANCEL);
+        let _ = self.background(ffi::PINROCKS_BG_CANCEL_AFTER_ERRORS);
     }
-}
 
-impl Drop for RawDb {
-    fn drop(&mut self) {
-        // Guarded (a close flushes and frees): a failure here has no one to report to, and
-        // only the exception must not reach Rust.
-        self.ready_to_close();
+    /// Frees the database: for a transaction database its `rocksdb_t` wrapper first, then
+    /// the database; closes it first if `DB::Close` has not (the destructor closes).
+    /// Guarded: a failure here has no one to report to, and only the exception must not
+    /// reach Rust.
+    fn free(&mut self) {
         let (mut code, mut err) = (0, ErrPtr::new());
-        // SAFETY: owned by `self` and closed exactly once, after the handles (field order
-        // in `DbInner`) and after every snapshot, iterator, transaction and pin (their
-        // owners hold or borrow the `DbInner`). A transaction database's `rocksdb_t` is
-        // only a wrapper: freed first, then the database closed.
+        // SAFETY: owned by `self` and freed exactly once (by `Drop`, or by `close`, which
+        // forgets `self` after), after the handles (field order in `DbInner`) and after
+        // every snapshot, iterator, transaction and pin (their owners hold or borrow the
+        // `DbInner`).
         unsafe {
             match self {
                 RawDb::Plain(db) => {
@@ -262,22 +263,30 @@ impl Drop for RawDb {
             }
         }
     }
-}
 
-impl RawDb {
-    /// `DB::Close` (rocksdb-c/), reporting its status; the `Drop` that follows then only
-    /// frees. `NotSupported` (a database that closes in its destructor) counts as closed.
-    fn close(&self) -> Result<()> {
-        self.ready_to_close();
+    /// `DB::Close` (rocksdb-c/), reporting its status, then the free: nothing else touches
+    /// the closed database (RocksDB's logger and version set are gone after `Close`).
+    /// `NotSupported` (a database that closes in its destructor) counts as closed.
+    fn close(self) -> Result<()> {
+        let mut this = std::mem::ManuallyDrop::new(self);
+        this.ready_to_close();
         let mut err = ErrPtr::new();
         let mut code = 0;
-        // SAFETY: the open database, owned; closed once here and then only freed by `Drop`
+        // SAFETY: the open database, owned; closed once here and then only freed
         // (`DB::Close` is idempotent and the destructor does nothing more after it).
-        unsafe { ffi::pinrocks_db_close(self.handle().as_ptr(), &mut code, err.as_out()) };
+        unsafe { ffi::pinrocks_db_close(this.handle().as_ptr(), &mut code, err.as_out()) };
+        this.free();
         match err.check_with_code(Some(code)) {
             Err(e) if e.kind() == Some(crate::raw::error::ErrorKind::NotSupported) => Ok(()),
             other => other,
         }
+    }
+}
+
+impl Drop for RawDb {
+    fn drop(&mut self) {
+        self.ready_to_close();
+        self.free();
     }
 }
 
@@ -367,9 +376,14 @@ impl DbInner {
             native,
         } = self;
         drop((default_cf, column_families, recovered, statistics));
-        let native = native.into_inner();
-        let closed = native.raw.close();
-        drop(native); // frees the database, then the comparators and its Env, then its entry
+        let Native {
+            raw,
+            comparators,
+            _holds,
+            _dir,
+        } = native.into_inner();
+        let closed = raw.close(); // closes and frees the database
+        drop((comparators, _holds, _dir)); // then the comparators, its Env, its entry
         closed
     }
 

@@ -1,11 +1,12 @@
 //! RocksDB 11.8.1's recovery from a background error can wait for ever (feature
 //! `fault-injection`): a family whose flush was asked for while the error stopped flushes
-//! keeps that request queued; the recovery's own flush request for the family is then
-//! skipped as already queued (`RetryFlushesForErrorRecovery`), and the queued request is
-//! dropped as no recovery flush (`BackgroundFlush`). The family's memtable is never flushed,
-//! and the recovery waits for it in `WaitForFlushMemTables` until the database shuts down.
-//! pinrocks marks the shutdown before every close, so a close ends such a recovery; a
-//! manual `resume` that waits for ever is ended by `cancel_background_work`.
+//! keeps that request queued; the recovery queues none of its own for the family (one
+//! request per family: `RetryFlushesForErrorRecovery`), and the queued request is dropped
+//! as no recovery flush (`BackgroundFlush`). The family's memtable is never flushed, and
+//! the recovery waits for it in `WaitForFlushMemTables` until the database shuts down.
+//! pinrocks marks the shutdown before the close of a database in which a flush or
+//! compaction failed, so a close ends such a recovery; a manual `resume` that waits for
+//! ever is ended by `cancel_background_work`.
 #![cfg(feature = "fault-injection")]
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -75,6 +76,23 @@ fn holds_both(dir: &std::path::Path) {
 /// shutdown mark first, `DB::Close` joins the recovery thread for ever).
 #[test]
 fn a_close_ends_a_recovery_that_waits_for_a_dropped_flush() {
+    a_recovery_waiting_for_a_dropped_flush_ends_at(Ending::Drop);
+}
+
+/// The same, closed with `Db::close`: the close reports, and nothing touches the closed
+/// database after it (RocksDB's logger is gone: a second shutdown mark would write to it).
+#[test]
+fn db_close_ends_a_recovery_that_waits_for_a_dropped_flush() {
+    a_recovery_waiting_for_a_dropped_flush_ends_at(Ending::Close);
+}
+
+#[derive(PartialEq)]
+enum Ending {
+    Drop,
+    Close,
+}
+
+fn a_recovery_waiting_for_a_dropped_flush_ends_at(ending: Ending) {
     let dir = tempfile::tempdir().unwrap();
     let fs = FaultFs::new().unwrap();
     fs.cap_sleeps(Some(Duration::from_millis(1)));
@@ -125,7 +143,11 @@ fn a_close_ends_a_recovery_that_waits_for_a_dropped_flush() {
         }
     });
     drop(b);
-    drop(db);
+    if ending == Ending::Close {
+        db.close().unwrap();
+    } else {
+        drop(db);
+    }
     closed.store(1, Ordering::Relaxed);
     holds_both(dir.path());
 }
