@@ -157,8 +157,7 @@ void pinrocks_db_background(rocksdb_t* db, int op, int* status_code,
         break;
       case PINROCKS_BG_CANCEL_AFTER_ERRORS: {
         uint64_t failed = 0;
-        if (!d->GetIntProperty(rocksdb::DB::Properties::kBackgroundErrors, &failed) ||
-            failed > 0) {
+        if (!d->GetIntProperty(rocksdb::DB::Properties::kBackgroundErrors, &failed) || failed > 0) {
           rocksdb::CancelAllBackgroundWork(d, /*wait=*/false);
         }
         break;

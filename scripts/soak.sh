@@ -47,7 +47,7 @@ run() {
     local start=$SECONDS status=0
     "$@" >"$log" 2>&1 || status=$?
     local figures
-    figures=$(grep -E "$pattern" "$log" | tail -1 | tr '|' '/' | cut -c1-400)
+    figures=$(grep -E "$pattern" "$log" | tail -1 | tr '|' '/' | cut -c1-400 || true)
     local verdict="clean"
     if [ "$status" -ne 0 ]; then
         verdict="**FOUND** (exit $status; $log)"
