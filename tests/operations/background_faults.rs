@@ -55,7 +55,7 @@ fn holds_exactly(db: &Db, range: std::ops::Range<u32>) {
     assert_eq!(got, want);
 }
 
-fn io_error_injected(result: pinrocks::Result<()>) {
+pub(crate) fn io_error_injected(result: pinrocks::Result<()>) {
     match result {
         Err(Error::RocksDb {
             kind: ErrorKind::IoError,

@@ -37,13 +37,13 @@ const INGESTED: u8 = 0xF0;
 
 /// Where the run's choices come from: a small, seeded generator (SplitMix64: the same seed,
 /// the same run), or a fuzzer's bytes, one per choice (then 1s: the run ends with them).
-enum Rng {
+pub(crate) enum Rng {
     Seeded(u64),
     Bytes { bytes: Vec<u8>, at: usize },
 }
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         match self {
             Rng::Seeded(state) => {
                 *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -59,7 +59,7 @@ impl Rng {
             }
         }
     }
-    fn below(&mut self, n: u64) -> u64 {
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
         self.next() % n
     }
     fn one_in(&mut self, n: u64) -> bool {

@@ -15,7 +15,11 @@ use std::time::{Duration, Instant};
 
 use pinrocks::{ColumnFamily, Db, Error, ErrorKind, FaultFs, FaultKind, Options, WriteOptions};
 
+use tempfile::TempDir;
+
+use crate::background_faults::io_error_injected;
 use crate::common::create_options;
+use crate::crash_workload::Rng;
 
 const IMMUTABLE: &str = "rocksdb.num-immutable-mem-table";
 
@@ -34,14 +38,19 @@ fn faults(fs: &FaultFs, on: bool, retryable: bool) {
     fs.inject_background_errors(FaultKind::Write, u32::from(on), retryable, false, 7);
 }
 
-fn injected(result: pinrocks::Result<()>) {
-    match result {
-        Err(Error::RocksDb {
-            kind: ErrorKind::IoError,
-            message,
-        }) => assert!(message.contains("injected"), "{message}"),
-        other => panic!("expected the injected IoError: {other:?}"),
-    }
+/// A database with families "default" and "b" on a new fault-injecting file system whose
+/// sleeps are capped at 1 ms, RocksDB's own recovery as given.
+fn open_two_families(resume_count: u32, interval: Duration) -> (TempDir, FaultFs, Db) {
+    let dir = tempfile::tempdir().unwrap();
+    let fs = FaultFs::new().unwrap();
+    fs.cap_sleeps(Some(Duration::from_millis(1)));
+    let db = Db::open_cf(
+        &on(&fs, resume_count, interval),
+        dir.path(),
+        ["default", "b"],
+    )
+    .unwrap();
+    (dir, fs, db)
 }
 
 /// Writes one key to each family, fails the default family's flush (a soft background
@@ -56,7 +65,7 @@ fn a_flush_queued_behind_a_background_error(
     db.writer().put(b"a", b"in default").unwrap();
     db.writer().cf(b).put(b"b", b"in b").unwrap();
     faults(fs, true, retryable);
-    injected(db.flush());
+    io_error_injected(db.flush());
 }
 
 fn holds_both(dir: &std::path::Path) {
@@ -93,11 +102,7 @@ enum Ending {
 }
 
 fn a_recovery_waiting_for_a_dropped_flush_ends_at(ending: Ending) {
-    let dir = tempfile::tempdir().unwrap();
-    let fs = FaultFs::new().unwrap();
-    fs.cap_sleeps(Some(Duration::from_millis(1)));
-    let options = on(&fs, 1000, Duration::from_millis(300));
-    let db = Db::open_cf(&options, dir.path(), ["default", "b"]).unwrap();
+    let (dir, fs, db) = open_two_families(1000, Duration::from_millis(300));
     let b = db.cf("b").unwrap();
     a_flush_queued_behind_a_background_error(&fs, &db, &b, true);
     // The first automatic attempt fails (its flush meets the fault) and waits 300 ms.
@@ -158,11 +163,7 @@ fn a_recovery_waiting_for_a_dropped_flush_ends_at(ending: Ending) {
 /// can meet a manual resume too, seen once in the crash test, not yet repeated.)
 #[test]
 fn cancel_ends_a_resume_that_waits_for_its_flushes() {
-    let dir = tempfile::tempdir().unwrap();
-    let fs = FaultFs::new().unwrap();
-    fs.cap_sleeps(Some(Duration::from_millis(1)));
-    let options = on(&fs, 0, Duration::from_millis(1));
-    let db = Db::open_cf(&options, dir.path(), ["default", "b"]).unwrap();
+    let (dir, fs, db) = open_two_families(0, Duration::from_millis(1));
     let b = db.cf("b").unwrap();
     a_flush_queued_behind_a_background_error(&fs, &db, &b, true);
     faults(&fs, false, false);
@@ -214,42 +215,34 @@ fn recovery_stress_closes_every_database() {
         }
     });
     let deadline = Instant::now() + Duration::from_secs(seconds);
-    let mut rng: u64 = std::env::var("PINROCKS_RECOVERY_STRESS_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0x9E37_79B9_7F4A_7C15);
-    let mut below = |n: u64| {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng % n
-    };
+    let mut rng = Rng::Seeded(
+        std::env::var("PINROCKS_RECOVERY_STRESS_SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(1),
+    );
     let mut nowal = WriteOptions::new();
     nowal.disable_wal(true);
     let mut databases = 0u64;
     while Instant::now() < deadline {
         databases += 1;
-        let dir = tempfile::tempdir().unwrap();
-        let fs = FaultFs::new().unwrap();
-        fs.cap_sleeps(Some(Duration::from_millis(1)));
-        let options = on(&fs, below(3) as u32, Duration::from_millis(1));
-        let db = Db::open_cf(&options, dir.path(), ["default", "b"]).unwrap();
+        let (_dir, fs, db) = open_two_families(rng.below(3) as u32, Duration::from_millis(1));
         let b = db.cf("b").unwrap();
         for _ in 0..30 {
             progress.fetch_add(1, Ordering::Relaxed);
-            let k = [below(16) as u8];
+            let k = [rng.below(16) as u8];
             // Refusals are expected here; only a wait that never ends is a finding.
-            let _ = match below(10) {
+            let _ = match rng.below(10) {
                 0 | 1 => db.writer().put(&k, b"v"),
                 2 => db.writer().options(&nowal).put(&k, b"w"),
                 3 => db.writer().cf(&b).put(&k, b"c"),
                 4 | 5 => db.flush(),
                 6 => b.flush(),
                 7 => {
-                    let seed = below(1 << 31) as u32;
+                    let seed = rng.below(1 << 31) as u32;
                     fs.inject_background_errors(
                         FaultKind::Write,
-                        1 + below(3) as u32,
+                        1 + rng.below(3) as u32,
                         true,
                         false,
                         seed,
@@ -265,7 +258,7 @@ fn recovery_stress_closes_every_database() {
                 _ => db.compact_range(None, None),
             };
         }
-        if below(2) == 0 {
+        if rng.below(2) == 0 {
             faults(&fs, false, false);
         }
         drop(b);
