@@ -60,6 +60,8 @@ fn main() {
         "timestamps.cc",
         "fault_fs.cc",
         "guarded_calls.cc",
+        "space_recovery.h",
+        "space_recovery.cc",
         "layout_probes.cc",
         "bench_floor.cc",
     ] {
@@ -87,6 +89,7 @@ fn main() {
         .file("rocksdb-c/entities.cc")
         .file("rocksdb-c/timestamps.cc")
         .file("rocksdb-c/guarded_calls.cc")
+        .file("rocksdb-c/space_recovery.cc")
         // Test-only probes of layout.h (src/raw/layout_tests.rs); not in pinrocks.h, so
         // bindgen does not see them.
         .file("rocksdb-c/layout_probes.cc")

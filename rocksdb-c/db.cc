@@ -16,6 +16,7 @@
 #include "rocksdb/slice.h"
 #include "rocksdb/sst_file_reader.h"
 #include "rocksdb/table.h"
+#include "space_recovery.h"
 
 #define PINROCKS_SAME_BOTTOMMOST(ours, theirs)                                        \
   static_assert(ours == static_cast<int>(rocksdb::BottommostLevelCompaction::theirs), \
@@ -155,11 +156,13 @@ void pinrocks_db_background(rocksdb_t* db, int op, int* status_code,
       case PINROCKS_BG_VERIFY_FILE_CHECKSUMS:
         s = d->VerifyFileChecksums(rocksdb::ReadOptions());
         break;
-      case PINROCKS_BG_CANCEL_AFTER_ERRORS: {
+      case PINROCKS_BG_READY_TO_CLOSE: {
         uint64_t failed = 0;
         if (!d->GetIntProperty(rocksdb::DB::Properties::kBackgroundErrors, &failed) || failed > 0) {
           rocksdb::CancelAllBackgroundWork(d, /*wait=*/false);
         }
+        // After the cancel: a space recovery waited for here may be in the flush wait it ends.
+        pinrocks::leave_space_recovery(d);
         break;
       }
       default:

@@ -247,9 +247,10 @@ void pinrocks_flush(rocksdb_t* db, size_t count, rocksdb_column_family_handle_t*
 #define PINROCKS_BG_RESUME 6                /* Resume: recover from a background error */
 #define PINROCKS_BG_VERIFY_CHECKSUM 7       /* VerifyChecksum: every SST file's block checksums */
 #define PINROCKS_BG_VERIFY_FILE_CHECKSUMS 8 /* VerifyFileChecksums: whole-file checksums */
-/* CancelAllBackgroundWork(wait = false) only if a flush or compaction failed in this open
-   (the rocksdb.background-errors property is not 0): pinrocks' step before a close. */
-#define PINROCKS_BG_CANCEL_AFTER_ERRORS 9
+/* pinrocks' step before a close: CancelAllBackgroundWork(wait = false) only if a flush or
+   compaction failed in this open (the rocksdb.background-errors property is not 0), then the
+   database out of its SstFileManager's space recovery (space_recovery.cc). */
+#define PINROCKS_BG_READY_TO_CLOSE 9
 /* One control of the database's background work (op: PINROCKS_BG_*). */
 void pinrocks_db_background(rocksdb_t* db, int op, int* status_code,
                             char** errptr) PINROCKS_NOEXCEPT;

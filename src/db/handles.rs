@@ -203,14 +203,13 @@ impl RawDb {
     /// The mark is RocksDB 11.8.1's `CancelAllBackgroundWork(false)`, which `DB::Close`
     /// calls too, but only after it has joined RocksDB's own recovery thread
     /// (`ErrorHandler::EndAutoRecovery`). That thread can wait for ever in
-    /// `WaitForFlushMemTables`: a family whose flush request was queued while a background
-    /// error stopped flushes gets no recovery request of its own (one per family is
-    /// queued), and the queued one is then dropped as no recovery flush
-    /// (`BackgroundFlush`, which counts it as a failed flush), so the family's memtables
-    /// are never flushed (`recovery_hangs.rs`). The mark wakes that wait, which returns
+    /// `WaitForFlushMemTables` for a flush request RocksDB dropped (counted as a failed
+    /// flush; `recovery_hangs.rs`, `docs/faults.md`). The mark wakes that wait, which returns
     /// `ShutdownInProgress`, and the close joins the thread. The cost, only after a failed
     /// flush or compaction: a recovery still running is cut short instead of awaited, so
-    /// what was written without the WAL since the error may be lost, as in a crash.
+    /// what was written without the WAL since the error may be lost, as in a crash. Last,
+    /// the database leaves its `SstFileManager`'s space recovery, which RocksDB's close
+    /// can free it under (`rocksdb-c/space_recovery.cc`).
     fn ready_to_close(&self) {
         for _ in 0..=u32::from(u16::MAX) {
             if self.background(ffi::PINROCKS_BG_CONTINUE).is_err() {
@@ -218,7 +217,7 @@ impl RawDb {
             }
         }
         // A failure leaves the close as RocksDB orders it; nobody to report to.
-        let _ = self.background(ffi::PINROCKS_BG_CANCEL_AFTER_ERRORS);
+        let _ = self.background(ffi::PINROCKS_BG_READY_TO_CLOSE);
     }
 
     /// Frees the database: for a transaction database its `rocksdb_t` wrapper first, then

@@ -1029,6 +1029,10 @@ fn crash_cycles_keep_every_acknowledged_write_the_model_allows() {
         }
         runs += 1;
         running.store(seed, std::sync::atomic::Ordering::Relaxed);
+        // A seed that kills the process (a signal) is named by the last of these lines.
+        if std::env::var_os("PINROCKS_CRASH_TRACE_SEEDS").is_some() {
+            eprintln!("crash-seed {seed}");
+        }
         // A panic (a reopen that fails after a crash) is a violation too, with its seed.
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             run(seed, cycles, &mut figures)

@@ -1,0 +1,17 @@
+// The step before a close that keeps RocksDB's space recovery off a closed database
+// (space_recovery.cc).
+#ifndef PINROCKS_SPACE_RECOVERY_H
+#define PINROCKS_SPACE_RECOVERY_H
+
+#include "rocksdb/db.h"
+
+namespace pinrocks {
+
+// Stops new error recoveries of `db` and takes it off its SstFileManager's recovery list,
+// waiting while the manager's thread is recovering it. Only before a close: afterwards
+// RocksDB recovers this database from no background error on its own.
+void leave_space_recovery(rocksdb::DB* db);
+
+}  // namespace pinrocks
+
+#endif  // PINROCKS_SPACE_RECOVERY_H
