@@ -156,15 +156,10 @@ void pinrocks_db_background(rocksdb_t* db, int op, int* status_code,
       case PINROCKS_BG_VERIFY_FILE_CHECKSUMS:
         s = d->VerifyFileChecksums(rocksdb::ReadOptions());
         break;
-      case PINROCKS_BG_READY_TO_CLOSE: {
-        uint64_t failed = 0;
-        if (!d->GetIntProperty(rocksdb::DB::Properties::kBackgroundErrors, &failed) || failed > 0) {
-          rocksdb::CancelAllBackgroundWork(d, /*wait=*/false);
-        }
-        // After the cancel: a space recovery waited for here may be in the flush wait it ends.
-        pinrocks::leave_space_recovery(d);
+      case PINROCKS_BG_READY_TO_CLOSE:
+        // The cancel first: a space recovery waited for next may be in the flush wait it ends.
+        pinrocks::leave_space_recovery(d, pinrocks::cancel_after_failures(d));
         break;
-      }
       default:
         s = rocksdb::Status::InvalidArgument("pinrocks_db_background: unknown op");
     }

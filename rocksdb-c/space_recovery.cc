@@ -26,6 +26,7 @@
 // one fails to compile here.
 #include "space_recovery.h"
 
+#include <algorithm>
 #include <chrono>
 #include <list>
 #include <thread>
@@ -61,7 +62,16 @@ PINROCKS_REACH(ManagerList, std::list<rocksdb::ErrorHandler*>, rocksdb::SstFileM
 
 }  // namespace
 
-void pinrocks::leave_space_recovery(rocksdb::DB* db) {
+bool pinrocks::cancel_after_failures(rocksdb::DB* db) {
+  uint64_t failed = 0;
+  if (!db->GetIntProperty(rocksdb::DB::Properties::kBackgroundErrors, &failed) || failed > 0) {
+    rocksdb::CancelAllBackgroundWork(db, /*wait=*/false);
+    return true;
+  }
+  return false;
+}
+
+void pinrocks::leave_space_recovery(rocksdb::DB* db, bool cancelled) {
   // Every kind of database pinrocks opens has a DBImpl at its root: TTL and transaction
   // databases are wrappers that forward GetRootDB, read-only and secondary ones derive from
   // DBImpl (RocksDB's own CancelAllBackgroundWork makes the same cast).
@@ -82,22 +92,15 @@ void pinrocks::leave_space_recovery(rocksdb::DB* db) {
   // would end it next: from here only the manager's recovery sets or clears the flag, under
   // the mutex, so clearing it below cannot hide a recovery still running.
   handler->EndAutoRecovery();
-  bool cancelled = false;
   for (;;) {
-    bool listed = false;
     {
       // The order RocksDB takes them in (StartErrorRecovery): database mutex, then manager.
       rocksdb::MutexLock manager_lock(&(manager->*reach(ManagerMutex{})));
       if (manager->*reach(ManagerBusyWith{}) != handler) {
         auto& list = manager->*reach(ManagerList{});
-        for (auto it = list.begin(); it != list.end(); ++it) {
-          if (*it == handler) {
-            list.erase(it);
-            listed = true;
-            break;
-          }
-        }
-        if (listed) {
+        auto listed = std::find(list.begin(), list.end(), handler);
+        if (listed != list.end()) {
+          list.erase(listed);
           // As CancelErrorRecoveryForShutDown does for a cancelled recovery.
           handler->*reach(RecoveryInProgress{}) = false;
         }
@@ -108,11 +111,8 @@ void pinrocks::leave_space_recovery(rocksdb::DB* db) {
     // recovery flush can meet the wait for a dropped flush that only a cancel ends
     // (docs/faults.md): cancelled here if a flush or compaction has failed by now.
     db_mutex->Unlock();
-    uint64_t failed = 0;
-    if (!cancelled && impl->GetIntProperty(rocksdb::DB::Properties::kBackgroundErrors, &failed) &&
-        failed > 0) {
-      rocksdb::CancelAllBackgroundWork(impl, /*wait=*/false);
-      cancelled = true;
+    if (!cancelled) {
+      cancelled = cancel_after_failures(db);
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
     db_mutex->Lock();
