@@ -477,8 +477,21 @@ pub(crate) const CONTRACTS: &[Contract] = &[
     row(Cf, "source_compaction_factor", true, Ignored),
     row(Cf, "target_file_size_multiplier", true, Allowed),
     row(Cf, "target_file_size_is_upper_bound", true, Allowed),
-    // Arena::OptimizeBlockSize clamps it to [4 KiB, 2 GiB] (memory/arena.cc).
-    row(Cf, "arena_block_size", true, Allowed),
+    row(
+        Cf,
+        "arena_block_size",
+        true,
+        int(
+            0,
+            256 * MIB,
+            "bytes allocated up front by every memtable: MemTable's Arena takes each new block of \
+             this size (clamped to [4 KiB, 2 GiB] by Arena::OptimizeBlockSize, memory/arena.cc) \
+             at the first write that outgrows its inline block, and every live memtable, \
+             immutable ones and a mempurge's output included, holds one: a size_t parse turns \
+             -2147483648 into 2 GiB blocks, and a few of them throw std::bad_alloc on the write \
+             or flush thread under an address-space limit (the option fuzzer's crash)",
+        ),
+    ),
     // Allocated only with inplace_update_support (MemTable::MemTable), which is refused;
     // bounded all the same, so that the vector stays sound if that ever changes.
     row(

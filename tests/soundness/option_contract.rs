@@ -166,6 +166,44 @@ fn blob_readahead_is_bounded() {
     );
 }
 
+/// The option fuzzer's crash (fuzz/seeds/options/arena-block-2-gib): `arena_block_size` is
+/// a `size_t` RocksDB parses with `stoull`, so -2147483648 became 2 GiB blocks, one per
+/// memtable at its first write, which threw `std::bad_alloc` under fuzz.sh's address-space
+/// limit once earlier inputs had grown the thread pools. Refused on every path now.
+#[test]
+fn arena_blocks_are_bounded() {
+    let crash = "experimental_mempurge_threshold=2147483647;\
+                 block_based_table_factory={enable_index_compression=0};\
+                 arena_block_size=-2147483648;allow_ingest_behind=0";
+    let mut options = create_options();
+    assert_eq!(
+        rejected_name(options.set_from_string(crash)),
+        "arena_block_size"
+    );
+    assert_eq!(
+        rejected_name(options.set_by_name(&[("arena_block_size", "1T")])),
+        "arena_block_size"
+    );
+    options
+        .set_by_name(&[("arena_block_size", "268435456")])
+        .unwrap();
+    assert_eq!(
+        options.get_by_name("arena_block_size").unwrap().as_deref(),
+        Some("268435456")
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(&options, dir.path()).unwrap();
+    assert_eq!(
+        rejected_name(db.set_options(&[("arena_block_size", "268435457")])),
+        "arena_block_size"
+    );
+    db.set_options(&[("arena_block_size", "65536")]).unwrap();
+    db.put(b"k", b"v").unwrap();
+    db.flush().unwrap();
+    assert_eq!(db.get(b"k").unwrap().as_deref(), Some(&b"v"[..]));
+    db.close().unwrap();
+}
+
 /// Class 2 (cases 8 and 9): thread pools bounded, and a refused size leaves them as they
 /// were.
 #[test]
