@@ -386,19 +386,6 @@ void pinrocks_options_set_info_log(rocksdb_options_t* options, int level, void* 
 /* ---- Event listeners (rocksdb-c/listener.cc) ----
  * Each event's data is borrowed for the call: strings are pinrocks_slice views of RocksDB's
  * own (`reason` a NUL-terminated static name), lists arrays of them. */
-#define PINROCKS_EVENT_FLUSH_BEGIN 0          /* info: pinrocks_flush_info */
-#define PINROCKS_EVENT_FLUSH_COMPLETED 1      /* info: pinrocks_flush_info */
-#define PINROCKS_EVENT_COMPACTION_BEGIN 2     /* info: pinrocks_compaction_info */
-#define PINROCKS_EVENT_COMPACTION_COMPLETED 3 /* info: pinrocks_compaction_info */
-#define PINROCKS_EVENT_STALL_CHANGED 4        /* info: pinrocks_stall_info */
-#define PINROCKS_EVENT_BACKGROUND_ERROR 5     /* info: pinrocks_error_info */
-#define PINROCKS_EVENT_RECOVERY_END 6         /* info: pinrocks_error_info (the new status) */
-#define PINROCKS_EVENT_MEMTABLE_SEALED 7      /* info: pinrocks_memtable_info */
-#define PINROCKS_EVENT_TABLE_FILE_CREATED 8   /* info: pinrocks_table_file_info */
-#define PINROCKS_EVENT_TABLE_FILE_DELETED 9   /* info: pinrocks_table_file_info (no cf_name) */
-#define PINROCKS_EVENT_FILE_INGESTED 10       /* info: pinrocks_ingestion_info */
-#define PINROCKS_EVENT_RECOVERY_BEGIN 11      /* info: pinrocks_error_info (`choice`: auto) */
-#define PINROCKS_EVENT_CF_HANDLE_DELETED 12   /* info: pinrocks_slice, the family's name */
 typedef struct pinrocks_flush_info {
   pinrocks_slice cf_name;
   pinrocks_slice file_path;
@@ -466,10 +453,35 @@ typedef struct pinrocks_ingestion_info {
   uint64_t global_seqno;
   uint64_t num_entries;
 } pinrocks_ingestion_info;
-typedef void (*pinrocks_event_fn)(void* state, int event, const void* info);
-/* Adds a listener calling `event` to the databases opened with `options`. */
+/* Every event, once: X(the listener's function, the struct it is handed). The list makes
+ * the table of functions below, one typed pointer per event; listener.cc calls each through
+ * its own field with the struct RocksDB's override builds, and event_listener.rs fills every
+ * field by name (a missing, extra or mistyped one does not compile on either side). */
+#define PINROCKS_EVENTS(X)                                                         \
+  X(on_flush_begin, pinrocks_flush_info)                                           \
+  X(on_flush_completed, pinrocks_flush_info)                                       \
+  X(on_compaction_begin, pinrocks_compaction_info)                                 \
+  X(on_compaction_completed, pinrocks_compaction_info)                             \
+  X(on_memtable_sealed, pinrocks_memtable_info)                                    \
+  X(on_table_file_created, pinrocks_table_file_info)                               \
+  X(on_table_file_deleted, pinrocks_table_file_info) /* no cf_name */              \
+  X(on_external_file_ingested, pinrocks_ingestion_info)                            \
+  X(on_stall_conditions_changed, pinrocks_stall_info)                              \
+  X(on_background_error, pinrocks_error_info)                                      \
+  X(on_error_recovery_begin, pinrocks_error_info)    /* `choice`: auto recovery */ \
+  X(on_error_recovery_end, pinrocks_error_info)      /* the new status */          \
+  X(on_column_family_handle_deleted, pinrocks_slice) /* the family's name */
+/* What one listener wants: a function per event, NULL for an event it does not want (the
+ * C++ listener then returns at once, building nothing). */
+#define PINROCKS_EVENT_FIELD(name, info) void (*name)(void* state, const info* event);
+typedef struct pinrocks_events {
+  PINROCKS_EVENTS(PINROCKS_EVENT_FIELD)
+} pinrocks_events;
+#undef PINROCKS_EVENT_FIELD
+/* Adds a listener to the databases opened with `options`: `events` (copied) for what it
+ * wants, `state` handed to each and freed by `destroy` with the last database using it. */
 void pinrocks_options_add_event_listener(rocksdb_options_t* options, void* state,
-                                         pinrocks_event_fn event, pinrocks_destroy_fn destroy,
+                                         const pinrocks_events* events, pinrocks_destroy_fn destroy,
                                          int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
 /* The std::string RocksDB gives a callback for its result (a merge's new value, a filter's

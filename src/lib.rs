@@ -64,7 +64,7 @@ pub use callbacks::event_info::{
     BackgroundErrorInfo, CompactionInfo, FlushInfo, IngestionInfo, MemtableInfo, RecoveryInfo,
     StallCondition, StallInfo, TableFileInfo, TableFileReason,
 };
-pub use callbacks::event_listener::EventListener;
+pub use callbacks::event_listener::{EventListener, Events};
 pub use callbacks::info_log::{InfoLog, LogLevel};
 pub use callbacks::merge::{MergeError, MergeInput, MergeOperands, MergeOperator, MergeOutput};
 pub use callbacks::prefix_extractor::CustomPrefix;

@@ -10,14 +10,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use pinrocks::{
-    CompactionInfo, Db, EventListener, FlushInfo, InfoLog, LogLevel, MemtableInfo, Options,
-    StallInfo, TableFileInfo,
+    BackgroundErrorInfo, CompactionInfo, Db, EventListener, FlushInfo, InfoLog, IngestionInfo,
+    LogLevel, MemtableInfo, Options, RecoveryInfo, StallInfo, TableFileInfo,
 };
 
 use crate::paired::{self, Ratio, Read};
 use crate::tiers;
 
-/// Counts every event it is told.
+/// Counts every event (it overrides all, and wants all: `Events::ALL`, the default).
 #[derive(Default)]
 struct Counting(AtomicU64);
 
@@ -50,6 +50,21 @@ impl EventListener for Counting {
         self.tick()
     }
     fn on_stall_conditions_changed(&self, _: &StallInfo<'_>) {
+        self.tick()
+    }
+    fn on_external_file_ingested(&self, _: &IngestionInfo<'_>) {
+        self.tick()
+    }
+    fn on_background_error(&self, _: &BackgroundErrorInfo<'_>) {
+        self.tick()
+    }
+    fn on_error_recovery_begin(&self, _: &RecoveryInfo<'_>) {
+        self.tick()
+    }
+    fn on_error_recovery_end(&self, _: Option<&pinrocks::Error>) {
+        self.tick()
+    }
+    fn on_column_family_handle_deleted(&self, _: &str) {
         self.tick()
     }
 }

@@ -2,8 +2,14 @@
 //! memtables sealed, table files created and deleted, ingests, write stalls, background
 //! errors and the recovery from them, column family handles deleted, each with its data
 //! borrowed from RocksDB for the call (`event_info.rs`).
+//!
+//! Every event is written once, in the `events!` list below: it makes the trait's method,
+//! the [`Events`] flag, the typed function C++ calls (whose pointer type bindgen takes from
+//! `PINROCKS_EVENTS` in pinrocks.h, so an event handed the wrong struct does not compile)
+//! and the table a listener hands RocksDB, with no function for an event it does not want.
 
-use std::ffi::{c_int, c_void};
+use std::ffi::c_void;
+use std::ops::BitOr;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 
@@ -16,6 +22,109 @@ use crate::raw::ffi;
 use crate::raw::reentry;
 use crate::raw::trampoline::{discard_panic, drop_in_callback};
 
+/// Which events a listener wants ([`EventListener::events`]): RocksDB's listener calls into
+/// Rust for these only, and builds nothing for the others. Flags combine with `|`.
+///
+/// ```
+/// use pinrocks::Events;
+/// let flushes = Events::FLUSH_BEGIN | Events::FLUSH_COMPLETED;
+/// assert!(flushes.contains(Events::FLUSH_COMPLETED));
+/// assert!(!flushes.contains(Events::COMPACTION_COMPLETED));
+/// assert!(Events::ALL.contains(flushes));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Events(u16);
+
+impl Events {
+    /// No event.
+    pub const NONE: Events = Events(0);
+
+    /// Whether every event of `other` is in `self`.
+    pub const fn contains(self, other: Events) -> bool {
+        self.0 & other.0 == other.0
+    }
+}
+
+impl BitOr for Events {
+    type Output = Events;
+    fn bitor(self, other: Events) -> Events {
+        Events(self.0 | other.0)
+    }
+}
+
+/// The one list of events: `FLAG = bit: method(argument) <- the struct pinrocks.h hands it
+/// => the delivery`, the method's docs above it.
+macro_rules! events {
+    (
+        $(#[$trait_doc:meta])*
+        pub trait EventListener {
+            $(#[$events_doc:meta])*
+            fn events;
+            $(
+                $(#[$doc:meta])*
+                $flag:ident = $bit:literal:
+                fn $method:ident(&self, $arg:ident: $arg_ty:ty)
+                    <- $raw_ty:ty => |$listener:ident, $raw:ident| $deliver:expr;
+            )*
+        }
+    ) => {
+        $(#[$trait_doc])*
+        #[allow(unused_variables)]
+        pub trait EventListener: Send + Sync + 'static {
+            $(#[$events_doc])*
+            fn events(&self) -> Events {
+                Events::ALL
+            }
+            $(
+                $(#[$doc])*
+                fn $method(&self, $arg: $arg_ty) {}
+            )*
+        }
+
+        impl Events {
+            $(
+                #[doc = concat!("[`EventListener::", stringify!($method), "`].")]
+                pub const $flag: Events = Events(1 << $bit);
+            )*
+            /// Every event.
+            pub const ALL: Events = Events(0 $(| 1 << $bit)*);
+        }
+
+        /// The function C++ calls for each event, typed by its struct.
+        mod deliveries {
+            use super::*;
+            $(
+                pub(super) extern "C" fn $method(state: *mut c_void, event: *const $raw_ty) {
+                    deliver(state, |$listener| {
+                        // SAFETY: C++ hands this event's own struct (the pointer's type is
+                        // the field's of pinrocks_events), its views, arrays and choice
+                        // valid and only this thread's for the call: what each `from_raw`
+                        // asks.
+                        unsafe {
+                            let $raw: &$raw_ty = &*event;
+                            $deliver
+                        }
+                    })
+                }
+            )*
+        }
+
+        /// The table of functions for the events `wanted`.
+        fn table(wanted: Events) -> ffi::pinrocks_events {
+            ffi::pinrocks_events {
+                $(
+                    $method: if wanted.contains(Events::$flag) {
+                        Some(deliveries::$method)
+                    } else {
+                        None
+                    },
+                )*
+            }
+        }
+    };
+}
+
+events! {
 /// What a database tells as it works: implement the events you want, the others do
 /// nothing. Add one with [`Options::add_event_listener`](crate::Options::add_event_listener)
 /// (several may be added; each database opened with the options calls every one).
@@ -68,131 +177,99 @@ use crate::raw::trampoline::{discard_panic, drop_in_callback};
 ///     }
 /// }
 /// ```
-#[allow(unused_variables)]
-pub trait EventListener: Send + Sync + 'static {
+pub trait EventListener {
+    /// The events this listener wants, asked once when it is added: RocksDB calls it for
+    /// those only (all by default). A method overridden for an event left out is not called.
+    fn events;
     /// A flush is about to write a memtable to an SST file.
-    fn on_flush_begin(&self, info: &FlushInfo<'_>) {}
+    FLUSH_BEGIN = 0: fn on_flush_begin(&self, info: &FlushInfo<'_>)
+        <- ffi::pinrocks_flush_info => |l, raw| l.on_flush_begin(&FlushInfo::from_raw(raw));
     /// A flush wrote its SST file (`info.file_path`).
-    fn on_flush_completed(&self, info: &FlushInfo<'_>) {}
+    FLUSH_COMPLETED = 1: fn on_flush_completed(&self, info: &FlushInfo<'_>)
+        <- ffi::pinrocks_flush_info => |l, raw| l.on_flush_completed(&FlushInfo::from_raw(raw));
     /// A compaction is about to start.
-    fn on_compaction_begin(&self, info: &CompactionInfo<'_>) {}
+    COMPACTION_BEGIN = 2: fn on_compaction_begin(&self, info: &CompactionInfo<'_>)
+        <- ffi::pinrocks_compaction_info
+        => |l, raw| l.on_compaction_begin(&CompactionInfo::from_raw(raw));
     /// A compaction finished (successfully or not: `info.status`).
-    fn on_compaction_completed(&self, info: &CompactionInfo<'_>) {}
+    COMPACTION_COMPLETED = 3: fn on_compaction_completed(&self, info: &CompactionInfo<'_>)
+        <- ffi::pinrocks_compaction_info
+        => |l, raw| l.on_compaction_completed(&CompactionInfo::from_raw(raw));
     /// A memtable became immutable (full, or a flush asked for it), on the thread of the
     /// write or flush that sealed it.
-    fn on_memtable_sealed(&self, info: &MemtableInfo<'_>) {}
+    MEMTABLE_SEALED = 4: fn on_memtable_sealed(&self, info: &MemtableInfo<'_>)
+        <- ffi::pinrocks_memtable_info
+        => |l, raw| l.on_memtable_sealed(&MemtableInfo::from_raw(raw));
     /// A flush, a compaction or a recovery created an SST file (or failed to: `info.status`).
-    fn on_table_file_created(&self, info: &TableFileInfo<'_>) {}
+    TABLE_FILE_CREATED = 5: fn on_table_file_created(&self, info: &TableFileInfo<'_>)
+        <- ffi::pinrocks_table_file_info
+        => |l, raw| l.on_table_file_created(&TableFileInfo::from_raw(raw));
     /// An SST file was deleted (obsolete after a compaction, or a dropped family's).
-    fn on_table_file_deleted(&self, info: &TableFileInfo<'_>) {}
+    TABLE_FILE_DELETED = 6: fn on_table_file_deleted(&self, info: &TableFileInfo<'_>)
+        <- ffi::pinrocks_table_file_info
+        => |l, raw| l.on_table_file_deleted(&TableFileInfo::from_raw(raw));
     /// An external SST file was ingested, inside the ingest call.
-    fn on_external_file_ingested(&self, info: &IngestionInfo<'_>) {}
+    FILE_INGESTED = 7: fn on_external_file_ingested(&self, info: &IngestionInfo<'_>)
+        <- ffi::pinrocks_ingestion_info
+        => |l, raw| l.on_external_file_ingested(&IngestionInfo::from_raw(raw));
     /// A column family's writes slowed down, stopped, or went back to normal. RocksDB
     /// notifies from the thread that made the change (a flush's, a compaction's), so two
     /// changes close together can arrive in either order: `info.previous` tells.
-    fn on_stall_conditions_changed(&self, info: &StallInfo<'_>) {}
+    STALL_CONDITIONS_CHANGED = 8: fn on_stall_conditions_changed(&self, info: &StallInfo<'_>)
+        <- ffi::pinrocks_stall_info
+        => |l, raw| l.on_stall_conditions_changed(&StallInfo::from_raw(raw));
     /// A background error: writes may be stopped until it is cleared
     /// ([`Db::resume`](crate::Db::resume), or RocksDB's own recovery). The listener may
     /// suppress it or change its severity ([`BackgroundErrorInfo::suppress`]).
-    fn on_background_error(&self, info: &BackgroundErrorInfo<'_>) {}
+    BACKGROUND_ERROR = 9: fn on_background_error(&self, info: &BackgroundErrorInfo<'_>)
+        <- ffi::pinrocks_error_info
+        => |l, raw| l.on_background_error(&BackgroundErrorInfo::from_raw(raw));
     /// RocksDB is starting its own recovery from a background error; the listener may stop
     /// it ([`RecoveryInfo::disable_auto_recovery`]).
-    fn on_error_recovery_begin(&self, info: &RecoveryInfo<'_>) {}
+    ERROR_RECOVERY_BEGIN = 10: fn on_error_recovery_begin(&self, info: &RecoveryInfo<'_>)
+        <- ffi::pinrocks_error_info
+        => |l, raw| {
+            if let Some(info) = RecoveryInfo::from_raw(raw) {
+                l.on_error_recovery_begin(&info);
+            }
+        };
     /// RocksDB's recovery from a background error ended, its own or a successful
     /// [`Db::resume`](crate::Db::resume) (inside that call): `error` is what is left
     /// (`None`: recovered, writes go on). A failed `resume` reports nothing here.
-    fn on_error_recovery_end(&self, error: Option<&Error>) {}
+    ERROR_RECOVERY_END = 11: fn on_error_recovery_end(&self, error: Option<&Error>)
+        <- ffi::pinrocks_error_info
+        => |l, raw| {
+            let left = status(raw.status_code, &raw.status_message).err();
+            l.on_error_recovery_end(left.as_ref());
+        };
     /// A column family handle is being deleted (a dropped family's, or the database
     /// closing), on the thread that drops it. At close "default" comes twice (pinrocks'
     /// handle and RocksDB's own), and RocksDB's internal families (statistics persisted
     /// to disk) come too.
-    fn on_column_family_handle_deleted(&self, cf_name: &str) {}
+    COLUMN_FAMILY_HANDLE_DELETED = 12: fn on_column_family_handle_deleted(&self, cf_name: &str)
+        <- ffi::pinrocks_slice => |l, raw| l.on_column_family_handle_deleted(text(raw));
+}
 }
 
 /// The listeners' state behind the C++ listener: freed by `destroy_listener`.
 type Listener = Arc<dyn EventListener>;
 
-/// What C++ takes over for one listener.
-pub(crate) fn to_raw(listener: Arc<dyn EventListener>) -> *mut c_void {
-    Box::into_raw(Box::new(listener)).cast()
+/// What C++ takes over for one listener: its state, and the table of the events it wants
+/// (asked once).
+pub(crate) fn to_raw(listener: Arc<dyn EventListener>) -> (*mut c_void, ffi::pinrocks_events) {
+    let events = table(listener.events());
+    (Box::into_raw(Box::new(listener)).cast(), events)
 }
 
-/// One event from RocksDB (see `pinrocks_event_fn`).
-pub(crate) extern "C" fn on_event(state: *mut c_void, event: c_int, info: *const c_void) {
+/// Runs one event's delivery for the listener behind `state`: a panic must not unwind into
+/// RocksDB (that event is lost, the next ones delivered), and the database may not be
+/// called from inside.
+fn deliver(state: *mut c_void, delivery: impl FnOnce(&dyn EventListener)) {
     // SAFETY: `state` is the box of `to_raw`, live until `destroy_listener`.
     let listener: &Listener = unsafe { &*state.cast::<Listener>() };
-    // A panic must not unwind into RocksDB: that event is lost, the next ones delivered.
     discard_panic(panic::catch_unwind(AssertUnwindSafe(|| {
-        reentry::inside(reentry::EVENT_LISTENER, || {
-            // SAFETY: `info` points to the struct `event` names (pinrocks.h), valid for the
-            // call, and its slices to RocksDB's data, valid as long.
-            unsafe { deliver(listener.as_ref(), event as u32, info) }
-        })
+        reentry::inside(reentry::EVENT_LISTENER, || delivery(listener.as_ref()))
     })));
-}
-
-/// Calls the listener's method for `event`.
-///
-/// # Safety
-/// `info` must point to the struct pinrocks.h names for `event`, valid for the call, with
-/// its views and arrays (and a choice, only this thread's during the call).
-unsafe fn deliver(listener: &dyn EventListener, event: u32, info: *const c_void) {
-    /// # Safety
-    /// `info` points to a `T` valid for the call.
-    unsafe fn raw<'a, T>(info: *const c_void) -> &'a T {
-        // SAFETY: the caller's contract.
-        unsafe { &*info.cast::<T>() }
-    }
-    // SAFETY: each `raw` reads the struct pinrocks.h names for `event`, and each
-    // `from_raw` its views and choice, valid for the call: the caller's contract.
-    unsafe {
-        match event {
-            ffi::PINROCKS_EVENT_FLUSH_BEGIN => {
-                listener.on_flush_begin(&FlushInfo::from_raw(raw(info)))
-            }
-            ffi::PINROCKS_EVENT_FLUSH_COMPLETED => {
-                listener.on_flush_completed(&FlushInfo::from_raw(raw(info)))
-            }
-            ffi::PINROCKS_EVENT_COMPACTION_BEGIN => {
-                listener.on_compaction_begin(&CompactionInfo::from_raw(raw(info)))
-            }
-            ffi::PINROCKS_EVENT_COMPACTION_COMPLETED => {
-                listener.on_compaction_completed(&CompactionInfo::from_raw(raw(info)))
-            }
-            ffi::PINROCKS_EVENT_MEMTABLE_SEALED => {
-                listener.on_memtable_sealed(&MemtableInfo::from_raw(raw(info)))
-            }
-            ffi::PINROCKS_EVENT_TABLE_FILE_CREATED => {
-                listener.on_table_file_created(&TableFileInfo::from_raw(raw(info)))
-            }
-            ffi::PINROCKS_EVENT_TABLE_FILE_DELETED => {
-                listener.on_table_file_deleted(&TableFileInfo::from_raw(raw(info)))
-            }
-            ffi::PINROCKS_EVENT_FILE_INGESTED => {
-                listener.on_external_file_ingested(&IngestionInfo::from_raw(raw(info)))
-            }
-            ffi::PINROCKS_EVENT_STALL_CHANGED => {
-                listener.on_stall_conditions_changed(&StallInfo::from_raw(raw(info)))
-            }
-            ffi::PINROCKS_EVENT_BACKGROUND_ERROR => {
-                listener.on_background_error(&BackgroundErrorInfo::from_raw(raw(info)))
-            }
-            ffi::PINROCKS_EVENT_RECOVERY_BEGIN => {
-                if let Some(info) = RecoveryInfo::from_raw(raw(info)) {
-                    listener.on_error_recovery_begin(&info);
-                }
-            }
-            ffi::PINROCKS_EVENT_RECOVERY_END => {
-                let raw: &ffi::pinrocks_error_info = raw(info);
-                let left = status(raw.status_code, &raw.status_message).err();
-                listener.on_error_recovery_end(left.as_ref());
-            }
-            ffi::PINROCKS_EVENT_CF_HANDLE_DELETED => {
-                listener.on_column_family_handle_deleted(text(raw(info)))
-            }
-            _ => {}
-        }
-    }
 }
 
 /// Frees the state of `to_raw`, once, when the last database and options using it are gone.

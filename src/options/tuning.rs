@@ -271,13 +271,15 @@ impl Options {
     /// [`EventListener`]); they keep it alive.
     pub fn add_event_listener(&mut self, listener: Arc<dyn EventListener>) -> &mut Self {
         let (mut code, mut err) = (0, ErrPtr::new());
+        let (state, events) = event_listener::to_raw(listener);
         // SAFETY: live options; the C++ listener takes the state (and frees it with
-        // `destroy_listener`, also if this call fails); the callbacks match pinrocks.h's.
+        // `destroy_listener`, also if this call fails) and copies the table, whose
+        // functions bindgen typed from pinrocks.h.
         unsafe {
             ffi::pinrocks_options_add_event_listener(
                 self.raw.as_ptr(),
-                event_listener::to_raw(listener),
-                Some(event_listener::on_event),
+                state,
+                &events,
                 Some(event_listener::destroy_listener),
                 &mut code,
                 err.as_out(),

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use crate::common::{create_options, patterned};
 use pinrocks::{
-    BackgroundErrorInfo, CompactionInfo, Db, Error, ErrorKind, EventListener, FlushInfo,
+    BackgroundErrorInfo, CompactionInfo, Db, Error, ErrorKind, EventListener, Events, FlushInfo,
     IngestOptions, IngestionInfo, MemtableInfo, SstFileManager, SstFileWriter, StallCondition,
     StallInfo, TableFileInfo, TableFileReason,
 };
@@ -122,6 +122,66 @@ fn flushes_and_a_compaction_arrive_in_number_and_order_with_their_files() {
     assert_eq!(*level, 6);
     assert_eq!(reason, "ManualCompaction");
     assert!(recorder.stalls.lock().unwrap().is_empty());
+}
+
+/// Records every event it overrides, but wants flush completions only.
+struct FlushesOnly(Recorder);
+
+impl EventListener for FlushesOnly {
+    fn events(&self) -> Events {
+        Events::FLUSH_COMPLETED
+    }
+    fn on_flush_begin(&self, info: &FlushInfo<'_>) {
+        self.0.on_flush_begin(info)
+    }
+    fn on_flush_completed(&self, info: &FlushInfo<'_>) {
+        self.0.on_flush_completed(info)
+    }
+    fn on_compaction_begin(&self, info: &CompactionInfo<'_>) {
+        self.0.on_compaction_begin(info)
+    }
+    fn on_compaction_completed(&self, info: &CompactionInfo<'_>) {
+        self.0.on_compaction_completed(info)
+    }
+}
+
+/// A listener is called for the events it wants only, overridden or not; one beside it
+/// wanting all still gets all.
+#[test]
+fn a_listener_gets_the_events_it_wants_only() {
+    let only = Arc::new(FlushesOnly(Recorder::default()));
+    let all = Arc::new(Recorder::default());
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = create_options();
+    options
+        .disable_auto_compactions(true)
+        .add_event_listener(only.clone())
+        .add_event_listener(all.clone());
+    let db = Db::open(&options, dir.path()).unwrap();
+    for i in 0..2u8 {
+        db.put(b"a", &patterned(1000, i)).unwrap();
+        db.flush().unwrap();
+    }
+    db.compact_range(None, None).unwrap();
+    let wanted = only.0.events.lock().unwrap().clone();
+    assert_eq!(wanted.len(), 2, "{wanted:?}");
+    assert!(
+        wanted
+            .iter()
+            .all(|e| e.starts_with("flush completed default ")),
+        "{wanted:?}"
+    );
+    assert_eq!(only.0.flushed.lock().unwrap().len(), 2);
+    assert!(only.0.compacted.lock().unwrap().is_empty());
+    let every = all.events.lock().unwrap().clone();
+    assert_eq!(
+        every.len(),
+        6,
+        "two flushes begun and completed, one compaction: {every:?}"
+    );
+    assert_eq!(all.compacted.lock().unwrap().len(), 1);
+    assert_eq!(Events::ALL, Events::FLUSH_COMPLETED | Events::ALL);
+    assert!(!Events::NONE.contains(Events::FLUSH_BEGIN));
 }
 
 /// Three level-0 files at a slowdown trigger of three: writes slow down, then the
