@@ -11,7 +11,7 @@ use crate::db::handles::{DirInUse, DirUse};
 use crate::options::db_options::Options;
 use crate::options::env_owner::EnvOwner;
 use crate::raw::cstr::path_to_cstring;
-use crate::raw::error::{ErrPtr, Error, Result};
+use crate::raw::error::{with_code, ErrPtr, Error, Result};
 use crate::raw::ffi;
 use crate::raw::owned::Owned;
 use crate::raw::reentry;
@@ -179,21 +179,13 @@ impl BackupEngine {
     /// environment (the default one) and logger RocksDB uses for it.
     pub fn open(options: &Options, path: impl AsRef<Path>) -> Result<BackupEngine> {
         let c_path = path_to_cstring(path.as_ref())?;
-        let mut err = ErrPtr::new();
-        let mut code = 0;
         // SAFETY: the options are read for the call; the engine keeps their Env and info
         // log by raw pointer, which the engine's copy of the options (the logger, by
         // shared_ptr) and `_env` keep alive until `Drop` has closed it. The path is
         // copied. Guarded (it starts threads: `std::system_error`).
-        let raw = unsafe {
-            ffi::pinrocks_guarded_backup_engine_open(
-                &mut code,
-                options.raw(),
-                c_path.as_ptr(),
-                err.as_out(),
-            )
-        };
-        err.check_with_code(Some(code))?;
+        let raw = with_code(|code, err| unsafe {
+            ffi::pinrocks_guarded_backup_engine_open(code, options.raw(), c_path.as_ptr(), err)
+        })?;
         Ok(BackupEngine {
             raw: NonNull::new(raw)
                 .expect("rocksdb_backup_engine_open returned NULL without an error"),
@@ -329,13 +321,10 @@ impl BackupEngine {
     #[doc(alias = "VerifyBackup")]
     pub fn verify(&self, id: u32) -> Result<()> {
         self.check_running()?;
-        let mut err = ErrPtr::new();
-        let mut code = 0;
         // SAFETY: live engine; our C++ reports the status and lets no exception out.
-        unsafe {
-            ffi::pinrocks_backup_engine_verify(self.raw.as_ptr(), id, 1, &mut code, err.as_out())
-        };
-        err.check_with_code(Some(code))
+        with_code(|code, err| unsafe {
+            ffi::pinrocks_backup_engine_verify(self.raw.as_ptr(), id, 1, code, err)
+        })
     }
 
     /// Restores backup `id` into `db_dir` (its WAL too), replacing what is there.
@@ -387,18 +376,15 @@ impl BackupEngine {
     /// Deletes all but the newest `keep` backups (and files no backup still uses).
     pub fn purge_old_backups(&self, keep: u32) -> Result<()> {
         self.check_running()?;
-        let mut err = ErrPtr::new();
-        let mut code = 0;
         // SAFETY: live engine; guarded.
-        unsafe {
+        with_code(|code, err| unsafe {
             ffi::pinrocks_guarded_backup_engine_purge_old_backups(
-                &mut code,
+                code,
                 self.raw.as_ptr(),
                 keep,
-                err.as_out(),
+                err,
             )
-        };
-        err.check_with_code(Some(code))
+        })
     }
 }
 

@@ -9,7 +9,7 @@ use crate::options::blob_files::{is_ratio, NOT_A_RATIO, RATIOS};
 use crate::options::contract::{serialized, written_option};
 use crate::options::db_options::Options;
 use crate::raw::cstr::pairs;
-use crate::raw::error::{ErrPtr, Error, ErrorKind, Result};
+use crate::raw::error::{with_code, ErrPtr, Error, ErrorKind, Result};
 use crate::raw::ffi;
 
 /// RocksDB's refusal of a name or value, with what was asked. `code` is the status code
@@ -58,12 +58,10 @@ fn keeps_contracts(
     options: &[(&str, &str)],
 ) -> Result<()> {
     one_pair_per_option(options)?;
-    let (mut code, mut err) = (0, ErrPtr::new());
     // SAFETY: an open database and a handle of it that the caller holds (a dropped
     // family's handle still reads its options); guarded; a new handle, ours alone, or NULL
     // with an error.
-    let raw = unsafe { ffi::pinrocks_live_options(db, handle, &mut code, err.as_out()) };
-    err.check_with_code(Some(code))?;
+    let raw = with_code(|code, err| unsafe { ffi::pinrocks_live_options(db, handle, code, err) })?;
     // SAFETY: a new options handle, ours alone.
     let mut live = unsafe { Options::from_raw(raw) };
     let before = family_option(&family_options(&live)?, "table_factory");

@@ -11,7 +11,7 @@ use crate::db::database::Db;
 use crate::db::handles::{DbKind, DirInUse, DirUse};
 use crate::options::db_options::Options;
 use crate::raw::cstr::path_to_cstring;
-use crate::raw::error::{ErrPtr, Error, ErrorSeverity, Result};
+use crate::raw::error::{with_code, Error, ErrorSeverity, Result};
 use crate::raw::ffi;
 use crate::raw::reentry;
 
@@ -36,11 +36,9 @@ impl ColumnFamily<'_> {
         options.check()?;
         let (from_ptr, from_len) = from.map_or((std::ptr::null(), 0), |k| (k.as_ptr(), k.len()));
         let (to_ptr, to_len) = to.map_or((std::ptr::null(), 0), |k| (k.as_ptr(), k.len()));
-        let mut err = ErrPtr::new();
-        let mut code = 0;
         // SAFETY: live database and handle; the bounds and options are borrowed for the
         // call only. No C++ exception leaves it.
-        unsafe {
+        with_code(|code, err| unsafe {
             ffi::pinrocks_compact_range(
                 self.db.raw(),
                 &options.raw,
@@ -49,11 +47,10 @@ impl ColumnFamily<'_> {
                 from_len,
                 to_ptr.cast(),
                 to_len,
-                &mut code,
-                err.as_out(),
+                code,
+                err,
             )
-        };
-        err.check_with_code(Some(code))
+        })
     }
 
     /// Compacts exactly these SST files (names as [`Db::live_files`] gives them, such as
@@ -72,12 +69,10 @@ impl ColumnFamily<'_> {
             .collect::<Result<Vec<_>>>()?;
         let pointers: Vec<*const c_char> = names.iter().map(|n| n.as_ptr()).collect();
         let mut outputs: Vec<String> = Vec::new();
-        let mut err = ErrPtr::new();
-        let mut code = 0;
         // SAFETY: live database and handle; the names live for the call; `collect` is
         // called during the call only, with `outputs` as its context. No C++ exception
         // leaves the call, and `collect` cannot panic (it pushes a lossily decoded name).
-        unsafe {
+        with_code(|code, err| unsafe {
             ffi::pinrocks_compact_files(
                 self.db.raw(),
                 self.handle().raw(),
@@ -86,11 +81,10 @@ impl ColumnFamily<'_> {
                 output_level,
                 Some(collect),
                 (&mut outputs as *mut Vec<String>).cast(),
-                &mut code,
-                err.as_out(),
+                code,
+                err,
             )
-        };
-        err.check_with_code(Some(code))?;
+        })?;
         Ok(outputs)
     }
 }
@@ -138,22 +132,19 @@ impl Db {
         if handles.is_empty() {
             return Ok(());
         }
-        let mut err = ErrPtr::new();
-        let mut code = 0;
         // SAFETY: live database; the handles are kept alive by `families` (borrowed for the
         // call) and are of this database (`handle_for` checks). No C++ exception leaves.
-        unsafe {
+        with_code(|code, err| unsafe {
             ffi::pinrocks_flush(
                 self.inner().raw(),
                 handles.len(),
                 handles.as_ptr(),
                 u8::from(options.wait),
                 u8::from(options.allow_write_stall),
-                &mut code,
-                err.as_out(),
+                code,
+                err,
             )
-        };
-        err.check_with_code(Some(code))
+        })
     }
 
     /// Compacts keys in `[from, to)` of the default column family (`None`: unbounded).
@@ -320,20 +311,11 @@ impl Db {
         // Exclusive: no open (of any kind) or restore of `path` in this process meanwhile.
         let _claim = DirInUse::claim(path, DirUse::Restore)?;
         let c_path = path_to_cstring(path)?;
-        let mut err = ErrPtr::new();
-        let mut code = 0;
         // SAFETY: live options and a NUL-terminated path, borrowed for the call; no C++
         // exception leaves it.
-        unsafe {
-            ffi::pinrocks_destroy_or_repair(
-                options.raw(),
-                c_path.as_ptr(),
-                op as i32,
-                &mut code,
-                err.as_out(),
-            )
-        };
-        err.check_with_code(Some(code))
+        with_code(|code, err| unsafe {
+            ffi::pinrocks_destroy_or_repair(options.raw(), c_path.as_ptr(), op as i32, code, err)
+        })
     }
 }
 

@@ -5,7 +5,7 @@ use std::ffi::{c_char, c_void, CStr};
 
 use crate::db::column_family::ColumnFamily;
 use crate::db::database::Db;
-use crate::raw::error::{ErrPtr, Error, Result};
+use crate::raw::error::{with_code, ErrPtr, Error, Result};
 use crate::raw::ffi;
 use crate::raw::pinned::value_slice;
 use crate::raw::trampoline::Carried;
@@ -173,22 +173,14 @@ impl Db {
         if flush {
             self.check_writable("wait_for_compact")?;
         }
-        let mut err = ErrPtr::new();
-        let mut code = 0;
         // SAFETY: live database; the options are created and destroyed around the call;
         // guarded.
-        unsafe {
+        with_code(|code, err| unsafe {
             let options = ffi::rocksdb_wait_for_compact_options_create();
             ffi::rocksdb_wait_for_compact_options_set_flush(options, u8::from(flush));
-            ffi::pinrocks_guarded_wait_for_compact(
-                &mut code,
-                self.as_raw().0,
-                options,
-                err.as_out(),
-            );
+            ffi::pinrocks_guarded_wait_for_compact(code, self.as_raw().0, options, err);
             ffi::rocksdb_wait_for_compact_options_destroy(options);
-        }
-        err.check_with_code(Some(code))
+        })
     }
 
     /// Writes the WAL's buffered writes to its file, and with `sync` also fsyncs it: what
@@ -196,18 +188,10 @@ impl Db {
     #[doc(alias = "FlushWAL")]
     pub fn flush_wal(&self, sync: bool) -> Result<()> {
         crate::raw::reentry::refuse_inside("flush_wal")?;
-        let mut err = ErrPtr::new();
-        let mut code = 0;
         // SAFETY: live database; guarded.
-        unsafe {
-            ffi::pinrocks_guarded_flush_wal(
-                &mut code,
-                self.as_raw().0,
-                u8::from(sync),
-                err.as_out(),
-            )
-        };
-        err.check_with_code(Some(code))
+        with_code(|code, err| unsafe {
+            ffi::pinrocks_guarded_flush_wal(code, self.as_raw().0, u8::from(sync), err)
+        })
     }
 }
 
@@ -282,21 +266,18 @@ impl<'db> ColumnFamily<'db> {
     pub fn blob_files(&self) -> Result<Vec<BlobFileMetadata>> {
         crate::raw::reentry::refuse_under_mutex("blob_files")?;
         let mut files: Vec<BlobFileMetadata> = Vec::new();
-        let mut err = ErrPtr::new();
-        let mut code = 0;
         // SAFETY: live database and handle; `collect_blob_file` is called during the call
         // only, with `files` as its context, and cannot panic. No C++ exception leaves it.
-        unsafe {
+        with_code(|code, err| unsafe {
             ffi::pinrocks_blob_files(
                 self.db.raw(),
                 self.handle().raw(),
                 Some(collect_blob_file),
                 (&mut files as *mut Vec<BlobFileMetadata>).cast(),
-                &mut code,
-                err.as_out(),
+                code,
+                err,
             )
-        };
-        err.check_with_code(Some(code))?;
+        })?;
         Ok(files)
     }
 
@@ -323,12 +304,10 @@ impl<'db> ColumnFamily<'db> {
         let mut sizes = vec![0u64; bounds.len()];
         // include_flags: 1 = memtables, 2 = files (DB::SizeApproximationFlags).
         let flags = 2 | u8::from(include_memtables);
-        let mut err = ErrPtr::new();
-        let mut code = 0;
         // SAFETY: live database and handle; the four arrays describe `bounds`, borrowed
         // for the call; `sizes` has one slot per range. No C++ exception leaves the call
         // (`pinrocks_approximate_sizes_cf_with_flags`: the C API's function in a try/catch).
-        unsafe {
+        with_code(|code, err| unsafe {
             ffi::pinrocks_approximate_sizes_cf_with_flags(
                 self.db.raw(),
                 self.handle().raw(),
@@ -339,11 +318,10 @@ impl<'db> ColumnFamily<'db> {
                 end_lens.as_ptr(),
                 flags,
                 sizes.as_mut_ptr(),
-                &mut code,
-                err.as_out(),
+                code,
+                err,
             )
-        };
-        err.check_with_code(Some(code))?;
+        })?;
         Ok(sizes)
     }
 

@@ -9,7 +9,7 @@ use std::marker::PhantomData;
 
 use crate::db::column_family::ColumnFamily;
 use crate::db::database::Db;
-use crate::raw::error::{ErrPtr, Error, Result};
+use crate::raw::error::{with_code, ErrPtr, Error, Result};
 use crate::raw::ffi;
 use crate::raw::pairs::collect_pair;
 use crate::raw::reentry;
@@ -160,9 +160,8 @@ impl ColumnFamily<'_> {
         reentry::refuse_under_mutex("approximate_memtable_stats")?;
         let (start, end) = (start.as_ref(), end.as_ref());
         let (mut entries, mut bytes) = (0u64, 0u64);
-        let (mut code, mut err) = (0, ErrPtr::new());
         // SAFETY: live database and handle; the bounds are borrowed for the call. Guarded.
-        unsafe {
+        with_code(|code, err| unsafe {
             ffi::pinrocks_approximate_memtable_stats_cf(
                 self.db.raw(),
                 self.handle().raw(),
@@ -172,11 +171,10 @@ impl ColumnFamily<'_> {
                 end.len(),
                 &mut entries,
                 &mut bytes,
-                &mut code,
-                err.as_out(),
+                code,
+                err,
             )
-        };
-        err.check_with_code(Some(code))?;
+        })?;
         Ok(MemtableStats { entries, bytes })
     }
 }
@@ -206,18 +204,16 @@ impl Db {
         reentry::refuse_under_mutex("aggregated_property")?;
         let name = CString::new(property.name()).map_err(|e| Error::invalid("property name", e))?;
         let mut value = 0u64;
-        let (mut code, mut err) = (0, ErrPtr::new());
         // SAFETY: the open database; the name is read during the call. Guarded C++.
-        let found = unsafe {
+        let found = with_code(|code, err| unsafe {
             ffi::pinrocks_property_int_aggregated(
                 self.inner().raw(),
                 name.as_ptr(),
                 &mut value,
-                &mut code,
-                err.as_out(),
+                code,
+                err,
             )
-        };
-        err.check_with_code(Some(code))?;
+        })?;
         Ok((found != 0).then_some(value))
     }
 }

@@ -12,7 +12,7 @@ use crate::db::handles::DbKind;
 use crate::options::db_options::Options;
 use crate::options::env_owner::EnvOwner;
 use crate::raw::cstr::path_to_cstring;
-use crate::raw::error::{ErrPtr, Error, Result};
+use crate::raw::error::{with_code, with_errptr, ErrPtr, Error, Result};
 use crate::raw::ffi;
 use crate::raw::owned::Owned;
 use crate::raw::setter::setter;
@@ -87,12 +87,10 @@ impl SstFileWriter {
             entries: 0,
             path: path.to_path_buf(),
         };
-        let mut err = ErrPtr::new();
         // SAFETY: live writer (owned); the path is copied.
-        unsafe {
-            ffi::rocksdb_sstfilewriter_open(writer.raw.as_ptr(), c_path.as_ptr(), err.as_out())
-        };
-        err.check()?;
+        with_errptr(|err| unsafe {
+            ffi::rocksdb_sstfilewriter_open(writer.raw.as_ptr(), c_path.as_ptr(), err)
+        })?;
         Ok(writer)
     }
 
@@ -147,11 +145,9 @@ impl SstFileWriter {
     /// `rocksdb_sstfilewriter_put` / `_delete` inside a try/catch): `op` is a
     /// `PINROCKS_RECORD_*` value, `value` unused for a delete.
     fn write(&mut self, op: u32, key: &[u8], value: &[u8]) -> Result<()> {
-        let mut err = ErrPtr::new();
-        let mut code = 0;
         // SAFETY: live writer (owned, `&mut self`); the bytes are copied during the call. No
         // C++ exception leaves the call.
-        unsafe {
+        with_code(|code, err| unsafe {
             ffi::pinrocks_sstfilewriter_write(
                 self.raw.as_ptr(),
                 op as i32,
@@ -159,11 +155,10 @@ impl SstFileWriter {
                 key.len(),
                 value.as_ptr().cast(),
                 value.len(),
-                &mut code,
-                err.as_out(),
+                code,
+                err,
             )
-        };
-        err.check_with_code(Some(code))
+        })
     }
 
     /// Adds `key` with `value`, both encoded by their codecs (see
@@ -180,12 +175,11 @@ impl SstFileWriter {
     /// Writes the file's index, filter and footer and closes it; returns its path. A file
     /// with no entry cannot be finished (RocksDB refuses an empty SST file).
     pub fn finish(self) -> Result<PathBuf> {
-        let mut err = ErrPtr::new();
-        let mut code = 0;
         // SAFETY: live writer (owned); destroyed by `Drop` after this. No C++ exception
         // leaves the call.
-        unsafe { ffi::pinrocks_sstfilewriter_finish(self.raw.as_ptr(), &mut code, err.as_out()) };
-        err.check_with_code(Some(code))?;
+        with_code(|code, err| unsafe {
+            ffi::pinrocks_sstfilewriter_finish(self.raw.as_ptr(), code, err)
+        })?;
         Ok(self.path.clone())
     }
 }
@@ -246,12 +240,10 @@ impl IngestOptions {
 pub fn verify_sst_file(options: &Options, path: impl AsRef<Path>) -> Result<()> {
     options.check()?;
     let c_path = path_to_cstring(path.as_ref())?;
-    let (mut code, mut err) = (0, ErrPtr::new());
     // SAFETY: live options, copied by the reader; the path is borrowed for the call; guarded.
-    unsafe {
-        ffi::pinrocks_verify_sst_file(options.raw(), c_path.as_ptr(), &mut code, err.as_out())
-    };
-    err.check_with_code(Some(code))
+    with_code(|code, err| unsafe {
+        ffi::pinrocks_verify_sst_file(options.raw(), c_path.as_ptr(), code, err)
+    })
 }
 
 impl Default for IngestOptions {

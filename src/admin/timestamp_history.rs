@@ -2,7 +2,7 @@
 //! which compaction may collapse a key's versions into the newest (and reads are refused).
 
 use crate::db::column_family::ColumnFamily;
-use crate::raw::error::{ErrPtr, Result};
+use crate::raw::error::{with_code, ErrPtr, Result};
 use crate::raw::ffi;
 use crate::raw::reentry;
 use crate::read::timestamps::TIMESTAMP_SIZE;
@@ -72,20 +72,18 @@ impl ColumnFamily<'_> {
         reentry::refuse_under_mutex("full_history_ts_low")?;
         self.check_timestamps()?;
         let mut ts = [0u8; TIMESTAMP_SIZE];
-        let (mut code, mut err) = (0, ErrPtr::new());
         // SAFETY: live database and handle; RocksDB copies at most `ts.len()` bytes into
         // `ts`. No C++ exception leaves the call.
-        let len = unsafe {
+        let len = with_code(|code, err| unsafe {
             ffi::pinrocks_get_full_history_ts_low(
                 self.db.raw(),
                 self.handle().raw(),
                 ts.as_mut_ptr().cast(),
                 ts.len(),
-                &mut code,
-                err.as_out(),
+                code,
+                err,
             )
-        };
-        err.check_with_code(Some(code))?;
+        })?;
         Ok((len == TIMESTAMP_SIZE).then(|| u64::from_le_bytes(ts)))
     }
 

@@ -5,7 +5,7 @@ use std::marker::PhantomData;
 
 use crate::db::database::Db;
 use crate::raw::batch_records::{for_each_record, BatchRecord};
-use crate::raw::error::{ErrPtr, Error, Result};
+use crate::raw::error::{with_code, ErrPtr, Error, Result};
 use crate::raw::ffi;
 use crate::raw::owned::Owned;
 
@@ -194,14 +194,11 @@ impl Db {
     /// ```
     #[doc(alias = "GetUpdatesSince")]
     pub fn updates_since(&self, sequence: u64) -> Result<Updates<'_>> {
-        let mut err = ErrPtr::new();
-        let mut code = 0;
         // SAFETY: live database, borrowed by the iterator for its life; RocksDB's default
         // read options; guarded (no exception leaves the call).
-        let raw = unsafe {
-            ffi::pinrocks_get_updates_since(self.as_raw().0, sequence, &mut code, err.as_out())
-        };
-        err.check_with_code(Some(code))?;
+        let raw = with_code(|code, err| unsafe {
+            ffi::pinrocks_get_updates_since(self.as_raw().0, sequence, code, err)
+        })?;
         Ok(Updates {
             // SAFETY: a new object, ours alone (or NULL).
             raw: unsafe { Owned::from_raw(raw) }

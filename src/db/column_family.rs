@@ -4,7 +4,7 @@ use std::ffi::CString;
 use std::sync::Arc;
 
 use crate::db::handles::{CfHandle, DbInner};
-use crate::raw::error::{ErrPtr, Error, Result};
+use crate::raw::error::{with_code, ErrPtr, Error, Result};
 use crate::raw::ffi;
 
 /// A column family of an open [`Db`](crate::Db). Borrowing the `Db`, it cannot outlive it.
@@ -163,21 +163,18 @@ impl<'db> ColumnFamily<'db> {
         crate::raw::reentry::refuse_under_mutex("property_int")?;
         let name = CString::new(name).map_err(|e| Error::invalid("property name", e))?;
         let mut value = 0u64;
-        let mut err = ErrPtr::new();
-        let mut code = 0;
         // SAFETY: live db and handle; `value` is written only on success (return 0). No C++
         // exception leaves the call.
-        let rc = unsafe {
+        let rc = with_code(|code, err| unsafe {
             ffi::pinrocks_property_int_cf(
                 self.db.raw(),
                 self.handle.raw(),
                 name.as_ptr(),
                 &mut value,
-                &mut code,
-                err.as_out(),
+                code,
+                err,
             )
-        };
-        err.check_with_code(Some(code))?;
+        })?;
         Ok((rc == 0).then_some(value))
     }
 }

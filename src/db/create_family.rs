@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use crate::db::handles::{CfHandle, DbInner, DbKind, RawDb};
 use crate::options::db_options::FamilyTraits;
-use crate::raw::error::{ErrPtr, Error, Result};
+use crate::raw::error::{with_code, ErrPtr, Error, Result};
 use crate::raw::ffi;
 
 impl DbInner {
@@ -34,24 +34,21 @@ impl DbInner {
         if let Some(order) = &traits.order {
             self.keep_comparator(order);
         }
-        let mut err = ErrPtr::new();
-        let mut code = 0;
         // SAFETY: live database (owned) and options (borrowed by the caller); RocksDB
         // copies the options and the name. The result is a new handle (NULL on error),
         // owned by us; guarded (no exception leaves the call); a TTL call only on a TTL
         // database (asserted above).
-        let raw = unsafe {
+        let raw = with_code(|code, err| unsafe {
             ffi::pinrocks_create_column_family(
                 self.raw(),
                 options,
                 c_name.as_ptr(),
                 ttl.unwrap_or(0),
                 u8::from(ttl.is_some()),
-                &mut code,
-                err.as_out(),
+                code,
+                err,
             )
-        };
-        err.check_with_code(Some(code))?;
+        })?;
         Ok(self.keep_family(raw, name, traits))
     }
 

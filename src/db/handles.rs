@@ -24,7 +24,7 @@ use crate::db::recovered_txn::RecoveredTxn;
 use crate::options::db_options::FamilyTraits;
 use crate::options::env_owner::DatabaseOnEnv;
 use crate::options::statistics::Statistics;
-use crate::raw::error::{ErrPtr, Error, Result};
+use crate::raw::error::{with_code, ErrPtr, Error, Result};
 use crate::raw::ffi;
 
 /// What the open database is, shared by everything that must keep it open.
@@ -166,12 +166,10 @@ impl RawDb {
 
     /// One control of the database's background work (`op`: a `PINROCKS_BG_*`).
     pub(crate) fn background(&self, op: u32) -> Result<()> {
-        let (mut code, mut err) = (0, ErrPtr::new());
         // SAFETY: the open database, owned; no C++ exception leaves the call.
-        unsafe {
-            ffi::pinrocks_db_background(self.handle().as_ptr(), op as i32, &mut code, err.as_out())
-        };
-        err.check_with_code(Some(code))
+        with_code(|code, err| unsafe {
+            ffi::pinrocks_db_background(self.handle().as_ptr(), op as i32, code, err)
+        })
     }
 
     /// The background error that stops writes, with its severity

@@ -22,7 +22,7 @@ use crate::options::stored_options::StoredOptions;
 use crate::options::transaction_options::TransactionDbOptions;
 use crate::options::tuning::seconds;
 use crate::raw::cstr::path_to_cstring;
-use crate::raw::error::{ErrPtr, Error, Result};
+use crate::raw::error::{with_code, ErrPtr, Error, Result};
 use crate::raw::ffi;
 use std::ffi::CStr;
 
@@ -138,18 +138,11 @@ impl Db {
     /// Reads what the primary has written since (its new WAL records and files). Only for a
     /// database opened with [`open_as_secondary`](Self::open_as_secondary).
     pub fn try_catch_up_with_primary(&self) -> Result<()> {
-        let mut err = ErrPtr::new();
-        let mut code = 0;
         // SAFETY: live database; RocksDB refuses (NotSupported) a database that is not a
         // secondary instance; guarded (it replays the primary's new WAL records).
-        unsafe {
-            ffi::pinrocks_guarded_try_catch_up_with_primary(
-                &mut code,
-                self.inner().raw(),
-                err.as_out(),
-            )
-        };
-        err.check_with_code(Some(code))
+        with_code(|code, err| unsafe {
+            ffi::pinrocks_guarded_try_catch_up_with_primary(code, self.inner().raw(), err)
+        })
     }
 
     /// Creates a column family of a TTL database whose entries expire after `ttl`

@@ -17,7 +17,7 @@ use crate::options::statistics::Statistics;
 use crate::options::stored_options::newest_options_file;
 use crate::raw::batch_records::{for_each_record, BatchRecord};
 use crate::raw::cstr::path_to_cstring;
-use crate::raw::error::{ErrPtr, Error, Result};
+use crate::raw::error::{with_code, ErrPtr, Error, Result};
 use crate::raw::ffi;
 
 /// How a database is opened.
@@ -221,17 +221,10 @@ impl Db {
 /// (the disk, or one in memory).
 pub(crate) fn has_database(options: &Options, path: &Path) -> Result<bool> {
     let current = path_to_cstring(&path.join("CURRENT"))?;
-    let (mut code, mut err) = (0, ErrPtr::new());
     // SAFETY: live options and a NUL-terminated path, both borrowed for the call.
-    let exists = unsafe {
-        ffi::pinrocks_options_env_file_exists(
-            options.raw(),
-            current.as_ptr(),
-            &mut code,
-            err.as_out(),
-        )
-    };
-    err.check_with_code(Some(code))?;
+    let exists = with_code(|code, err| unsafe {
+        ffi::pinrocks_options_env_file_exists(options.raw(), current.as_ptr(), code, err)
+    })?;
     Ok(exists != 0)
 }
 

@@ -10,7 +10,7 @@ use crate::options::cache::Cache;
 use crate::options::contract_rules::MAX_POOL_THREADS;
 use crate::options::db_options::Options;
 use crate::options::env_owner::{DatabaseBudget, DatabaseOnEnv};
-use crate::raw::error::{ErrPtr, Error, Result};
+use crate::raw::error::{with_code, Error, Result};
 use crate::raw::ffi;
 use crate::raw::owned::Owned;
 
@@ -254,17 +254,15 @@ impl SstFileManager {
     /// The first nonzero rate starts RocksDB's delete scheduler thread: a thread the system
     /// refuses to start is an error, not an exception through Rust.
     pub fn set_delete_rate_bytes_per_second(&self, rate: i64) -> Result<()> {
-        let (mut code, mut err) = (0, ErrPtr::new());
         // SAFETY: live manager; locks its own mutex. Guarded.
-        unsafe {
+        with_code(|code, err| unsafe {
             ffi::pinrocks_guarded_sst_file_manager_set_delete_rate_bytes_per_second(
-                &mut code,
+                code,
                 self.raw(),
                 rate,
-                err.as_out(),
+                err,
             )
-        };
-        err.check_with_code(Some(code))
+        })
     }
 
     /// The share of trash over live data above which files are deleted at once, whatever
@@ -339,13 +337,11 @@ impl Env {
             ThreadPool::Low => 1,
             ThreadPool::High => 2,
         };
-        let (mut code, mut err) = (0, ErrPtr::new());
         // SAFETY: the process-wide default environment, which lives for the process;
         // `SetBackgroundThreads` locks the pool. Guarded, pools restored on failure.
-        unsafe {
-            ffi::pinrocks_env_set_background_threads(priority, threads, &mut code, err.as_out())
-        };
-        err.check_with_code(Some(code))
+        with_code(|code, err| unsafe {
+            ffi::pinrocks_env_set_background_threads(priority, threads, code, err)
+        })
     }
 
     /// The threads `pool` has.
@@ -388,17 +384,10 @@ impl Options {
     /// their sizes before the call), is reported when the options are used to open.
     pub fn increase_parallelism(&mut self, threads: i32) -> &mut Self {
         let outcome = pool_size(threads, 1).and_then(|threads| {
-            let (mut code, mut err) = (0, ErrPtr::new());
             // SAFETY: live options owned by `self`; guarded, the pools restored on failure.
-            unsafe {
-                ffi::pinrocks_options_increase_parallelism(
-                    self.raw.as_ptr(),
-                    threads,
-                    &mut code,
-                    err.as_out(),
-                )
-            };
-            err.check_with_code(Some(code))
+            with_code(|code, err| unsafe {
+                ffi::pinrocks_options_increase_parallelism(self.raw.as_ptr(), threads, code, err)
+            })
         });
         self.note_failure("increase_parallelism", outcome);
         self

@@ -19,7 +19,7 @@ use std::ffi::c_int;
 
 use crate::options::contract_rules::{Bound, Contract, Rule, Scope};
 use crate::options::contract_table::CONTRACTS;
-use crate::raw::error::{ErrPtr, Error, ErrorKind, Result};
+use crate::raw::error::{with_code, Error, ErrorKind, Result};
 use crate::raw::ffi;
 use crate::raw::pairs::{collect_pairs, string_to_map};
 
@@ -380,10 +380,8 @@ pub(crate) unsafe fn check_raw(options: *const ffi::rocksdb_options_t) -> Result
     // RocksDB's own cross-option rules (the table factory's: a hash index needs a prefix
     // extractor, a format_version it can read back), which an open checks but a family
     // creation and a live change never do.
-    let (mut code, mut err) = (0, ErrPtr::new());
     // SAFETY: the caller's promise; only read. Guarded.
-    unsafe { ffi::pinrocks_options_validate(options, &mut code, err.as_out()) };
-    err.check_with_code(Some(code))
+    with_code(|code, err| unsafe { ffi::pinrocks_options_validate(options, code, err) })
         .map_err(Error::into_option_refusal)?;
     plain_table_needs_extractor(scope, &get(&cf, "prefix_extractor"), |name| {
         get(&table, name)

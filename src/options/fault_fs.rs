@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use crate::options::db_options::Options;
 use crate::options::env_owner::{DatabaseOnEnv, EnvKeeper};
-use crate::raw::error::{ErrPtr, Error, Result};
+use crate::raw::error::{with_code, ErrPtr, Error, Result};
 use crate::raw::ffi;
 
 /// Owns the native file system and the `Env` over it.
@@ -249,12 +249,10 @@ impl FaultFs {
                 format!("{open} database(s) still open on this FaultFs: drop them first"),
             ));
         }
-        let (mut code, mut err) = (0, ErrPtr::new());
         // SAFETY: live file system; guarded.
-        unsafe {
-            ffi::pinrocks_fault_fs_restart(self.raw(), drop as i32, seed, &mut code, err.as_out())
-        };
-        err.check_with_code(Some(code))
+        with_code(|code, err| unsafe {
+            ffi::pinrocks_fault_fs_restart(self.raw(), drop as i32, seed, code, err)
+        })
     }
 
     /// Fails one in `one_in` of this thread's file operations of `kind` (1: every one) with

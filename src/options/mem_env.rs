@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use crate::options::db_options::Options;
 use crate::options::env_owner::{DatabaseOnEnv, EnvKeeper};
-use crate::raw::error::{ErrPtr, Result};
+use crate::raw::error::{with_code, Result};
 use crate::raw::ffi;
 
 /// Owns the native in-memory `Env`.
@@ -77,10 +77,8 @@ impl std::fmt::Debug for MemEnv {
 impl MemEnv {
     /// A new, empty file system in memory.
     pub fn new() -> Result<MemEnv> {
-        let (mut code, mut err) = (0, ErrPtr::new());
         // SAFETY: plain constructor; NULL only with an error.
-        let raw = unsafe { ffi::pinrocks_mem_env_create(&mut code, err.as_out()) };
-        err.check_with_code(Some(code))?;
+        let raw = with_code(|code, err| unsafe { ffi::pinrocks_mem_env_create(code, err) })?;
         let raw =
             NonNull::new(raw).expect("pinrocks_mem_env_create returned NULL without an error");
         Ok(MemEnv(Arc::new(RawMemEnv(raw))))

@@ -6,7 +6,7 @@
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-use crate::raw::error::{ErrPtr, Error, Result};
+use crate::raw::error::{with_code, Error, Result};
 use crate::raw::ffi;
 use crate::raw::owned::Owned;
 use crate::raw::setter::setter;
@@ -201,18 +201,16 @@ impl OccLockBuckets {
                 format!("{count} buckets: from 1 to u32::MAX"),
             ));
         }
-        let (mut code, mut err) = (0, ErrPtr::new());
         // SAFETY: plain constructor, guarded (allocates `count` mutexes); NULL only with an
         // error.
-        let raw = unsafe {
+        let raw = with_code(|code, err| unsafe {
             ffi::pinrocks_guarded_optimistictransactiondb_lock_buckets_create(
-                &mut code,
+                code,
                 count,
                 u8::from(cache_aligned),
-                err.as_out(),
+                err,
             )
-        };
-        err.check_with_code(Some(code))?;
+        })?;
         let raw = NonNull::new(raw).expect("lock buckets: NULL without an error");
         Ok(OccLockBuckets(Arc::new(RawLockBuckets { raw })))
     }

@@ -7,7 +7,7 @@ use std::ffi::CString;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use crate::raw::error::{ErrPtr, Result};
+use crate::raw::error::{with_code, Result};
 use crate::raw::ffi;
 use crate::raw::owned::Owned;
 
@@ -265,11 +265,10 @@ impl Statistics {
 
     /// Every ticker and histogram back to zero.
     pub fn reset(&self) -> Result<()> {
-        let mut err = ErrPtr::new();
-        let mut code = 0;
         // SAFETY: live statistics.
-        unsafe { ffi::pinrocks_statistics_reset(self.raw.0.as_ptr(), &mut code, err.as_out()) };
-        err.check_with_code(Some(code))
+        with_code(|code, err| unsafe {
+            ffi::pinrocks_statistics_reset(self.raw.0.as_ptr(), code, err)
+        })
     }
 }
 

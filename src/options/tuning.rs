@@ -15,7 +15,7 @@ use crate::options::db_options::Options;
 use crate::options::statistics::StatsLevel;
 use crate::options::table_options::{BlockBasedOptions, DataBlockIndexType, FilterPolicy};
 use crate::raw::cstr::path_to_cstring;
-use crate::raw::error::{ErrPtr, Result};
+use crate::raw::error::{with_code, ErrPtr, Result};
 use crate::raw::ffi;
 use crate::raw::setter::setter;
 
@@ -330,20 +330,18 @@ impl Options {
                 .collect::<Result<Vec<CString>>>()?;
             let pointers: Vec<_> = names.iter().map(|n| n.as_ptr()).collect();
             let sizes: Vec<u64> = paths.iter().map(|(_, size)| *size).collect();
-            let (mut code, mut err) = (0, ErrPtr::new());
             // SAFETY: live options; `count` paths and sizes borrowed for the call, copied.
-            unsafe {
+            with_code(|code, err| unsafe {
                 ffi::pinrocks_options_set_paths(
                     self.raw.as_ptr(),
                     kind as i32,
                     pointers.as_ptr(),
                     sizes.as_ptr(),
                     paths.len(),
-                    &mut code,
-                    err.as_out(),
+                    code,
+                    err,
                 )
-            };
-            err.check_with_code(Some(code))
+            })
         })();
         self.note_failure(setting, outcome);
         self

@@ -4,7 +4,7 @@
 //! Long because: one error enum for the whole crate, each variant documented with when it
 //! happens, and its mapping from RocksDB's status codes.
 
-use std::ffi::{c_char, CStr};
+use std::ffi::{c_char, c_int, CStr};
 use std::fmt;
 
 use crate::raw::ffi;
@@ -630,6 +630,26 @@ impl ErrPtr {
     pub(crate) fn check(self) -> Result<()> {
         self.check_with_code(None)
     }
+}
+
+/// Makes a call to pinrocks' C++ (`rocksdb-c/`, which reports a status code and a message
+/// through out-parameters, starting from 0 and NULL) and turns what it reported into a
+/// `Result`: the one place the code-and-errptr dance is written. `call` gets the two
+/// out-parameters to pass on.
+#[inline]
+pub(crate) fn with_code<T>(call: impl FnOnce(*mut c_int, *mut *mut c_char) -> T) -> Result<T> {
+    let (mut code, mut err) = (0, ErrPtr::new());
+    let value = call(&mut code, err.as_out());
+    err.check_with_code(Some(code)).map(|()| value)
+}
+
+/// The same for a call of RocksDB's C API, which reports through an errptr only (the kind
+/// read from the message's prefix).
+#[inline]
+pub(crate) fn with_errptr<T>(call: impl FnOnce(*mut *mut c_char) -> T) -> Result<T> {
+    let mut err = ErrPtr::new();
+    let value = call(err.as_out());
+    err.check().map(|()| value)
 }
 
 impl Drop for ErrPtr {

@@ -15,7 +15,7 @@ use crate::db::database::Db;
 use crate::db::handles::CfHandle;
 use crate::db::handles::DbKind;
 use crate::raw::batch_records::{for_each_record, BatchRecord};
-use crate::raw::error::{ErrPtr, Error, Result};
+use crate::raw::error::{with_code, Error, Result};
 use crate::raw::ffi;
 use crate::read::reader::Reader;
 use crate::read::source::BatchSource;
@@ -37,12 +37,11 @@ impl Db {
                 needs: "non-TTL",
             });
         }
-        let mut err = ErrPtr::new();
-        let mut code = 0;
         // SAFETY: live database; the result is a new batch we own, ordered by the default
         // family's comparator, which the database (borrowed by the batch) keeps alive.
-        let raw = unsafe { ffi::pinrocks_wbwi_create(self.inner().raw(), &mut code, err.as_out()) };
-        err.check_with_code(Some(code))?;
+        let raw = with_code(|code, err| unsafe {
+            ffi::pinrocks_wbwi_create(self.inner().raw(), code, err)
+        })?;
         Ok(IndexedBatch {
             raw: NonNull::new(raw).expect("pinrocks_wbwi_create returned NULL without an error"),
             db: self,
@@ -173,12 +172,10 @@ impl<'db> IndexedBatch<'db> {
         if op == ffi::PINROCKS_RECORD_MERGE {
             handle.check_merge()?;
         }
-        let mut err = ErrPtr::new();
-        let mut code = 0;
         // SAFETY: live batch (exclusively borrowed: no reader or iterator of it lives) and
         // handle; RocksDB copies the bytes in. The index keeps a pointer to the family's
         // comparator, which the database (borrowed for 'db) keeps alive.
-        unsafe {
+        with_code(|code, err| unsafe {
             ffi::pinrocks_wbwi_write(
                 self.raw.as_ptr(),
                 handle.raw(),
@@ -187,11 +184,10 @@ impl<'db> IndexedBatch<'db> {
                 key.len(),
                 value.as_ptr().cast(),
                 value.len(),
-                &mut code,
-                err.as_out(),
+                code,
+                err,
             )
-        };
-        err.check_with_code(Some(code))?;
+        })?;
         if cf.is_some() {
             NamedFamily::note(&mut self.families, handle);
         }
@@ -206,14 +202,11 @@ impl<'db> IndexedBatch<'db> {
     }
 
     fn savepoint(&mut self, op: u32) -> Result<()> {
-        let mut err = ErrPtr::new();
-        let mut code = 0;
         // SAFETY: live batch, exclusively borrowed (a rollback rebuilds the index, which no
         // live iterator may point into).
-        unsafe {
-            ffi::pinrocks_wbwi_savepoint(self.raw.as_ptr(), op as i32, &mut code, err.as_out())
-        };
-        err.check_with_code(Some(code))
+        with_code(|code, err| unsafe {
+            ffi::pinrocks_wbwi_savepoint(self.raw.as_ptr(), op as i32, code, err)
+        })
     }
 
     /// Marks a savepoint: [`rollback_to_savepoint`](Self::rollback_to_savepoint) undoes

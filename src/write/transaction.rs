@@ -22,7 +22,7 @@ use crate::db::database::Db;
 use crate::db::drops_and_ends::EndUnderWay;
 use crate::db::handles::{CfHandle, RawDb, WritingAll};
 use crate::options::transaction_options::{OptimisticTransactionOptions, TransactionOptions};
-use crate::raw::error::{ErrPtr, Error, Result};
+use crate::raw::error::{with_code, with_errptr, ErrPtr, Error, Result};
 use crate::raw::ffi;
 use crate::read::read_options::ReadOptions;
 use crate::read::reader::Reader;
@@ -450,14 +450,11 @@ impl<'db> Transaction<'db> {
     /// ```
     pub fn set_snapshot(&mut self) -> Result<()> {
         self.at_snapshot.take();
-        let mut err = ErrPtr::new();
-        let mut code = 0;
         // SAFETY: live transaction, exclusively borrowed: no read options of its previous
         // snapshot (which this may release) are borrowed.
-        unsafe {
-            ffi::pinrocks_transaction_set_snapshot(self.raw.as_ptr(), &mut code, err.as_out())
-        };
-        err.check_with_code(Some(code))
+        with_code(|code, err| unsafe {
+            ffi::pinrocks_transaction_set_snapshot(self.raw.as_ptr(), code, err)
+        })
     }
 
     /// Read options (otherwise pinrocks' defaults) at the transaction's snapshot: for
@@ -505,17 +502,15 @@ impl<'db> Transaction<'db> {
             ));
         }
         let name = CString::new(name).map_err(|e| Error::invalid("transaction name", e))?;
-        let mut err = ErrPtr::new();
         // SAFETY: live transaction; the name is copied.
-        unsafe {
+        with_errptr(|err| unsafe {
             ffi::rocksdb_transaction_set_name(
                 self.raw.as_ptr(),
                 name.as_ptr(),
                 name.as_bytes().len(),
-                err.as_out(),
+                err,
             )
-        };
-        err.check()
+        })
     }
 
     /// Its name ([`set_name`](Self::set_name)), `None` if it has none: after a crash, what
@@ -523,19 +518,17 @@ impl<'db> Transaction<'db> {
     /// each as the coordinator decided.
     pub fn name(&self) -> Result<Option<String>> {
         let mut buf = [0u8; 512];
-        let (mut code, mut err) = (0, ErrPtr::new());
         // SAFETY: live transaction; `buf` holds `buf.len()` writable bytes, of which the
         // call writes at most that many; guarded.
-        let len = unsafe {
+        let len = with_code(|code, err| unsafe {
             ffi::pinrocks_transaction_copy_name(
                 self.raw.as_ptr(),
                 buf.as_mut_ptr().cast(),
                 buf.len(),
-                &mut code,
-                err.as_out(),
+                code,
+                err,
             )
-        };
-        err.check_with_code(Some(code))?;
+        })?;
         // `set_name` refuses longer names, and RocksDB keeps the one it was given.
         let name = &buf[..len.min(buf.len())];
         Ok((!name.is_empty()).then(|| String::from_utf8_lossy(name).into_owned()))
