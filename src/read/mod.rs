@@ -6,6 +6,7 @@ pub(crate) mod columns;
 pub(crate) mod cursor;
 pub(crate) mod entity;
 pub(crate) mod entries;
+pub(crate) mod gate;
 pub(crate) mod key_range;
 pub(crate) mod pinned_value;
 pub(crate) mod read_controls;

@@ -142,7 +142,7 @@ impl<'a, S: ReadSource> Reader<'a, S> {
                 "the read options hold a snapshot of another database"
             );
         }
-        if !S::IS_DB {
+        if !S::SAME_PREFIX_OPTION {
             // SAFETY: live options; the getter only reads them (its pointer is not const in
             // the C header alone).
             let same_prefix = unsafe {
@@ -240,7 +240,7 @@ impl<'a, S: ReadSource> Reader<'a, S> {
     /// # Safety
     /// `buf` must be valid for writes of `capacity` bytes.
     unsafe fn get_into_raw(&self, key: &[u8], buf: *mut u8, capacity: usize) -> Result<CopyResult> {
-        if !S::IS_DB {
+        if !S::NATIVE_BUFFER_READ {
             // One copy out of the pinned value, as the C API's buffer read does.
             let copied = self.pinned(key, |value| {
                 if value.len() <= capacity {

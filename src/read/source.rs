@@ -42,9 +42,15 @@ pub(crate) mod sealed {
     /// and so is the source's own native object (the reader borrows its owner for its
     /// lifetime, and a batch is unchanged while borrowed).
     pub trait Source: Copy {
-        /// The database itself: reads with native calls of their own (the buffer copy,
-        /// `DB::MultiGet`) and no restriction on read options.
-        const IS_DB: bool;
+        /// Reads into a caller's buffer with a native call of its own (the C API's buffer
+        /// read); without it, one copy out of the pinned value.
+        const NATIVE_BUFFER_READ: bool;
+        /// Takes `prefix_same_as_start` in its read options: RocksDB would apply it to the
+        /// database's keys only, not to a transaction's or batch's own writes.
+        const SAME_PREFIX_OPTION: bool;
+        /// Reads user-defined timestamps (RocksDB has no timestamped reads of a
+        /// transaction's or batch's own writes).
+        const TIMESTAMPED_READS: bool;
 
         /// The one-call pinned read: `f` on the value of `key`, pinned on the C++ stack.
         ///
@@ -183,7 +189,9 @@ impl BatchSource<'_> {
 
 #[allow(private_interfaces)]
 impl sealed::Source for DbSource {
-    const IS_DB: bool = true;
+    const NATIVE_BUFFER_READ: bool = true;
+    const SAME_PREFIX_OPTION: bool = true;
+    const TIMESTAMPED_READS: bool = true;
 
     unsafe fn get_pinned<F: FnOnce(&[u8]) -> R, R>(
         self,
@@ -280,7 +288,9 @@ impl sealed::Source for DbSource {
 
 #[allow(private_interfaces)]
 impl sealed::Source for TransactionSource<'_> {
-    const IS_DB: bool = false;
+    const NATIVE_BUFFER_READ: bool = false;
+    const SAME_PREFIX_OPTION: bool = false;
+    const TIMESTAMPED_READS: bool = false;
 
     unsafe fn get_pinned<F: FnOnce(&[u8]) -> R, R>(
         self,
@@ -420,7 +430,9 @@ impl sealed::Source for TransactionSource<'_> {
 
 #[allow(private_interfaces)]
 impl sealed::Source for BatchSource<'_> {
-    const IS_DB: bool = false;
+    const NATIVE_BUFFER_READ: bool = false;
+    const SAME_PREFIX_OPTION: bool = false;
+    const TIMESTAMPED_READS: bool = false;
 
     unsafe fn get_pinned<F: FnOnce(&[u8]) -> R, R>(
         self,

@@ -10,7 +10,6 @@ use crate::db::handles::DbKind;
 use crate::raw::error::Result;
 use crate::raw::ffi;
 use crate::raw::pinned;
-use crate::raw::reentry;
 use crate::read::cursor::Cursor;
 use crate::read::read_options::ReadOptions;
 use crate::read::reader::Reader;
@@ -71,31 +70,11 @@ impl ReadOptions {
 }
 
 impl<'a, S: ReadSource> Reader<'a, S> {
-    /// `Err` where a read must not go: inside a callback that holds a read, or with
-    /// timestamps that do not fit the family.
-    #[inline]
-    pub(super) fn check_read(&self, operation: &'static str) -> Result<()> {
-        // The common case inlined into every read (no callback on this thread, no
-        // timestamps anywhere), the rest out of line: measured, 30 instructions per pinned
-        // read when the whole check was a call.
-        if !reentry::is_inside() && self.without_timestamps() {
-            return Ok(());
-        }
-        self.check_read_slow(operation)
-    }
-
     /// No timestamp anywhere: the family has none, and the read names none.
     #[inline]
-    fn without_timestamps(&self) -> bool {
+    pub(super) fn without_timestamps(&self) -> bool {
         let (upper, start) = self.timestamps();
         self.cf.timestamp_size == 0 && !upper && !start
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn check_read_slow(&self, operation: &'static str) -> Result<()> {
-        reentry::refuse_read_inside(operation)?;
-        self.check_timestamp().map_err(|refusal| refusal.error())
     }
 
     /// `Err` unless the read names a timestamp exactly when its family has them, of their
@@ -119,7 +98,7 @@ impl<'a, S: ReadSource> Reader<'a, S> {
         if expected == 0 {
             return Err(mismatch(TIMESTAMP_SIZE)); // a history start alone
         }
-        if !S::IS_DB {
+        if !S::TIMESTAMPED_READS {
             return Err(Refusal::Source);
         }
         if self.db.kind == DbKind::Ttl {
