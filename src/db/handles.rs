@@ -476,21 +476,13 @@ impl DbInner {
                 map.remove(name);
             }
         }
-        let mut err = ErrPtr::new();
-        let mut code = 0;
-        // SAFETY: live database and handle (both owned here); guarded.
-        unsafe {
-            ffi::pinrocks_guarded_drop_column_family(
-                &mut code,
-                self.raw(),
-                handle.raw(),
-                err.as_out(),
-            )
-        };
         // `DBImpl::DropColumnFamily` can fail after the drop is committed (writing the
         // OPTIONS file), so a failure may mean dropped or not. Either way no write may reach
         // the family again in this open: a write to a dropped family stops the database.
         // If it was not dropped after all, it is back, whole, at the next open.
-        err.check_with_code(Some(code))
+        // SAFETY: live database and handle (both owned here); guarded.
+        with_code(|code, err| unsafe {
+            ffi::pinrocks_guarded_drop_column_family(code, self.raw(), handle.raw(), err)
+        })
     }
 }

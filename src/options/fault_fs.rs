@@ -151,11 +151,10 @@ impl FaultFs {
     }
 
     fn create(in_memory: bool) -> Result<FaultFs> {
-        let (mut code, mut err) = (0, ErrPtr::new());
         // SAFETY: plain constructor; NULL only with an error.
-        let raw =
-            unsafe { ffi::pinrocks_fault_fs_create(u8::from(in_memory), &mut code, err.as_out()) };
-        err.check_with_code(Some(code))?;
+        let raw = with_code(|code, err| unsafe {
+            ffi::pinrocks_fault_fs_create(u8::from(in_memory), code, err)
+        })?;
         let raw =
             NonNull::new(raw).expect("pinrocks_fault_fs_create returned NULL without an error");
         Ok(FaultFs(Arc::new(RawFaultFs {
@@ -177,11 +176,11 @@ impl FaultFs {
             StopError::IoError => ffi::PINROCKS_FAULT_STOP_IO_ERROR,
             StopError::NoSpace => ffi::PINROCKS_FAULT_STOP_NO_SPACE,
         };
-        let (mut code, mut err) = (0, ErrPtr::new());
-        // SAFETY: live file system; guarded.
-        unsafe { ffi::pinrocks_fault_fs_stop(self.raw(), error as i32, &mut code, err.as_out()) };
         // Only a failed allocation could fail this, and then the file system runs on.
-        let _ = err.check_with_code(Some(code));
+        // SAFETY: live file system; guarded.
+        let _ = with_code(|code, err| unsafe {
+            ffi::pinrocks_fault_fs_stop(self.raw(), error as i32, code, err)
+        });
     }
 
     /// RocksDB's sleeps last at most `max` from now on (`None`: as long as RocksDB asks).
@@ -371,16 +370,14 @@ impl Options {
     /// Adds the event listener that arms
     /// [`inject_background_errors`](FaultFs::inject_background_errors).
     pub fn fault_fs(&mut self, fs: &FaultFs) -> &mut Self {
-        let (mut code, mut err) = (0, ErrPtr::new());
+        // Only a failed allocation could fail this (the `Env` is set first): then no
+        // background injection.
         // SAFETY: live options and file system; RocksDB keeps the `Env` pointer, which
         // `self.env_owner` (then every database opened with these options) keeps alive; the
         // listener holds its own references to the file system's parts. Guarded.
-        unsafe {
-            ffi::pinrocks_options_set_fault_fs(self.raw.as_ptr(), fs.raw(), &mut code, err.as_out())
-        };
-        // Only a failed allocation could fail this (the `Env` is set first): then no
-        // background injection.
-        let _ = err.check_with_code(Some(code));
+        let _ = with_code(|code, err| unsafe {
+            ffi::pinrocks_options_set_fault_fs(self.raw.as_ptr(), fs.raw(), code, err)
+        });
         self.env_owner = Some(fs.0.clone());
         self
     }

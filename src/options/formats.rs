@@ -9,7 +9,7 @@ use crate::callbacks::prefix_extractor::CustomPrefix;
 use crate::options::contract::serialized;
 use crate::options::db_options::Options;
 use crate::options::table_options::TableFormat;
-use crate::raw::error::{ErrPtr, Error};
+use crate::raw::error::{with_code, ErrPtr, Error};
 use crate::raw::ffi;
 use crate::raw::setter::setter;
 
@@ -144,19 +144,11 @@ impl Options {
             PrefixExtractor::Fixed(n) => (ffi::PINROCKS_PREFIX_FIXED, n),
             PrefixExtractor::Capped(n) => (ffi::PINROCKS_PREFIX_CAPPED, n),
         };
-        let mut err = ErrPtr::new();
-        let mut code = 0;
         // SAFETY: live options; the C++ side makes the extractor and shares it by shared_ptr.
-        unsafe {
-            ffi::pinrocks_options_set_prefix_extractor(
-                self.raw_mut(),
-                kind as i32,
-                len,
-                &mut code,
-                err.as_out(),
-            )
-        };
-        self.note_failure("prefix_extractor", err.check_with_code(Some(code)));
+        let reported = with_code(|code, err| unsafe {
+            ffi::pinrocks_options_set_prefix_extractor(self.raw_mut(), kind as i32, len, code, err)
+        });
+        self.note_failure("prefix_extractor", reported);
         self
     }
 
@@ -164,19 +156,12 @@ impl Options {
     /// [`prefix_extractor`](Self::prefix_extractor) does with RocksDB's own.
     pub fn custom_prefix_extractor(&mut self, extractor: &CustomPrefix) -> &mut Self {
         let raw = extractor.to_raw();
-        let mut err = ErrPtr::new();
-        let mut code = 0;
         // SAFETY: live options; `raw` is new and taken over by the options (freed by them
         // if the call fails).
-        unsafe {
-            ffi::pinrocks_options_set_custom_prefix_extractor(
-                self.raw_mut(),
-                raw,
-                &mut code,
-                err.as_out(),
-            )
-        };
-        self.note_failure("custom_prefix_extractor", err.check_with_code(Some(code)));
+        let reported = with_code(|code, err| unsafe {
+            ffi::pinrocks_options_set_custom_prefix_extractor(self.raw_mut(), raw, code, err)
+        });
+        self.note_failure("custom_prefix_extractor", reported);
         self
     }
 

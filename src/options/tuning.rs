@@ -45,18 +45,12 @@ impl Options {
     /// [`Db::verify_file_checksums`](crate::Db::verify_file_checksums)); off by default.
     #[doc(alias = "file_checksum_gen_factory")]
     pub fn file_checksums(&mut self, on: bool) -> &mut Self {
-        let (mut code, mut err) = (0, ErrPtr::new());
         // SAFETY: live options; guarded (the factory is RocksDB's shared one).
-        unsafe {
-            ffi::pinrocks_options_set_file_checksums(
-                self.raw.as_ptr(),
-                u8::from(on),
-                &mut code,
-                err.as_out(),
-            )
-        };
+        let reported = with_code(|code, err| unsafe {
+            ffi::pinrocks_options_set_file_checksums(self.raw.as_ptr(), u8::from(on), code, err)
+        });
         // Nothing is allocated but a shared pointer's count: it cannot fail.
-        let _ = err.check_with_code(Some(code));
+        let _ = reported;
         self
     }
 
@@ -249,21 +243,20 @@ impl Options {
     /// [`info_log_level`](Self::info_log_level) and [`db_log_dir`](Self::db_log_dir), which
     /// apply to the file.
     pub fn info_log(&mut self, log: &InfoLog, level: LogLevel) -> &mut Self {
-        let (mut code, mut err) = (0, ErrPtr::new());
         // SAFETY: live options; the C++ logger takes the state (and frees it with
         // `destroy_state`, also if this call fails); the callbacks match pinrocks.h's.
-        unsafe {
+        let reported = with_code(|code, err| unsafe {
             ffi::pinrocks_options_set_info_log(
                 self.raw.as_ptr(),
                 level as i32,
                 log.to_raw(),
                 Some(log_line),
                 Some(destroy_state),
-                &mut code,
-                err.as_out(),
+                code,
+                err,
             )
-        };
-        self.note_failure("info_log", err.check_with_code(Some(code)));
+        });
+        self.note_failure("info_log", reported);
         self
     }
 
