@@ -278,3 +278,31 @@ pub(crate) extern "C" fn destroy_listener(state: *mut c_void) {
     let state = unsafe { Box::from_raw(state.cast::<Listener>()) };
     drop_in_callback(state);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One flag per field of pinrocks.h's table, each wanted field a function and each
+    /// other NULL.
+    #[test]
+    fn the_table_has_a_function_for_each_wanted_event_only() {
+        let fields = std::mem::size_of::<ffi::pinrocks_events>() / std::mem::size_of::<usize>();
+        assert_eq!(fields, 13);
+        assert_eq!(Events::ALL.0.count_ones() as usize, fields);
+        let as_words = |table: ffi::pinrocks_events| -> Vec<usize> {
+            // SAFETY: a struct of `fields` optional function pointers, each one word
+            // (None is 0), read as words.
+            unsafe { std::mem::transmute::<ffi::pinrocks_events, [usize; 13]>(table) }.to_vec()
+        };
+        assert!(as_words(table(Events::ALL)).iter().all(|&f| f != 0));
+        assert!(as_words(table(Events::NONE)).iter().all(|&f| f == 0));
+        let flushes = as_words(table(Events::FLUSH_BEGIN | Events::FLUSH_COMPLETED));
+        assert_eq!(flushes.iter().filter(|&&f| f != 0).count(), 2);
+        assert_eq!(flushes[0], deliveries::on_flush_begin as *const () as usize);
+        assert_eq!(
+            flushes[1],
+            deliveries::on_flush_completed as *const () as usize
+        );
+    }
+}
