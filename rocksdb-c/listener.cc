@@ -56,7 +56,7 @@ class RustListener : public rocksdb::EventListener {
   }
   void OnBackgroundError(rocksdb::BackgroundErrorReason reason, rocksdb::Status* error) override {
     // An earlier listener suppressed it: RocksDB still calls the next ones, with OK.
-    if (events_.on_background_error == nullptr || error->ok()) {
+    if (error->ok()) {
       return;
     }
     int severity = static_cast<int>(error->severity());
@@ -79,7 +79,7 @@ class RustListener : public rocksdb::EventListener {
                             bool* auto_recovery) override {
     // RocksDB asks each listener right after its OnBackgroundError, even one that has just
     // suppressed the error (event_helpers.cc): then there is nothing to recover from.
-    if (events_.on_error_recovery_begin == nullptr || error.ok()) {
+    if (error.ok()) {
       return;
     }
     int choice = *auto_recovery ? 1 : 0;
