@@ -45,12 +45,11 @@ impl Options {
     /// [`Db::verify_file_checksums`](crate::Db::verify_file_checksums)); off by default.
     #[doc(alias = "file_checksum_gen_factory")]
     pub fn file_checksums(&mut self, on: bool) -> &mut Self {
+        // Nothing is allocated but a shared pointer's count: it cannot fail.
         // SAFETY: live options; guarded (the factory is RocksDB's shared one).
-        let reported = with_code(|code, err| unsafe {
+        let _ = with_code(|code, err| unsafe {
             ffi::pinrocks_options_set_file_checksums(self.raw.as_ptr(), u8::from(on), code, err)
         });
-        // Nothing is allocated but a shared pointer's count: it cannot fail.
-        let _ = reported;
         self
     }
 
