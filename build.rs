@@ -45,6 +45,7 @@ fn main() {
         "guarded.h",
         "pinned_batch.h",
         "batch_only.h",
+        "read_source.h",
         "reads.cc",
         "db.cc",
         "writes.cc",

@@ -1,7 +1,8 @@
 // Wide-column entities read, which RocksDB 11.8.1's C API cannot: GetEntity through every read
-// source, with the columns pinned on this function's stack while a Rust callback reads them (the
-// one-call reads) or in a heap-allocated pinrocks_entity_t that holds the pin until destroyed
-// (the guard and owned tiers), and the columns of an iterator's current entry. Columns cross as
+// source (read_source.h, beside each source's value read), one entry point per tier: the columns
+// pinned on this function's stack while a Rust callback reads them (the one-call reads and the
+// multi-get) or in a heap-allocated pinrocks_entity_t that holds the pin until destroyed (the
+// guard and owned tiers); and the columns of an iterator's current entry. Columns cross as
 // pinrocks_column arrays, which are RocksDB's own WideColumns viewed in place (checked below), so
 // reading copies no column. (Writes are the PINROCKS_RECORD_PUT_COLUMNS op of every write entry
 // point: guarded.h's columns_of.)
@@ -10,12 +11,12 @@
 #include <string>
 #include <type_traits>
 
-#include "batch_only.h"
 #include "db/wide/wide_column_serialization.h"
 #include "guarded.h"
 #include "layout.h"
 #include "pinned_batch.h"
 #include "pinrocks.h"
+#include "read_source.h"
 #include "rocksdb/db.h"
 #include "rocksdb/iterator.h"
 #include "rocksdb/slice.h"
@@ -51,68 +52,6 @@ const pinrocks_column* view_of(const rocksdb::WideColumns& columns) {
   return reinterpret_cast<const pinrocks_column*>(columns.data());
 }
 
-// Where a read left the entity: `pinned`, GetEntity's; or, for a key with only merge operands
-// in an indexed batch read from the batch alone, `merged`: the batch-only iterator (the batch
-// over an empty base) on the key, whose columns are the operands merged with no existing value,
-// as the plain read (indexed_batch.cc) and the batch's cursor give them.
-struct Found {
-  explicit Found(rocksdb::PinnableWideColumns* into) : pinned(into) {}
-
-  rocksdb::PinnableWideColumns* pinned;  // the caller's, on its frame or in its handle
-  std::unique_ptr<rocksdb::Iterator> merged;
-
-  const rocksdb::WideColumns& columns() const {
-    return merged ? merged->columns() : pinned->columns();
-  }
-};
-
-// GetEntity from the database.
-rocksdb::Status read_db(rocksdb_t* db, const rocksdb_readoptions_t* options,
-                        rocksdb_column_family_handle_t* column_family, const rocksdb::Slice& key,
-                        Found* found) {
-  return pinrocks::db_of(db)->GetEntity(pinrocks::read_options_of(options),
-                                        pinrocks::column_family_of(db, column_family), key,
-                                        found->pinned);
-}
-
-// GetEntity through a transaction, `mode` a PINROCKS_READ_*.
-rocksdb::Status read_transaction(rocksdb_transaction_t* txn, const rocksdb_readoptions_t* options,
-                                 rocksdb_column_family_handle_t* column_family,
-                                 const rocksdb::Slice& key, int mode, Found* found) {
-  rocksdb::Transaction* t = pinrocks::transaction_of(txn);
-  const rocksdb::ReadOptions& ro = pinrocks::read_options_of(options);
-  rocksdb::ColumnFamilyHandle* cf = pinrocks::handle_of(column_family);
-  switch (mode) {
-    case PINROCKS_READ_PLAIN:
-      return t->GetEntity(ro, cf, key, found->pinned);
-    case PINROCKS_READ_FOR_UPDATE:
-      return t->GetEntityForUpdate(ro, cf, key, found->pinned, /*exclusive=*/true);
-    case PINROCKS_READ_FOR_UPDATE_SHARED:
-      return t->GetEntityForUpdate(ro, cf, key, found->pinned, /*exclusive=*/false);
-    default:
-      return rocksdb::Status::InvalidArgument("pinrocks: unknown read mode");
-  }
-}
-
-// GetEntity through an indexed batch: over the database, or from the batch alone (see Found).
-rocksdb::Status read_batch(rocksdb_t* db, rocksdb_writebatch_wi_t* batch,
-                           const rocksdb_readoptions_t* options,
-                           rocksdb_column_family_handle_t* column_family, const rocksdb::Slice& key,
-                           unsigned char batch_only, Found* found) {
-  rocksdb::WriteBatchWithIndex* b = pinrocks::indexed_batch_of(batch);
-  rocksdb::ColumnFamilyHandle* cf = pinrocks::handle_of(column_family);
-  if (batch_only == 0) {
-    return b->GetEntityFromBatchAndDB(pinrocks::db_of(db), pinrocks::read_options_of(options), cf,
-                                      key, found->pinned);
-  }
-  rocksdb::Status s = b->GetEntityFromBatch(cf, key, found->pinned);
-  if (!s.IsMergeInProgress()) {
-    return s;
-  }
-  found->merged = pinrocks::merged_in_batch(b, cf, key, &s);
-  return s;
-}
-
 // A one-call read: `read` fills a Found on this frame; on success `fn` reads the columns in
 // place while they are pinned; not-found is no error. Returns whether the key was found.
 template <typename Read>
@@ -121,7 +60,7 @@ unsigned char one_call(Read&& read, pinrocks_columns_fn fn, void* ctx, int* stat
   unsigned char found = 0;
   pinrocks::guarded(status_code, errptr, [&] {
     rocksdb::PinnableWideColumns pinned;
-    Found entity(&pinned);
+    pinrocks::Found entity(&pinned);
     const rocksdb::Status s = read(&entity);
     if (s.ok()) {
       const rocksdb::WideColumns& columns = entity.columns();
@@ -142,7 +81,7 @@ pinrocks_entity_t* new_entity(Read&& read, int* status_code, char** errptr) noex
   pinrocks_entity_t* result = nullptr;
   pinrocks::guarded(status_code, errptr, [&] {
     auto entity = std::make_unique<pinrocks_entity_t>();
-    Found found(&entity->rep);
+    pinrocks::Found found(&entity->rep);
     rocksdb::Status s = read(&found);
     if (s.ok() && found.merged) {
       std::string rebuilt;
@@ -181,7 +120,7 @@ class EntityBatch {
   template <typename ReadOne>
   void EachKey(ReadOne&& read_one) {
     for (size_t i = 0; i < n_; i++) {
-      Found found(&pinned_[i]);
+      pinrocks::Found found(&pinned_[i]);
       statuses_[i] = read_one(keys_[i], &found);
       merged_[i] = std::move(found.merged);
       if (!statuses_[i].ok() && !statuses_[i].IsNotFound()) {
@@ -222,147 +161,38 @@ class EntityBatch {
 
 extern "C" {
 
-unsigned char pinrocks_get_entity_pinned(rocksdb_t* db, const rocksdb_readoptions_t* options,
-                                         rocksdb_column_family_handle_t* column_family,
-                                         const char* key, size_t keylen, pinrocks_columns_fn fn,
-                                         void* ctx, int* status_code,
-                                         char** errptr) PINROCKS_NOEXCEPT {
+unsigned char pinrocks_read_entity_pinned(const pinrocks_read_source* source, const char* key,
+                                          size_t keylen, pinrocks_columns_fn fn, void* ctx,
+                                          int* status_code, char** errptr) PINROCKS_NOEXCEPT {
   return one_call(
-      [&](Found* found) {
-        return read_db(db, options, column_family, rocksdb::Slice(key, keylen), found);
+      [&](pinrocks::Found* found) {
+        return pinrocks::get_entity(pinrocks::Source(source), rocksdb::Slice(key, keylen), found);
       },
       fn, ctx, status_code, errptr);
 }
 
-unsigned char pinrocks_transaction_get_entity_pinned(
-    rocksdb_transaction_t* txn, const rocksdb_readoptions_t* options,
-    rocksdb_column_family_handle_t* column_family, const char* key, size_t keylen, int mode,
-    pinrocks_columns_fn fn, void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT {
-  return one_call(
-      [&](Found* found) {
-        return read_transaction(txn, options, column_family, rocksdb::Slice(key, keylen), mode,
-                                found);
-      },
-      fn, ctx, status_code, errptr);
-}
-
-unsigned char pinrocks_wbwi_get_entity_pinned(rocksdb_t* db, rocksdb_writebatch_wi_t* batch,
-                                              const rocksdb_readoptions_t* options,
-                                              rocksdb_column_family_handle_t* column_family,
-                                              const char* key, size_t keylen,
-                                              unsigned char batch_only, pinrocks_columns_fn fn,
-                                              void* ctx, int* status_code,
-                                              char** errptr) PINROCKS_NOEXCEPT {
-  return one_call(
-      [&](Found* found) {
-        return read_batch(db, batch, options, column_family, rocksdb::Slice(key, keylen),
-                          batch_only, found);
-      },
-      fn, ctx, status_code, errptr);
-}
-
-pinrocks_entity_t* pinrocks_get_entity_handle(rocksdb_t* db, const rocksdb_readoptions_t* options,
-                                              rocksdb_column_family_handle_t* column_family,
-                                              const char* key, size_t keylen, int* status_code,
-                                              char** errptr) PINROCKS_NOEXCEPT {
+pinrocks_entity_t* pinrocks_read_entity_handle(const pinrocks_read_source* source, const char* key,
+                                               size_t keylen, int* status_code,
+                                               char** errptr) PINROCKS_NOEXCEPT {
   return new_entity(
-      [&](Found* found) {
-        return read_db(db, options, column_family, rocksdb::Slice(key, keylen), found);
+      [&](pinrocks::Found* found) {
+        return pinrocks::get_entity(pinrocks::Source(source), rocksdb::Slice(key, keylen), found);
       },
       status_code, errptr);
 }
 
-pinrocks_entity_t* pinrocks_transaction_get_entity_handle(
-    rocksdb_transaction_t* txn, const rocksdb_readoptions_t* options,
-    rocksdb_column_family_handle_t* column_family, const char* key, size_t keylen, int mode,
-    int* status_code, char** errptr) PINROCKS_NOEXCEPT {
-  return new_entity(
-      [&](Found* found) {
-        return read_transaction(txn, options, column_family, rocksdb::Slice(key, keylen), mode,
-                                found);
-      },
-      status_code, errptr);
-}
-
-pinrocks_entity_t* pinrocks_wbwi_get_entity_handle(rocksdb_t* db, rocksdb_writebatch_wi_t* batch,
-                                                   const rocksdb_readoptions_t* options,
-                                                   rocksdb_column_family_handle_t* column_family,
-                                                   const char* key, size_t keylen,
-                                                   unsigned char batch_only, int* status_code,
-                                                   char** errptr) PINROCKS_NOEXCEPT {
-  return new_entity(
-      [&](Found* found) {
-        return read_batch(db, batch, options, column_family, rocksdb::Slice(key, keylen),
-                          batch_only, found);
-      },
-      status_code, errptr);
-}
-
-void pinrocks_multi_get_entity_pinned(rocksdb_t* db, const rocksdb_readoptions_t* options,
-                                      rocksdb_column_family_handle_t* column_family,
-                                      size_t num_keys, const pinrocks_slice* keys,
-                                      pinrocks_multi_columns_fn fn, void* ctx, int* status_code,
-                                      char** errptr) PINROCKS_NOEXCEPT {
+void pinrocks_read_entity_multi(const pinrocks_read_source* source, size_t num_keys,
+                                const pinrocks_slice* keys, pinrocks_multi_columns_fn fn, void* ctx,
+                                int* status_code, char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] {
+    const pinrocks::Source s(source);
     EntityBatch batch(num_keys, keys);
-    const rocksdb::ReadOptions& ro = pinrocks::read_options_of(options);
-    if (pinrocks::PinnedBatch::NeedsOneByOne(ro)) {
-      batch.EachKey([&](const rocksdb::Slice& key, Found* found) {
-        return read_db(db, options, column_family, key, found);
+    if (!pinrocks::multi_get_entity(s, num_keys, batch.keys(), batch.pinned(), batch.statuses())) {
+      batch.EachKey([&](const rocksdb::Slice& key, pinrocks::Found* found) {
+        return pinrocks::get_entity(s, key, found);
       });
-    } else {
-      pinrocks::db_of(db)->MultiGetEntity(ro, pinrocks::column_family_of(db, column_family),
-                                          num_keys, batch.keys(), batch.pinned(), batch.statuses(),
-                                          /*sorted_input=*/false);
     }
     batch.Deliver(fn, ctx, status_code, errptr);
-  });
-}
-
-void pinrocks_transaction_multi_get_entity_pinned(rocksdb_transaction_t* txn,
-                                                  const rocksdb_readoptions_t* options,
-                                                  rocksdb_column_family_handle_t* column_family,
-                                                  size_t num_keys, const pinrocks_slice* keys,
-                                                  int mode, pinrocks_multi_columns_fn fn, void* ctx,
-                                                  int* status_code,
-                                                  char** errptr) PINROCKS_NOEXCEPT {
-  pinrocks::guarded(status_code, errptr, [&] {
-    EntityBatch batch(num_keys, keys);
-    const rocksdb::ReadOptions& ro = pinrocks::read_options_of(options);
-    // Transaction::MultiGetEntity neither locks nor tracks: for update, key by key.
-    if (mode != PINROCKS_READ_PLAIN || pinrocks::PinnedBatch::NeedsOneByOne(ro)) {
-      batch.EachKey([&](const rocksdb::Slice& key, Found* found) {
-        return read_transaction(txn, options, column_family, key, mode, found);
-      });
-    } else {
-      pinrocks::transaction_of(txn)->MultiGetEntity(ro, pinrocks::handle_of(column_family),
-                                                    num_keys, batch.keys(), batch.pinned(),
-                                                    batch.statuses(), /*sorted_input=*/false);
-    }
-    batch.Deliver(fn, ctx, status_code, errptr);
-  });
-}
-
-void pinrocks_wbwi_multi_get_entity_pinned(rocksdb_t* db, rocksdb_writebatch_wi_t* batch,
-                                           const rocksdb_readoptions_t* options,
-                                           rocksdb_column_family_handle_t* column_family,
-                                           size_t num_keys, const pinrocks_slice* keys,
-                                           unsigned char batch_only, pinrocks_multi_columns_fn fn,
-                                           void* ctx, int* status_code,
-                                           char** errptr) PINROCKS_NOEXCEPT {
-  pinrocks::guarded(status_code, errptr, [&] {
-    EntityBatch entities(num_keys, keys);
-    const rocksdb::ReadOptions& ro = pinrocks::read_options_of(options);
-    if (batch_only != 0 || pinrocks::PinnedBatch::NeedsOneByOne(ro)) {
-      entities.EachKey([&](const rocksdb::Slice& key, Found* found) {
-        return read_batch(db, batch, options, column_family, key, batch_only, found);
-      });
-    } else {
-      pinrocks::indexed_batch_of(batch)->MultiGetEntityFromBatchAndDB(
-          pinrocks::db_of(db), ro, pinrocks::handle_of(column_family), num_keys, entities.keys(),
-          entities.pinned(), entities.statuses(), /*sorted_input=*/false);
-    }
-    entities.Deliver(fn, ctx, status_code, errptr);
   });
 }
 

@@ -108,57 +108,6 @@ unsigned char pinrocks_get_into_buffer_cf(rocksdb_t* db, const rocksdb_readoptio
   return copied;
 }
 
-// c.cc:13587 rocksdb_get_pinned_cf_v2.
-rocksdb_pinnable_handle_t* pinrocks_get_pinned_cf_v2(rocksdb_t* db,
-                                                     const rocksdb_readoptions_t* options,
-                                                     rocksdb_column_family_handle_t* column_family,
-                                                     const char* key, size_t keylen,
-                                                     int* status_code,
-                                                     char** errptr) PINROCKS_NOEXCEPT {
-  rocksdb_pinnable_handle_t* result = nullptr;
-  guarded(status_code, errptr, [&] {
-    auto handle = std::make_unique<rocksdb_pinnable_handle_t>();
-    rocksdb::Status s = pinrocks::db_of(db)->Get(
-        pinrocks::read_options_of(options), pinrocks::handle_of(column_family),
-        rocksdb::Slice(key, keylen), &pinrocks::pinnable_handle_of(handle.get()));
-    if (s.ok()) {
-      result = handle.release();  // freed by rocksdb_pinnable_handle_destroy
-    } else if (!s.IsNotFound()) {
-      pinrocks::save_status(errptr, status_code, s);
-    }
-  });
-  return result;
-}
-
-// c.cc:12588 rocksdb_transaction_get_pinned_cf and c.cc:12664
-// rocksdb_transaction_get_pinned_for_update_cf.
-rocksdb_pinnableslice_t* pinrocks_transaction_get_pinned_handle(
-    rocksdb_transaction_t* txn, const rocksdb_readoptions_t* options,
-    rocksdb_column_family_handle_t* column_family, const char* key, size_t keylen, int for_update,
-    int* status_code, char** errptr) PINROCKS_NOEXCEPT {
-  rocksdb_pinnableslice_t* result = nullptr;
-  guarded(status_code, errptr, [&] {
-    auto v = std::make_unique<rocksdb_pinnableslice_t>();
-    rocksdb::Transaction* t = pinrocks::transaction_of(txn);
-    const rocksdb::ReadOptions& ro = pinrocks::read_options_of(options);
-    rocksdb::ColumnFamilyHandle* cf = pinrocks::handle_of(column_family);
-    rocksdb::Slice k(key, keylen);
-    rocksdb::Status s;
-    if (for_update != PINROCKS_READ_PLAIN) {
-      s = t->GetForUpdate(ro, cf, k, &pinrocks::pinnable_slice_of(v.get()),
-                          /*exclusive=*/for_update == PINROCKS_READ_FOR_UPDATE);
-    } else {
-      s = t->Get(ro, cf, k, &pinrocks::pinnable_slice_of(v.get()));
-    }
-    if (s.ok()) {
-      result = v.release();  // freed by rocksdb_pinnableslice_destroy
-    } else if (!s.IsNotFound()) {
-      pinrocks::save_status(errptr, status_code, s);
-    }
-  });
-  return result;
-}
-
 // c.cc:2890 rocksdb_key_may_exist_cf, with no timestamp, and the value (if asked for) handed
 // to a sink instead of a malloc'd copy.
 unsigned char pinrocks_key_may_exist_cf(rocksdb_t* db, const rocksdb_readoptions_t* options,
@@ -776,23 +725,6 @@ void pinrocks_guarded_options_set_compression_per_level(int* status_code, rocksd
                                                         char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] {
     rocksdb_options_set_compression_per_level(opt, level_values, num_levels);
-  });
-}
-
-// rocksdb_create_iterator_cf, guarded.
-rocksdb_iterator_t* pinrocks_guarded_create_iterator_cf(
-    int* status_code, rocksdb_t* db, const rocksdb_readoptions_t* options,
-    rocksdb_column_family_handle_t* column_family, char** errptr) PINROCKS_NOEXCEPT {
-  return pinrocks::guarded_iterator(
-      status_code, errptr, [&] { return rocksdb_create_iterator_cf(db, options, column_family); });
-}
-
-// rocksdb_transaction_create_iterator_cf, guarded.
-rocksdb_iterator_t* pinrocks_guarded_transaction_create_iterator_cf(
-    int* status_code, rocksdb_transaction_t* txn, const rocksdb_readoptions_t* options,
-    rocksdb_column_family_handle_t* column_family, char** errptr) PINROCKS_NOEXCEPT {
-  return pinrocks::guarded_iterator(status_code, errptr, [&] {
-    return rocksdb_transaction_create_iterator_cf(txn, options, column_family);
   });
 }
 

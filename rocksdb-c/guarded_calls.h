@@ -23,27 +23,6 @@ unsigned char pinrocks_get_into_buffer_cf(rocksdb_t* db, const rocksdb_readoptio
                                           size_t buffer_size, size_t* vallen, unsigned char* found,
                                           int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
-/* Replaces rocksdb_get_pinned_cf_v2 (no try/catch; Get copies memtable values into the
- * handle's PinnableSlice). Same results: a new handle (free with
- * rocksdb_pinnable_handle_destroy), or NULL if absent or on error. */
-rocksdb_pinnable_handle_t* pinrocks_get_pinned_cf_v2(rocksdb_t* db,
-                                                     const rocksdb_readoptions_t* options,
-                                                     rocksdb_column_family_handle_t* column_family,
-                                                     const char* key, size_t keylen,
-                                                     int* status_code,
-                                                     char** errptr) PINROCKS_NOEXCEPT;
-
-/* Replaces rocksdb_transaction_get_pinned_cf (for_update = PINROCKS_READ_PLAIN) and
- * rocksdb_transaction_get_pinned_for_update_cf (PINROCKS_READ_FOR_UPDATE: exclusive,
- * PINROCKS_READ_FOR_UPDATE_SHARED: shared), which have no try/catch while they copy the
- * value (from the transaction's batch or a memtable) and, for update, the key into the lock
- * tracker. Same results: a new handle (free with rocksdb_pinnableslice_destroy), or NULL if
- * absent or on error. */
-rocksdb_pinnableslice_t* pinrocks_transaction_get_pinned_handle(
-    rocksdb_transaction_t* txn, const rocksdb_readoptions_t* options,
-    rocksdb_column_family_handle_t* column_family, const char* key, size_t keylen, int for_update,
-    int* status_code, char** errptr) PINROCKS_NOEXCEPT;
-
 /* Replaces rocksdb_key_may_exist_cf (no try/catch; KeyMayExist reads a value it finds in
  * memory into a std::string). Returns 0 only if the key certainly does not exist; 1 (always a
  * safe answer) if it may, or on error. With a `found` sink, a value RocksDB found is handed to
@@ -293,12 +272,6 @@ rocksdb_cache_t* pinrocks_guarded_cache_create_hyper_clock(int* status_code, siz
 void pinrocks_guarded_options_set_compression_per_level(int* status_code, rocksdb_options_t* opt,
                                                         const int* level_values, size_t num_levels,
                                                         char** errptr) PINROCKS_NOEXCEPT;
-rocksdb_iterator_t* pinrocks_guarded_create_iterator_cf(
-    int* status_code, rocksdb_t* db, const rocksdb_readoptions_t* options,
-    rocksdb_column_family_handle_t* column_family, char** errptr) PINROCKS_NOEXCEPT;
-rocksdb_iterator_t* pinrocks_guarded_transaction_create_iterator_cf(
-    int* status_code, rocksdb_transaction_t* txn, const rocksdb_readoptions_t* options,
-    rocksdb_column_family_handle_t* column_family, char** errptr) PINROCKS_NOEXCEPT;
 void pinrocks_guarded_close(int* status_code, rocksdb_t* db, char** errptr) PINROCKS_NOEXCEPT;
 void pinrocks_guarded_transactiondb_close(int* status_code, rocksdb_transactiondb_t* txn_db,
                                           char** errptr) PINROCKS_NOEXCEPT;

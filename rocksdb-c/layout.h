@@ -92,15 +92,12 @@
 //   c.cc:615    struct rocksdb_optimistictransactiondb_t {
 //                 OptimisticTransactionDB* rep;
 //               };
-//   c.cc:13567  struct rocksdb_pinnable_handle_t {
-//                 PinnableSlice rep;
-//               };
 //
 // All but rocksdb_readoptions_t are defined below as complete types, token for token as c.cc
 // defines them, behind the same using-declarations c.cc has at file scope: the one definition
 // rule asks exactly that of a class defined in two translation units, and pinrocks allocates
 // and frees some of these wrappers that RocksDB frees or allocates (rocksdb_iter_destroy deletes
-// the iterator wrapper pinrocks_wbwi_iterator makes, ...). rocksdb_readoptions_t stays
+// the iterator wrapper pinrocks_read_iterator makes, ...). rocksdb_readoptions_t stays
 // incomplete (c.cc's has member functions and fields we never touch); its `rep` is its first
 // member and is reached at the wrapper's address.
 //
@@ -163,7 +160,7 @@ struct rocksdb_t {
 struct rocksdb_backup_engine_t {
   BackupEngine* rep;
 };
-// c.cc:275: made by pinrocks_wbwi_iterator, deleted by rocksdb_iter_destroy.
+// c.cc:275: made by pinrocks_read_iterator, deleted by rocksdb_iter_destroy.
 struct rocksdb_iterator_t {
   Iterator* rep;
 };
@@ -196,8 +193,7 @@ struct rocksdb_column_family_handle_t {
 struct rocksdb_sstfilewriter_t {
   SstFileWriter* rep;
 };
-// c.cc:594: made by pinrocks_wbwi_get_handle and pinrocks_transaction_get_pinned_handle,
-// deleted by rocksdb_pinnableslice_destroy.
+// c.cc:594: made by pinrocks_read_handle, deleted by rocksdb_pinnableslice_destroy.
 struct rocksdb_pinnableslice_t {
   PinnableSlice rep;
 };
@@ -213,10 +209,6 @@ struct rocksdb_transaction_t {
 // c.cc:615
 struct rocksdb_optimistictransactiondb_t {
   OptimisticTransactionDB* rep;
-};
-// c.cc:13567: made by pinrocks_get_pinned_cf_v2, deleted by rocksdb_pinnable_handle_destroy.
-struct rocksdb_pinnable_handle_t {
-  PinnableSlice rep;
 };
 
 // The accessors: each returns its wrapper's `rep` by reference (so that pinrocks can also set
@@ -295,14 +287,6 @@ inline rocksdb::PinnableSlice& pinnable_slice_of(rocksdb_pinnableslice_t* value)
 
 inline const rocksdb::PinnableSlice& pinnable_slice_of(const rocksdb_pinnableslice_t* value) {
   return value->rep;
-}
-
-inline rocksdb::PinnableSlice& pinnable_handle_of(rocksdb_pinnable_handle_t* handle) {
-  return handle->rep;
-}
-
-inline const rocksdb::PinnableSlice& pinnable_handle_of(const rocksdb_pinnable_handle_t* handle) {
-  return handle->rep;
 }
 
 inline rocksdb::Transaction*& transaction_of(rocksdb_transaction_t* txn) { return txn->rep; }

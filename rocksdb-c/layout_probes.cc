@@ -113,12 +113,6 @@ size_t pinrocks_pinnableslice_value(const rocksdb_pinnableslice_t* value, char* 
   return copy_bytes(v.data(), v.size(), buf, buflen);
 }
 
-size_t pinrocks_pinnable_handle_value(const rocksdb_pinnable_handle_t* handle, char* buf,
-                                      size_t buflen) PINROCKS_NOEXCEPT {
-  const rocksdb::PinnableSlice& v = pinrocks::pinnable_handle_of(handle);
-  return copy_bytes(v.data(), v.size(), buf, buflen);
-}
-
 size_t pinrocks_transaction_name(rocksdb_transaction_t* txn, char* buf,
                                  size_t buflen) PINROCKS_NOEXCEPT {
   try {

@@ -33,11 +33,8 @@
  *   c_batch_of                    pinrocks_wbwi_batch, pinrocks_transaction_write_batch
  *                                 (pinrocks.h), read back with rocksdb_writebatch_count
  *   indexed_batch_of              pinrocks_writebatch_wi_count; written by pinrocks_wbwi_create
- *   iterator_of                   pinrocks_iter_key; written by pinrocks_wbwi_iterator
- *   pinnable_slice_of             pinrocks_pinnableslice_value; written by
- *                                 pinrocks_wbwi_get_handle
- *   pinnable_handle_of            pinrocks_pinnable_handle_value; written by
- *                                 pinrocks_get_pinned_cf_v2
+ *   iterator_of                   pinrocks_iter_key; written by pinrocks_read_iterator
+ *   pinnable_slice_of             pinrocks_pinnableslice_value; written by pinrocks_read_handle
  *   transaction_of                pinrocks_transaction_name
  *   sst_writer_of                 pinrocks_sstfilewriter_file_size
  *   backup_engine_of              pinrocks_backup_engine_backup_count */
@@ -101,11 +98,9 @@ unsigned int pinrocks_writebatch_wi_count(rocksdb_writebatch_wi_t* batch) PINROC
 size_t pinrocks_iter_key(const rocksdb_iterator_t* iter, char* buf,
                          size_t buflen) PINROCKS_NOEXCEPT;
 
-/* rocksdb_pinnableslice_t, rocksdb_pinnable_handle_t: the value held. */
+/* rocksdb_pinnableslice_t: the value held. */
 size_t pinrocks_pinnableslice_value(const rocksdb_pinnableslice_t* value, char* buf,
                                     size_t buflen) PINROCKS_NOEXCEPT;
-size_t pinrocks_pinnable_handle_value(const rocksdb_pinnable_handle_t* handle, char* buf,
-                                      size_t buflen) PINROCKS_NOEXCEPT;
 
 /* rocksdb_transaction_t: Transaction::GetName; SIZE_MAX if copying the name failed. */
 size_t pinrocks_transaction_name(rocksdb_transaction_t* txn, char* buf,

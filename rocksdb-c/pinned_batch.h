@@ -1,6 +1,5 @@
 // A batch of pinned reads (a multi-get) held on the caller's frame: the keys, values and
-// statuses of up to 32 keys need no allocation of ours. Shared by the plain and the
-// transaction multi-gets.
+// statuses of up to 32 keys need no allocation of ours. The value multi-get's (reads.cc).
 #ifndef PINROCKS_PINNED_BATCH_H
 #define PINROCKS_PINNED_BATCH_H
 
@@ -89,10 +88,16 @@ class PinnedBatch {
     }
     return true;
   }
+  // Each key through `get_one(key, value)`, stopping at the first failure (Deliver reports it;
+  // the keys after it keep their default OK status and are never delivered): a read for
+  // update locks no key after one it could not lock.
   template <typename GetOne>
   void EachKey(GetOne&& get_one) {
     for (size_t i = 0; i < n_; i++) {
       statuses_[i] = get_one(keys_[i], &values_[i]);
+      if (!statuses_[i].ok() && !statuses_[i].IsNotFound()) {
+        return;
+      }
     }
   }
 

@@ -136,26 +136,96 @@ typedef unsigned char (*pinrocks_multi_value_fn)(void* ctx, size_t index, unsign
 #define PINROCKS_READ_FOR_UPDATE 1        /* exclusive lock (pessimistic) / tracked (optimistic) */
 #define PINROCKS_READ_FOR_UPDATE_SHARED 2 /* shared lock */
 
-/* ---- Reads of a database (rocksdb-c/reads.cc) ---- */
+/* ---- Reads, one entry point per tier whatever the source (rocksdb-c/reads.cc for values,
+ * rocksdb-c/entities.cc for entities; what each source reads: rocksdb-c/read_source.h) ---- */
+
+/* Where a read reads from. */
+#define PINROCKS_SOURCE_DB 0          /* the database */
+#define PINROCKS_SOURCE_TRANSACTION 1 /* a transaction: its own writes, then the database */
+#define PINROCKS_SOURCE_BATCH 2       /* an indexed batch's entries over the database's */
+#define PINROCKS_SOURCE_BATCH_ONLY 3  /* an indexed batch's entries alone */
+
+/* One read's source. `db` is the database (a transaction's: pinrocks_transactiondb_as_db's
+ * handle); `column_family` NULL for the default; `transaction` set for
+ * PINROCKS_SOURCE_TRANSACTION, `batch` for the batch sources (NULL otherwise); `mode` a
+ * PINROCKS_READ_* for a transaction, PINROCKS_READ_PLAIN otherwise. All live for the call;
+ * for an iterator, as long as it lives (a batch unchanged meanwhile). */
+typedef struct pinrocks_read_source {
+  rocksdb_t* db;
+  const rocksdb_readoptions_t* options;
+  rocksdb_column_family_handle_t* column_family;
+  rocksdb_transaction_t* transaction;
+  rocksdb_writebatch_wi_t* batch;
+  int kind; /* a PINROCKS_SOURCE_* */
+  int mode;
+} pinrocks_read_source;
 
 /* One native call, no heap allocation of its own: reads `key` into a PinnableSlice on this
- * function's stack and calls `fn(ctx, data, len)` while the pin is held.
- * `column_family` may be NULL for the default column family.
+ * function's stack and calls `fn(ctx, data, len)` while the pin is held (a value found in a
+ * batch is a copy on this frame; one from the database pins its block).
  * Returns 1 if the key was found (fn was called once), 0 if not found or on error. */
-unsigned char pinrocks_get_pinned(rocksdb_t* db, const rocksdb_readoptions_t* options,
-                                  rocksdb_column_family_handle_t* column_family, const char* key,
-                                  size_t keylen, pinrocks_value_fn fn, void* ctx, int* status_code,
-                                  char** errptr) PINROCKS_NOEXCEPT;
+unsigned char pinrocks_read_pinned(const pinrocks_read_source* source, const char* key,
+                                   size_t keylen, pinrocks_value_fn fn, void* ctx, int* status_code,
+                                   char** errptr) PINROCKS_NOEXCEPT;
 
-/* DB::MultiGet of `num_keys` keys of one column family (NULL: default) into PinnableSlices
- * held in one array for the batch (on this function's stack for up to 32 keys), then fn for
- * each key in order while they are pinned. On the first per-key error (or a failed
- * allocation), nothing is called back. With read_tier kBlockCacheTier, DB::Get per key instead
- * (RocksDB's MultiGet reads uncached blocks from their files even then: pinned_batch.h). */
-void pinrocks_multi_get_pinned(rocksdb_t* db, const rocksdb_readoptions_t* options,
-                               rocksdb_column_family_handle_t* column_family, size_t num_keys,
-                               const pinrocks_slice* keys, pinrocks_multi_value_fn fn, void* ctx,
-                               int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+/* The same read into a new handle that holds the pin (free with rocksdb_pinnableslice_destroy);
+ * NULL if absent or on error (check errptr first). */
+rocksdb_pinnableslice_t* pinrocks_read_handle(const pinrocks_read_source* source, const char* key,
+                                              size_t keylen, int* status_code,
+                                              char** errptr) PINROCKS_NOEXCEPT;
+
+/* A multi-get of `num_keys` keys into PinnableSlices held in one array for the batch (on this
+ * function's stack for up to 32 keys), then fn for each key in order while they are pinned: one
+ * MultiGet (the database's, the transaction's, MultiGetFromBatchAndDB), or key by key, stopping
+ * at the first failure, for a read tier of kBlockCacheTier (RocksDB's MultiGet reads uncached
+ * blocks from their files even then: pinned_batch.h), reads for update (MultiGet neither locks
+ * nor tracks) and a batch alone. On the first per-key error (or a failed allocation), nothing
+ * is called back. */
+void pinrocks_read_multi(const pinrocks_read_source* source, size_t num_keys,
+                         const pinrocks_slice* keys, pinrocks_multi_value_fn fn, void* ctx,
+                         int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
+/* A new iterator (free with rocksdb_iter_destroy) over the source's entries of the column
+ * family: a transaction's or batch's own merged over the database's (or over nothing, batch
+ * alone). It reads `options` (its bounds), the handle and the transaction or batch until
+ * destroyed. If RocksDB throws, an iterator that reports it from its status (guarded.h); NULL,
+ * with the error, only if even that could not be made. */
+rocksdb_iterator_t* pinrocks_read_iterator(const pinrocks_read_source* source, int* status_code,
+                                           char** errptr) PINROCKS_NOEXCEPT;
+
+/* Entities (wide columns): a key's named columns (names sorted, unique; the one named "" is the
+ * default column, which plain reads return). A plain value read as an entity is one default
+ * column. */
+
+/* Receives an entity's `count` columns while RocksDB holds them pinned (RocksDB's own array,
+ * valid for the call). Must not unwind. */
+typedef void (*pinrocks_columns_fn)(void* ctx, const pinrocks_column* columns, size_t count);
+
+/* Receives the i-th result of an entity multi-get while every entity of the batch is pinned:
+ * found = 0 for an absent key (no columns). Returns 0 to go on, 1 to stop early. */
+typedef unsigned char (*pinrocks_multi_columns_fn)(void* ctx, size_t index, unsigned char found,
+                                                   const pinrocks_column* columns, size_t count);
+
+/* An entity read and pinned on the heap: the guard and owned tiers' handle. */
+typedef struct pinrocks_entity_t pinrocks_entity_t;
+
+/* pinrocks_read_pinned for an entity: GetEntity into a PinnableWideColumns on this function's
+ * stack, then fn(ctx, columns, count) while it is pinned. Returns 1 if found (fn called once),
+ * 0 if not found or on error. */
+unsigned char pinrocks_read_entity_pinned(const pinrocks_read_source* source, const char* key,
+                                          size_t keylen, pinrocks_columns_fn fn, void* ctx,
+                                          int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
+/* The same read into a new pinrocks_entity_t that holds the pin until pinrocks_entity_destroy:
+ * NULL if not found or on error (check errptr first). */
+pinrocks_entity_t* pinrocks_read_entity_handle(const pinrocks_read_source* source, const char* key,
+                                               size_t keylen, int* status_code,
+                                               char** errptr) PINROCKS_NOEXCEPT;
+
+/* pinrocks_read_multi for entities (MultiGetEntity, or key by key where the values' is). */
+void pinrocks_read_entity_multi(const pinrocks_read_source* source, size_t num_keys,
+                                const pinrocks_slice* keys, pinrocks_multi_columns_fn fn, void* ctx,
+                                int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
 /* A valid iterator's key and value in one call (rocksdb_iter_valid, rocksdb_iter_key and
  * rocksdb_iter_value, one crossing instead of three on every step of a scan), both valid until
@@ -734,26 +804,6 @@ void pinrocks_optimistictransactiondb_delete_range(rocksdb_optimistictransaction
                                                    const char* end, size_t endlen, int* status_code,
                                                    char** errptr) PINROCKS_NOEXCEPT;
 
-/* pinrocks_get_pinned through a transaction: Transaction::Get (its own writes first, then
- * the database) or GetForUpdate, into a PinnableSlice on this function's stack. `db` is the
- * transaction's database (pinrocks_transactiondb_as_db's handle): a plain read of a
- * transaction that has written nothing yet reads it directly. */
-unsigned char pinrocks_transaction_get_pinned(rocksdb_t* db, rocksdb_transaction_t* txn,
-                                              const rocksdb_readoptions_t* options,
-                                              rocksdb_column_family_handle_t* column_family,
-                                              const char* key, size_t keylen, int for_update,
-                                              pinrocks_value_fn fn, void* ctx, int* status_code,
-                                              char** errptr) PINROCKS_NOEXCEPT;
-
-/* pinrocks_multi_get_pinned through a transaction: Transaction::MultiGet, or (for_update one
- * of PINROCKS_READ_FOR_UPDATE*) GetForUpdate key by key, which locks or tracks each. */
-void pinrocks_transaction_multi_get_pinned(rocksdb_transaction_t* txn,
-                                           const rocksdb_readoptions_t* options,
-                                           rocksdb_column_family_handle_t* column_family,
-                                           size_t num_keys, const pinrocks_slice* keys,
-                                           int for_update, pinrocks_multi_value_fn fn, void* ctx,
-                                           int* status_code, char** errptr) PINROCKS_NOEXCEPT;
-
 /* Put, Delete, SingleDelete, Merge or PutLogData (op: PINROCKS_RECORD_PUT, _DELETE,
  * _SINGLE_DELETE, _MERGE, _LOG_DATA with `key` the blob; PutEntity: _PUT_COLUMNS) through a
  * transaction,
@@ -826,123 +876,13 @@ void pinrocks_wbwi_write(rocksdb_writebatch_wi_t* batch,
                          rocksdb_column_family_handle_t* column_family, int op, const char* key,
                          size_t keylen, const char* value, size_t valuelen, int* status_code,
                          char** errptr) PINROCKS_NOEXCEPT;
-/* pinrocks_get_pinned through the batch: GetFromBatch (batch_only = 1; merge operands with
- * nothing under them in the batch read merged with no existing value, as the batch-only
- * iterator shows them) or GetFromBatchAndDB. A value found in
- * the batch is a copy on this frame; one from the database pins its block. */
-unsigned char pinrocks_wbwi_get_pinned(rocksdb_t* db, rocksdb_writebatch_wi_t* batch,
-                                       const rocksdb_readoptions_t* options,
-                                       rocksdb_column_family_handle_t* column_family,
-                                       const char* key, size_t keylen, unsigned char batch_only,
-                                       pinrocks_value_fn fn, void* ctx, int* status_code,
-                                       char** errptr) PINROCKS_NOEXCEPT;
-/* The same read into a new handle (free with rocksdb_pinnableslice_destroy); NULL if absent
- * or on error. */
-rocksdb_pinnableslice_t* pinrocks_wbwi_get_handle(rocksdb_t* db, rocksdb_writebatch_wi_t* batch,
-                                                  const rocksdb_readoptions_t* options,
-                                                  rocksdb_column_family_handle_t* column_family,
-                                                  const char* key, size_t keylen,
-                                                  unsigned char batch_only, int* status_code,
-                                                  char** errptr) PINROCKS_NOEXCEPT;
-/* pinrocks_multi_get_pinned through the batch (MultiGetFromBatchAndDB, or GetFromBatch per
- * key when batch_only). */
-void pinrocks_wbwi_multi_get_pinned(rocksdb_t* db, rocksdb_writebatch_wi_t* batch,
-                                    const rocksdb_readoptions_t* options,
-                                    rocksdb_column_family_handle_t* column_family, size_t num_keys,
-                                    const pinrocks_slice* keys, unsigned char batch_only,
-                                    pinrocks_multi_value_fn fn, void* ctx, int* status_code,
-                                    char** errptr) PINROCKS_NOEXCEPT;
-/* An iterator (free with rocksdb_iter_destroy) over the batch's entries of a column family
- * merged over the database's (or over nothing, batch_only). It reads the batch, `options`
- * (its bounds) and the handle until destroyed; the batch must not change meanwhile. */
-rocksdb_iterator_t* pinrocks_wbwi_iterator(rocksdb_t* db, rocksdb_writebatch_wi_t* batch,
-                                           const rocksdb_readoptions_t* options,
-                                           rocksdb_column_family_handle_t* column_family,
-                                           unsigned char batch_only, int* status_code,
-                                           char** errptr) PINROCKS_NOEXCEPT;
-
 void pinrocks_wbwi_savepoint(rocksdb_writebatch_wi_t* batch, int op, int* status_code,
                              char** errptr) PINROCKS_NOEXCEPT;
 /* The batch's WriteBatch, borrowed (to write, count or iterate its records). */
 rocksdb_writebatch_t* pinrocks_wbwi_batch(rocksdb_writebatch_wi_t* batch) PINROCKS_NOEXCEPT;
 
-/* ---- Wide-column entities (rocksdb-c/entities.cc) ----
- * An entity is a key's named columns (names sorted, unique; the one named "" is the default
- * column, which plain reads return). A plain value read as an entity is one default column. */
+/* ---- Wide-column entities, beyond their reads (rocksdb-c/entities.cc) ---- */
 
-/* Receives an entity's `count` columns while RocksDB holds them pinned (RocksDB's own array,
- * valid for the call). Must not unwind. */
-typedef void (*pinrocks_columns_fn)(void* ctx, const pinrocks_column* columns, size_t count);
-
-/* GetEntity into a PinnableWideColumns on this function's stack, then fn(ctx, columns, count)
- * while it is pinned: from the database, through a transaction (mode: a PINROCKS_READ_*), or
- * through an indexed batch (GetEntityFromBatch, or GetEntityFromBatchAndDB). Returns 1 if
- * found (fn called once), 0 if not found or on error. */
-unsigned char pinrocks_get_entity_pinned(rocksdb_t* db, const rocksdb_readoptions_t* options,
-                                         rocksdb_column_family_handle_t* column_family,
-                                         const char* key, size_t keylen, pinrocks_columns_fn fn,
-                                         void* ctx, int* status_code,
-                                         char** errptr) PINROCKS_NOEXCEPT;
-unsigned char pinrocks_transaction_get_entity_pinned(
-    rocksdb_transaction_t* txn, const rocksdb_readoptions_t* options,
-    rocksdb_column_family_handle_t* column_family, const char* key, size_t keylen, int mode,
-    pinrocks_columns_fn fn, void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
-unsigned char pinrocks_wbwi_get_entity_pinned(rocksdb_t* db, rocksdb_writebatch_wi_t* batch,
-                                              const rocksdb_readoptions_t* options,
-                                              rocksdb_column_family_handle_t* column_family,
-                                              const char* key, size_t keylen,
-                                              unsigned char batch_only, pinrocks_columns_fn fn,
-                                              void* ctx, int* status_code,
-                                              char** errptr) PINROCKS_NOEXCEPT;
-
-/* Receives the i-th result of an entity multi-get while every entity of the batch is pinned:
- * found = 0 for an absent key (no columns). Returns 0 to go on, 1 to stop early. */
-typedef unsigned char (*pinrocks_multi_columns_fn)(void* ctx, size_t index, unsigned char found,
-                                                   const pinrocks_column* columns, size_t count);
-
-/* Pinned multi-gets of entities, as pinrocks_multi_get_pinned & co. for values: one
- * MultiGetEntity (the database's, the transaction's, or MultiGetEntityFromBatchAndDB), or key by
- * key for a cache-only read tier, reads for update, and reads from a batch alone; then fn for
- * each key in order, or the first per-key error alone. */
-void pinrocks_multi_get_entity_pinned(rocksdb_t* db, const rocksdb_readoptions_t* options,
-                                      rocksdb_column_family_handle_t* column_family,
-                                      size_t num_keys, const pinrocks_slice* keys,
-                                      pinrocks_multi_columns_fn fn, void* ctx, int* status_code,
-                                      char** errptr) PINROCKS_NOEXCEPT;
-void pinrocks_transaction_multi_get_entity_pinned(rocksdb_transaction_t* txn,
-                                                  const rocksdb_readoptions_t* options,
-                                                  rocksdb_column_family_handle_t* column_family,
-                                                  size_t num_keys, const pinrocks_slice* keys,
-                                                  int mode, pinrocks_multi_columns_fn fn, void* ctx,
-                                                  int* status_code,
-                                                  char** errptr) PINROCKS_NOEXCEPT;
-void pinrocks_wbwi_multi_get_entity_pinned(rocksdb_t* db, rocksdb_writebatch_wi_t* batch,
-                                           const rocksdb_readoptions_t* options,
-                                           rocksdb_column_family_handle_t* column_family,
-                                           size_t num_keys, const pinrocks_slice* keys,
-                                           unsigned char batch_only, pinrocks_multi_columns_fn fn,
-                                           void* ctx, int* status_code,
-                                           char** errptr) PINROCKS_NOEXCEPT;
-
-/* An entity read and pinned on the heap: the guard and owned tiers' handle. */
-typedef struct pinrocks_entity_t pinrocks_entity_t;
-
-/* The same three reads into a new pinrocks_entity_t that holds the pin until
- * pinrocks_entity_destroy: NULL if not found or on error (check errptr first). */
-pinrocks_entity_t* pinrocks_get_entity_handle(rocksdb_t* db, const rocksdb_readoptions_t* options,
-                                              rocksdb_column_family_handle_t* column_family,
-                                              const char* key, size_t keylen, int* status_code,
-                                              char** errptr) PINROCKS_NOEXCEPT;
-pinrocks_entity_t* pinrocks_transaction_get_entity_handle(
-    rocksdb_transaction_t* txn, const rocksdb_readoptions_t* options,
-    rocksdb_column_family_handle_t* column_family, const char* key, size_t keylen, int mode,
-    int* status_code, char** errptr) PINROCKS_NOEXCEPT;
-pinrocks_entity_t* pinrocks_wbwi_get_entity_handle(rocksdb_t* db, rocksdb_writebatch_wi_t* batch,
-                                                   const rocksdb_readoptions_t* options,
-                                                   rocksdb_column_family_handle_t* column_family,
-                                                   const char* key, size_t keylen,
-                                                   unsigned char batch_only, int* status_code,
-                                                   char** errptr) PINROCKS_NOEXCEPT;
 /* The entity's columns (RocksDB's array), valid until it is destroyed. */
 void pinrocks_entity_columns(const pinrocks_entity_t* entity, const pinrocks_column** columns,
                              size_t* count) PINROCKS_NOEXCEPT;
@@ -960,7 +900,8 @@ void pinrocks_iter_columns(const rocksdb_iterator_t* iter, const pinrocks_column
 void pinrocks_options_set_u64_timestamps(rocksdb_options_t* options) PINROCKS_NOEXCEPT;
 /* The timestamp size of the family's comparator: 0 for a family without timestamps. */
 size_t pinrocks_cf_timestamp_size(rocksdb_column_family_handle_t* column_family) PINROCKS_NOEXCEPT;
-/* As pinrocks_get_pinned, and the value's timestamp: when found, its length is stored in
+/* As pinrocks_read_pinned from the database, and the value's timestamp: when found, its length is
+ * stored in
  * `*ts_len` and up to `ts_capacity` of its bytes in `ts_out`, before `fn` is called. */
 unsigned char pinrocks_get_pinned_ts(rocksdb_t* db, const rocksdb_readoptions_t* options,
                                      rocksdb_column_family_handle_t* column_family, const char* key,

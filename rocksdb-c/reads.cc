@@ -1,12 +1,14 @@
-// Point reads of a database beyond RocksDB's C API, each in one native call with the value
-// pinned on this function's stack while a Rust callback reads it: DB::Get of one key and
-// DB::MultiGet of a batch of keys of one column family. (The reads through a transaction are in
-// transactions.cc, through an indexed batch in indexed_batch.cc, and the guarded replacements of
-// the C API's own reads in guarded_calls.cc.)
+// The value reads of every source, one entry point per tier: the one-call pinned read, the
+// handle, the pinned multi-get and the iterator (the entity reads are in entities.cc; what each
+// source reads, in read_source.h). Each one-call read pins the value on this function's stack
+// while a Rust callback reads it.
+#include <memory>
+
 #include "guarded.h"
 #include "layout.h"
 #include "pinned_batch.h"
 #include "pinrocks.h"
+#include "read_source.h"
 #include "rocksdb/db.h"
 #include "rocksdb/iterator.h"
 #include "rocksdb/slice.h"
@@ -14,41 +16,62 @@
 
 extern "C" {
 
-unsigned char pinrocks_get_pinned(rocksdb_t* db, const rocksdb_readoptions_t* options,
-                                  rocksdb_column_family_handle_t* column_family, const char* key,
-                                  size_t keylen, pinrocks_value_fn fn, void* ctx, int* status_code,
-                                  char** errptr) PINROCKS_NOEXCEPT {
+unsigned char pinrocks_read_pinned(const pinrocks_read_source* source, const char* key,
+                                   size_t keylen, pinrocks_value_fn fn, void* ctx, int* status_code,
+                                   char** errptr) PINROCKS_NOEXCEPT {
   unsigned char found = 0;
   pinrocks::guarded(status_code, errptr, [&] {
-    rocksdb::DB* rep = pinrocks::db_of(db);
+    const pinrocks::Source s(source);
     rocksdb::PinnableSlice value;
-    rocksdb::Status s =
-        rep->Get(pinrocks::read_options_of(options), pinrocks::column_family_of(db, column_family),
-                 rocksdb::Slice(key, keylen), &value);
-    found = pinrocks::deliver(s, value, fn, ctx, status_code, errptr);
+    rocksdb::Status st = pinrocks::get(s, rocksdb::Slice(key, keylen), &value);
+    found = pinrocks::deliver(st, value, fn, ctx, status_code, errptr);
   });  // `value` releases its pin as this frame returns.
   return found;
 }
 
-void pinrocks_multi_get_pinned(rocksdb_t* db, const rocksdb_readoptions_t* options,
-                               rocksdb_column_family_handle_t* column_family, size_t num_keys,
-                               const pinrocks_slice* keys, pinrocks_multi_value_fn fn, void* ctx,
-                               int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+rocksdb_pinnableslice_t* pinrocks_read_handle(const pinrocks_read_source* source, const char* key,
+                                              size_t keylen, int* status_code,
+                                              char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb_pinnableslice_t* result = nullptr;
   pinrocks::guarded(status_code, errptr, [&] {
+    const pinrocks::Source s(source);
+    auto handle = std::make_unique<rocksdb_pinnableslice_t>();
+    rocksdb::Status st =
+        pinrocks::get(s, rocksdb::Slice(key, keylen), &pinrocks::pinnable_slice_of(handle.get()));
+    if (st.ok()) {
+      result = handle.release();  // freed by rocksdb_pinnableslice_destroy
+    } else if (!st.IsNotFound()) {
+      pinrocks::save_status(errptr, status_code, st);
+    }
+  });
+  return result;
+}
+
+void pinrocks_read_multi(const pinrocks_read_source* source, size_t num_keys,
+                         const pinrocks_slice* keys, pinrocks_multi_value_fn fn, void* ctx,
+                         int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    const pinrocks::Source s(source);
     // On this frame for up to 32 keys (no allocation of ours); beyond, sized by the
     // caller's key count on the heap, where std::bad_alloc is reported as an error.
     pinrocks::PinnedBatch batch(num_keys, keys);
-    const rocksdb::ReadOptions& ro = pinrocks::read_options_of(options);
-    rocksdb::ColumnFamilyHandle* cf = pinrocks::column_family_of(db, column_family);
-    if (pinrocks::PinnedBatch::NeedsOneByOne(ro)) {
+    if (!pinrocks::multi_get(s, num_keys, batch.keys(), batch.values(), batch.statuses(),
+                             batch.SortedFor(s.cf))) {
       batch.EachKey([&](const rocksdb::Slice& key, rocksdb::PinnableSlice* value) {
-        return pinrocks::db_of(db)->Get(ro, cf, key, value);
+        return pinrocks::get(s, key, value);
       });
-    } else {
-      pinrocks::db_of(db)->MultiGet(ro, cf, num_keys, batch.keys(), batch.values(),
-                                    batch.statuses(), batch.SortedFor(cf));
     }
     batch.Deliver(fn, ctx, status_code, errptr);
+  });
+}
+
+rocksdb_iterator_t* pinrocks_read_iterator(const pinrocks_read_source* source, int* status_code,
+                                           char** errptr) PINROCKS_NOEXCEPT {
+  return pinrocks::guarded_iterator(status_code, errptr, [&] {
+    const pinrocks::Source s(source);
+    auto wrapper = std::make_unique<rocksdb_iterator_t>();
+    pinrocks::iterator_of(wrapper.get()) = pinrocks::new_iterator(s);
+    return wrapper.release();  // freed by rocksdb_iter_destroy
   });
 }
 

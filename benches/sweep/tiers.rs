@@ -318,12 +318,19 @@ fn raw_pinned(
     };
     let mut err = std::ptr::null_mut();
     let mut code = 0;
+    let source = ffi::pinrocks_read_source {
+        db,
+        options,
+        column_family: std::ptr::null_mut(),
+        transaction: std::ptr::null_mut(),
+        batch: std::ptr::null_mut(),
+        kind: ffi::PINROCKS_SOURCE_DB as i32,
+        mode: ffi::PINROCKS_READ_PLAIN as i32,
+    };
     // SAFETY: live handles from `Db::as_raw`; `key` and `ctx` are borrowed for the call.
     let found = unsafe {
-        ffi::pinrocks_get_pinned(
-            db,
-            options,
-            std::ptr::null_mut(),
+        ffi::pinrocks_read_pinned(
+            &source,
             key.as_ptr().cast(),
             key.len(),
             Some(raw_callback),

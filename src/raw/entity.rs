@@ -3,10 +3,10 @@
 //! the entity pinned on the heap for as long as its [`EntityHandle`] lives, and the caller's
 //! columns handed to `PutEntity` as views.
 
-use std::ffi::{c_char, c_void};
+use std::ffi::c_void;
 use std::ptr::NonNull;
 
-use crate::raw::error::{ErrPtr, Result};
+use crate::raw::error::Result;
 use crate::raw::ffi;
 use crate::raw::pinned::{
     multi_call, one_call, run_once, value_slice, ManyCall, MultiCallback, OneCall,
@@ -124,6 +124,14 @@ unsafe impl Send for EntityHandle {}
 unsafe impl Sync for EntityHandle {}
 
 impl EntityHandle {
+    /// Owns `handle`.
+    ///
+    /// # Safety
+    /// `handle` must be a live `pinrocks_entity_t` that nothing else owns or destroys.
+    pub(crate) unsafe fn new(handle: NonNull<ffi::pinrocks_entity_t>) -> Self {
+        EntityHandle(handle)
+    }
+
     /// The columns, borrowed from the handle so they cannot outlive the pin.
     pub(crate) fn columns(&self) -> &[ffi::pinrocks_column] {
         let (mut columns, mut count) = (std::ptr::null(), 0usize);
@@ -140,28 +148,6 @@ impl Drop for EntityHandle {
         // SAFETY: owned by `self`, destroyed once.
         unsafe { ffi::pinrocks_entity_destroy(self.0.as_ptr()) };
     }
-}
-
-/// A native entity read into a new handle: `(key, len, status_code, errptr)` to the handle,
-/// NULL if not found or on error.
-pub(crate) type HandleCall<'a> =
-    &'a dyn Fn(*const c_char, usize, &mut i32, *mut *mut c_char) -> *mut ffi::pinrocks_entity_t;
-
-/// Runs `call` for `key`: the entity's handle, `None` if absent. The error is checked
-/// before a NULL is read as not-found.
-///
-/// # Safety
-/// `call` must hand its arguments unchanged to one of rocksdb-c/'s entity handle reads on
-/// live handles: it returns a new `pinrocks_entity_t` (ours to destroy) or NULL.
-pub(crate) unsafe fn entity_handle_with(
-    call: HandleCall<'_>,
-    key: &[u8],
-) -> Result<Option<EntityHandle>> {
-    let mut err = ErrPtr::new();
-    let mut code = 0;
-    let raw = call(key.as_ptr().cast(), key.len(), &mut code, err.as_out());
-    err.check_with_code(Some(code))?;
-    Ok(NonNull::new(raw).map(EntityHandle))
 }
 
 /// Called by an entity multi-get for each key while the batch is pinned. A panic is caught,

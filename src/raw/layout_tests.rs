@@ -65,11 +65,6 @@ unsafe extern "C" {
         buf: *mut c_char,
         buflen: usize,
     ) -> usize;
-    fn pinrocks_pinnable_handle_value(
-        handle: *const ffi::rocksdb_pinnable_handle_t,
-        buf: *mut c_char,
-        buflen: usize,
-    ) -> usize;
     fn pinrocks_transaction_name(
         txn: *mut ffi::rocksdb_transaction_t,
         buf: *mut c_char,
@@ -511,43 +506,38 @@ fn reads_reach_their_iterators_and_values() {
     assert_eq!(c_value, b"1");
     // SAFETY: created above, no longer used.
     unsafe { ffi::rocksdb_pinnableslice_destroy(slice) };
-    // SAFETY: live database and read options, the key borrowed for the call; destroyed below.
-    let handle = unsafe { ffi::rocksdb_get_pinned_v2(db, read, b"b".as_ptr().cast(), 1, &mut err) };
-    check(err, "rocksdb_get_pinned_v2");
-    assert!(!handle.is_null());
-    // SAFETY: a live pinnable handle, a buffer of `len` bytes.
-    let value = copied(|buf, len| unsafe { pinrocks_pinnable_handle_value(handle, buf, len) });
-    assert_eq!(value, b"2");
-    // SAFETY: created above, no longer used.
-    unsafe { ffi::rocksdb_pinnable_handle_destroy(handle) };
 
     // Wrappers pinrocks makes (through the accessors) and the C API reads and frees.
     // SAFETY: a live database; destroyed below (it does not free the family).
     let default = unsafe { ffi::rocksdb_get_default_column_family_handle(db) };
     let mut code = 0;
+    let from_db = ffi::pinrocks_read_source {
+        db,
+        options: read,
+        column_family: default,
+        transaction: std::ptr::null_mut(),
+        batch: std::ptr::null_mut(),
+        kind: ffi::PINROCKS_SOURCE_DB as c_int,
+        mode: ffi::PINROCKS_READ_PLAIN as c_int,
+    };
     // SAFETY: live database, options and column family, the key borrowed for the call, the
     // error slots; destroyed below.
     let handle = unsafe {
-        ffi::pinrocks_get_pinned_cf_v2(
-            db,
-            read,
-            default,
-            b"a".as_ptr().cast(),
-            1,
-            &mut code,
-            &mut err,
-        )
+        ffi::pinrocks_read_handle(&from_db, b"b".as_ptr().cast(), 1, &mut code, &mut err)
     };
-    check_pinrocks(code, err, "pinrocks_get_pinned_cf_v2");
+    check_pinrocks(code, err, "pinrocks_read_handle");
     assert!(!handle.is_null());
-    // SAFETY: a live pinnable handle; its value is copied at once.
+    // SAFETY: a live pinnable slice, a buffer of `len` bytes.
+    let value = copied(|buf, len| unsafe { pinrocks_pinnableslice_value(handle, buf, len) });
+    assert_eq!(value, b"2");
+    // SAFETY: a live pinnable slice; its value is copied at once.
     let c_value = bytes_at(
-        unsafe { ffi::rocksdb_pinnable_handle_get_value(handle, &mut len) },
+        unsafe { ffi::rocksdb_pinnableslice_value(handle, &mut len) },
         len,
     );
-    assert_eq!(c_value, b"1");
+    assert_eq!(c_value, b"2");
     // SAFETY: made by pinrocks as c.cc's struct, freed by the C API.
-    unsafe { ffi::rocksdb_pinnable_handle_destroy(handle) };
+    unsafe { ffi::rocksdb_pinnableslice_destroy(handle) };
 
     // SAFETY: a live database, the error slots; destroyed below, before the database.
     let indexed = unsafe { ffi::pinrocks_wbwi_create(db, &mut code, &mut err) };
@@ -576,11 +566,15 @@ fn reads_reach_their_iterators_and_values() {
         )
     };
     assert_eq!(counts, (1, 1));
+    let through_batch = ffi::pinrocks_read_source {
+        batch: indexed,
+        kind: ffi::PINROCKS_SOURCE_BATCH as c_int,
+        ..from_db
+    };
     // SAFETY: live database, indexed batch, read options and column family (all outlive the
-    // iterator); batch and database together (batch_only = 0); destroyed below.
-    let iter =
-        unsafe { ffi::pinrocks_wbwi_iterator(db, indexed, read, default, 0, &mut code, &mut err) };
-    check_pinrocks(code, err, "pinrocks_wbwi_iterator");
+    // iterator); batch and database together; destroyed below.
+    let iter = unsafe { ffi::pinrocks_read_iterator(&through_batch, &mut code, &mut err) };
+    check_pinrocks(code, err, "pinrocks_read_iterator");
     assert!(!iter.is_null());
     let mut keys = Vec::new();
     // SAFETY: a live iterator.
@@ -598,22 +592,16 @@ fn reads_reach_their_iterators_and_values() {
     assert_eq!(keys, [b"a", b"b", b"c"]);
     // SAFETY: made by pinrocks as c.cc's struct, freed by the C API.
     unsafe { ffi::rocksdb_iter_destroy(iter) };
-    // SAFETY: live database, indexed batch, read options and column family, the key borrowed
-    // for the call; from the batch alone (batch_only = 1); destroyed below.
-    let slice = unsafe {
-        ffi::pinrocks_wbwi_get_handle(
-            db,
-            indexed,
-            read,
-            default,
-            b"c".as_ptr().cast(),
-            1,
-            1,
-            &mut code,
-            &mut err,
-        )
+    let batch_alone = ffi::pinrocks_read_source {
+        kind: ffi::PINROCKS_SOURCE_BATCH_ONLY as c_int,
+        ..through_batch
     };
-    check_pinrocks(code, err, "pinrocks_wbwi_get_handle");
+    // SAFETY: live database, indexed batch, read options and column family, the key borrowed
+    // for the call; from the batch alone; destroyed below.
+    let slice = unsafe {
+        ffi::pinrocks_read_handle(&batch_alone, b"c".as_ptr().cast(), 1, &mut code, &mut err)
+    };
+    check_pinrocks(code, err, "pinrocks_read_handle");
     assert!(!slice.is_null());
     // SAFETY: a live pinnable slice; its value is copied at once.
     let c_value = bytes_at(

@@ -14,6 +14,7 @@ pub(crate) mod new_value;
 pub(crate) mod owned;
 pub(crate) mod pairs;
 pub(crate) mod pinned;
+pub(crate) mod read_source;
 pub(crate) mod reentry;
 pub(crate) mod setter;
 pub(crate) mod trampoline;

@@ -1,11 +1,10 @@
 //! The two ways a value is pinned while Rust code reads it in place.
 //!
-//! * The one-call native path: `pinrocks_get_pinned` (rocksdb-c/) pins into a
+//! * The one-call native path: `pinrocks_read_pinned` (rocksdb-c/reads.cc) pins into a
 //!   `PinnableSlice` on its own stack and calls back into Rust. No heap allocation of its
 //!   own and one FFI call per read.
-//! * The C API's v2 handle: `pinrocks_get_pinned_cf_v2` (`rocksdb_get_pinned_cf_v2` run
-//!   inside a try/catch, rocksdb-c/guarded_calls.cc) allocates a handle that holds the pin
-//!   until `rocksdb_pinnable_handle_destroy`; [`PinnableHandle`] owns it.
+//! * A handle: `pinrocks_read_handle` allocates a `rocksdb_pinnableslice_t` that holds the
+//!   pin until `rocksdb_pinnableslice_destroy`; [`PinnableHandle`] owns it.
 //!
 //! Either way the slice handed to Rust is only borrowed for the callback, so the borrow
 //! checker ends every use of the bytes before the pin is released.
@@ -56,7 +55,7 @@ where
     });
 }
 
-/// Called by `pinrocks_get_pinned` while the value is pinned.
+/// Called by a one-call pinned read while the value is pinned.
 extern "C" fn trampoline<F, R>(ctx: *mut c_void, data: *const c_char, len: usize)
 where
     F: FnOnce(&[u8]) -> R,
@@ -106,37 +105,6 @@ pub(crate) unsafe fn one_call<F, R, C>(
 /// found (1) or not (0), calling back while the value is pinned.
 pub(crate) type PinnedCall<'a> = OneCall<'a, ffi::pinrocks_value_fn>;
 
-/// One native call: pins the value of `key` on the C++ stack and runs `f` on it.
-///
-/// # Safety
-/// `db`, `options` and `cf` must be live handles for the call, `cf` a family of `db`.
-// Inlined (with `get_pinned_with`) into each read tier, so the call through `&dyn Fn` is
-// a direct one: measured, 46 instructions per read otherwise.
-#[inline]
-pub(crate) unsafe fn get_pinned_native<F, R>(
-    db: *mut ffi::rocksdb_t,
-    options: *const ffi::rocksdb_readoptions_t,
-    cf: *mut ffi::rocksdb_column_family_handle_t,
-    key: &[u8],
-    f: F,
-) -> Result<Option<R>>
-where
-    F: FnOnce(&[u8]) -> R,
-{
-    // SAFETY: the call hands its arguments to `pinrocks_get_pinned`; `db`, `options` and
-    // `cf` are live (the caller's contract); the key and the callback's context are live
-    // for the call.
-    unsafe {
-        get_pinned_with(
-            &|key, len, callback, ctx, code, err| {
-                ffi::pinrocks_get_pinned(db, options, cf, key, len, callback, ctx, code, err)
-            },
-            key,
-            f,
-        )
-    }
-}
-
 /// Runs `call` (one of rocksdb-c/'s one-call pinned reads) for `key` with `f` as its
 /// callback: `f`'s result if found, and a panic in `f` resumed after C++ has returned.
 ///
@@ -158,28 +126,29 @@ where
     unsafe { one_call(call, Some(trampoline::<F, R>), key, f) }
 }
 
-/// Owns a pinned value handle of the C API: the pin lasts until this drops, including when
-/// a panic unwinds through its owner.
-pub(crate) enum PinnableHandle {
-    /// `pinrocks_get_pinned_cf_v2`'s handle (the C API's `rocksdb_pinnable_handle_t`).
-    V2(NonNull<ffi::rocksdb_pinnable_handle_t>),
-    /// A `rocksdb_pinnableslice_t` (the transaction reads' handle).
-    Slice(NonNull<ffi::rocksdb_pinnableslice_t>),
-}
+/// Owns a pinned value handle (`rocksdb_pinnableslice_t`): the pin lasts until this
+/// drops, including when a panic unwinds through its owner. A value read from a batch or a
+/// transaction's own writes is RocksDB's copy in it; one from the database pins its block.
+pub(crate) struct PinnableHandle(NonNull<ffi::rocksdb_pinnableslice_t>);
 
 impl PinnableHandle {
+    /// Owns `handle`.
+    ///
+    /// # Safety
+    /// `handle` must be a live `rocksdb_pinnableslice_t` that nothing else owns or frees.
+    pub(crate) unsafe fn new(handle: NonNull<ffi::rocksdb_pinnableslice_t>) -> Self {
+        PinnableHandle(handle)
+    }
+
     /// The pinned value, borrowed from the handle so it cannot outlive the pin.
     pub(crate) fn value(&self) -> &[u8] {
         let mut len = 0usize;
         // SAFETY: the handle is live; the returned pointer is valid while it is.
         unsafe {
-            let data = match self {
-                PinnableHandle::V2(h) => {
-                    ffi::rocksdb_pinnable_handle_get_value(h.as_ptr(), &mut len)
-                }
-                PinnableHandle::Slice(h) => ffi::rocksdb_pinnableslice_value(h.as_ptr(), &mut len),
-            };
-            value_slice(data, len)
+            value_slice(
+                ffi::rocksdb_pinnableslice_value(self.0.as_ptr(), &mut len),
+                len,
+            )
         }
     }
 }
@@ -187,124 +156,14 @@ impl PinnableHandle {
 impl Drop for PinnableHandle {
     fn drop(&mut self) {
         // SAFETY: owned by `self` and destroyed once.
-        unsafe {
-            match self {
-                PinnableHandle::V2(h) => ffi::rocksdb_pinnable_handle_destroy(h.as_ptr()),
-                PinnableHandle::Slice(h) => ffi::rocksdb_pinnableslice_destroy(h.as_ptr()),
-            }
-        }
+        unsafe { ffi::rocksdb_pinnableslice_destroy(self.0.as_ptr()) }
     }
-}
-
-/// The C API's v2 path: `Ok(None)` when `key` is absent. The error pointer is checked
-/// before the NULL handle is read as not-found.
-///
-/// # Safety
-/// `db`, `options` and `cf` must be live handles for the call, `cf` a family of `db`.
-pub(crate) unsafe fn get_pinned_handle(
-    db: *mut ffi::rocksdb_t,
-    options: *const ffi::rocksdb_readoptions_t,
-    cf: *mut ffi::rocksdb_column_family_handle_t,
-    key: &[u8],
-) -> Result<Option<PinnableHandle>> {
-    let mut err = ErrPtr::new();
-    let mut code = 0;
-    // SAFETY: live handles (the caller's contract); `key` is borrowed for the
-    // call. The result is a new handle (`rocksdb_pinnable_handle_t`, freed by
-    // `rocksdb_pinnable_handle_destroy`) owned by `PinnableHandle`, or NULL. No C++
-    // exception leaves the call.
-    let raw = unsafe {
-        ffi::pinrocks_get_pinned_cf_v2(
-            db,
-            options,
-            cf,
-            key.as_ptr().cast(),
-            key.len(),
-            &mut code,
-            err.as_out(),
-        )
-    };
-    // Checked first: on error the handle is NULL too, which would read as not found.
-    err.check_with_code(Some(code))?;
-    Ok(NonNull::new(raw).map(PinnableHandle::V2))
-}
-
-/// A transaction's read into a C API pinnable slice handle
-/// (`pinrocks_transaction_get_pinned_handle`: `rocksdb_transaction_get_pinned_cf` or its
-/// for-update form inside a try/catch), which pins where the value comes from the database
-/// and owns a copy where it comes from the transaction's own writes. `Ok(None)` when absent.
-///
-/// # Safety
-/// `txn`, `options` and `cf` must be live for the call; `mode` a `PINROCKS_READ_*`.
-pub(crate) unsafe fn get_pinned_transaction_handle(
-    txn: NonNull<ffi::rocksdb_transaction_t>,
-    options: *const ffi::rocksdb_readoptions_t,
-    cf: *mut ffi::rocksdb_column_family_handle_t,
-    key: &[u8],
-    mode: i32,
-) -> Result<Option<PinnableHandle>> {
-    let mut err = ErrPtr::new();
-    let mut code = 0;
-    // SAFETY: live transaction, options and handle (the caller's contract); `key`
-    // is borrowed for the call; `mode` is one of the PINROCKS_READ_* values (plain, or for
-    // update, exclusive or shared). The result is a new handle owned below, or NULL. No C++
-    // exception leaves the call.
-    let raw = unsafe {
-        ffi::pinrocks_transaction_get_pinned_handle(
-            txn.as_ptr(),
-            options,
-            cf,
-            key.as_ptr().cast(),
-            key.len(),
-            mode,
-            &mut code,
-            err.as_out(),
-        )
-    };
-    // Checked first: on error the handle is NULL too, which would read as not found.
-    err.check_with_code(Some(code))?;
-    Ok(NonNull::new(raw).map(PinnableHandle::Slice))
-}
-
-/// An indexed batch's read into a pinnable slice handle (`pinrocks_wbwi_get_handle`): a copy
-/// where the value comes from the batch, a pin where it comes from the database (never when
-/// `batch_only`). `Ok(None)` when absent.
-///
-/// # Safety
-/// `db`, `batch`, `options` and `cf` must be live for the call, the batch unchanged.
-pub(crate) unsafe fn get_pinned_batch_handle(
-    db: *mut ffi::rocksdb_t,
-    batch: NonNull<ffi::rocksdb_writebatch_wi_t>,
-    options: *const ffi::rocksdb_readoptions_t,
-    cf: *mut ffi::rocksdb_column_family_handle_t,
-    key: &[u8],
-    batch_only: bool,
-) -> Result<Option<PinnableHandle>> {
-    let mut err = ErrPtr::new();
-    let mut code = 0;
-    // SAFETY: live batch, database, options and handle (the caller's contract);
-    // `key` is borrowed for the call. The result is a new handle owned below, or NULL.
-    let raw = unsafe {
-        ffi::pinrocks_wbwi_get_handle(
-            db,
-            batch.as_ptr(),
-            options,
-            cf,
-            key.as_ptr().cast(),
-            key.len(),
-            u8::from(batch_only),
-            &mut code,
-            err.as_out(),
-        )
-    };
-    err.check_with_code(Some(code))?;
-    Ok(NonNull::new(raw).map(PinnableHandle::Slice))
 }
 
 /// Multi-get callback state: the closure.
 pub(crate) type MultiCallback<F> = Carried<F>;
 
-/// Called by `pinrocks_multi_get_pinned` for each key while the batch is pinned. A panic
+/// Called by a pinned multi-get for each key while the batch is pinned. A panic
 /// is caught, stops the batch (return 1) and is resumed after C++ has returned.
 extern "C" fn multi_trampoline<F>(
     ctx: *mut c_void,
@@ -329,34 +188,6 @@ const INLINE_KEYS: usize = 32;
 
 /// A native pinned multi-get: `(num_keys, keys, callback, ctx, status_code, errptr)`.
 pub(crate) type MultiCall<'a> = ManyCall<'a, ffi::pinrocks_multi_value_fn>;
-
-/// `DB::MultiGet` into pinned slices, calling `f(index, value)` for each key in order.
-///
-/// # Safety
-/// `db`, `options` and `cf` must be live handles for the call, `cf` a family of `db`.
-pub(crate) unsafe fn multi_get_pinned<K, F>(
-    db: *mut ffi::rocksdb_t,
-    options: *const ffi::rocksdb_readoptions_t,
-    cf: *mut ffi::rocksdb_column_family_handle_t,
-    keys: &[K],
-    f: F,
-) -> Result<()>
-where
-    K: AsRef<[u8]>,
-    F: FnMut(usize, Option<&[u8]>),
-{
-    // SAFETY: the call hands its arguments to `pinrocks_multi_get_pinned`; live handles
-    // (the caller's contract); the keys and the callback's context are live for the call.
-    unsafe {
-        multi_get_with(
-            &|n, keys, callback, ctx, code, err| {
-                ffi::pinrocks_multi_get_pinned(db, options, cf, n, keys, callback, ctx, code, err)
-            },
-            keys,
-            f,
-        )
-    }
-}
 
 /// Runs `call` (one of rocksdb-c/'s pinned multi-gets) over `keys` with `f` called back
 /// for each key in order.
@@ -438,7 +269,7 @@ where
 // `Cache::Release(handle)` (table/block_based/cachable_entry.h; the sharded caches are
 // thread-safe), or RocksDB's own copy of a memtable value (`SaveValue` in db/memtable.cc,
 // then `PinSelf`). Nothing in it is tied to the thread that read it, and
-// `rocksdb_pinnable_handle_get_value` only reads it. What the bytes live in (the column
+// `rocksdb_pinnableslice_value` only reads it. What the bytes live in (the column
 // family's cache, the database) is kept alive by the handle's owners.
 unsafe impl Send for PinnableHandle {}
 // SAFETY: see `Send`; `value` only reads.

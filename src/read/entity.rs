@@ -56,10 +56,8 @@ impl<'a, S: ReadSource> Reader<'a, S> {
         // SAFETY: the handles and the source's object are live for the reader's lifetime
         // (borrowed).
         unsafe {
-            self.source
-                .get_entity(self.handles(), key, |raw: &[ffi::pinrocks_column]| {
-                    f(Columns::new(raw))
-                })
+            self.native()
+                .get_entity(key, |raw: &[ffi::pinrocks_column]| f(Columns::new(raw)))
         }
     }
 
@@ -183,11 +181,10 @@ impl<'a, S: ReadSource> Reader<'a, S> {
         // SAFETY: the handles and the source's object are live for the reader's lifetime
         // (borrowed).
         unsafe {
-            self.source.multi_get_entity(
-                self.handles(),
-                keys,
-                |i, raw: Option<&[ffi::pinrocks_column]>| f(i, raw.map(Columns::new)),
-            )
+            self.native()
+                .multi_get_entity(keys, |i, raw: Option<&[ffi::pinrocks_column]>| {
+                    f(i, raw.map(Columns::new))
+                })
         }
     }
 
@@ -195,7 +192,7 @@ impl<'a, S: ReadSource> Reader<'a, S> {
         self.check_entity_read(operation)?;
         // SAFETY: the handles and the source's object are live for the reader's lifetime
         // (borrowed).
-        unsafe { self.source.entity_handle(self.handles(), key) }
+        unsafe { self.native().entity_handle(key) }
     }
 
     /// `Err` where an entity read must not go: inside a callback that holds a read, or to

@@ -41,6 +41,7 @@ use crate::db::handles::{CfHandle, DbInner, DbKind};
 use crate::raw::error::{ErrPtr, Result};
 use crate::raw::ffi;
 use crate::raw::pinned;
+use crate::raw::read_source::NativeSource;
 use crate::raw::reentry;
 use crate::read::cursor::{successor, Cursor};
 use crate::read::entries::Entries;
@@ -115,6 +116,13 @@ impl<'a, S: ReadSource> Reader<'a, S> {
         }
     }
 
+    /// This read's source with its handles, as rocksdb-c/'s reads take it; its reads are
+    /// live while the reader is.
+    #[inline]
+    pub(super) fn native(&self) -> NativeSource {
+        self.source.native(self.handles())
+    }
+
     /// Reads from `cf` instead.
     ///
     /// # Panics
@@ -164,14 +172,14 @@ impl<'a, S: ReadSource> Reader<'a, S> {
     {
         self.check_read("read")?;
         // SAFETY: the handles and the source's object are live for 'a (borrowed).
-        unsafe { self.source.get_pinned(self.handles(), key, f) }
+        unsafe { self.native().get_pinned(key, f) }
     }
 
     /// A pinned value handle from this reader's source.
     fn handle(&self, key: &[u8]) -> Result<Option<pinned::PinnableHandle>> {
         self.check_read("read")?;
         // SAFETY: the handles and the source's object are live for 'a (borrowed).
-        unsafe { self.source.pin_handle(self.handles(), key) }
+        unsafe { self.native().pin_handle(key) }
     }
 
     /// **Vec tier.** The value of `key` in a new `Vec`, or `None` if absent.
@@ -326,8 +334,8 @@ impl<'a, S: ReadSource> Reader<'a, S> {
 
     /// **Pinned guard.** The value of `key`, pinned until the returned guard drops. It
     /// derefs to `[u8]` and borrows the column family (and so the database). One
-    /// heap-allocated C API handle per read (`pinrocks_get_pinned_cf_v2`: the C API's
-    /// `rocksdb_get_pinned_cf_v2` inside a try/catch); the closure form,
+    /// heap-allocated handle per read (`pinrocks_read_handle`: a `rocksdb_pinnableslice_t`
+    /// that holds the pin); the closure form,
     /// [`get_pinned`](Self::get_pinned), needs none.
     ///
     /// ```
@@ -418,7 +426,7 @@ impl<'a, S: ReadSource> Reader<'a, S> {
     ) -> Result<()> {
         self.check_read("multi_get")?;
         // SAFETY: the handles and the source's object are live for 'a (borrowed).
-        unsafe { self.source.multi_get(self.handles(), keys, f) }
+        unsafe { self.native().multi_get(keys, f) }
     }
 
     /// **Iteration.** A [`Cursor`] over this reader's column family, not yet
@@ -605,7 +613,7 @@ impl<'a, S: ReadSource> Reader<'a, S> {
         // unchanged while borrowed. Every creation is guarded: a C++ exception gives an
         // iterator that reports it from `status` (rocksdb-c/guarded.h), so a cursor's errors
         // come from one place; NULL and an error only when even that could not be made.
-        let raw = unsafe { self.source.iterator(at, &mut code, err.as_out()) };
+        let raw = unsafe { self.source.native(at).iterator(&mut code, err.as_out()) };
         if let Err(e) = err.check_with_code(Some(code)) {
             panic!("pinrocks: out of memory even for an error iterator: {e}");
         }
