@@ -17,6 +17,12 @@
 //! * each read tier is one C entry point whatever the source (`pinrocks_read_*` over a
 //!   `pinrocks_read_source`): no C function takes read options and a transaction or batch.
 //!
+//! * every typed setter of `Options` says its scope (database, column family) and the names
+//!   RocksDB gives what it sets, as the option table has them.
+//!
+//! Long because: one test per rule, each with the scan of the source it needs; a reader
+//! checks the rules of the house in one place.
+//!
 //! That every `unsafe` block and `unsafe impl` says why it holds is the compiler's job
 //! (`#![deny(clippy::undocumented_unsafe_blocks)]` in lib.rs covers both).
 
@@ -26,7 +32,7 @@ use std::path::{Path, PathBuf};
 const MAX_LINES: usize = 500;
 /// `ffi::` in the code (not the comments) of `src/` outside `src/raw/`, and in how many
 /// files: exact, so that the count stays true as calls move into `raw/`.
-const FFI_OUTSIDE_RAW: (usize, usize) = (711, 59);
+const FFI_OUTSIDE_RAW: (usize, usize) = (711, 60);
 /// `ErrPtr` named outside `src/raw/`: the calls whose errors are read by hand (a call that
 /// needs its errptr read between two calls, or a read on the hot path), exact as above.
 const ERRPTRS_OUTSIDE_RAW: usize = 69;
@@ -471,4 +477,90 @@ fn each_read_tier_has_one_entry_point_whatever_the_source() {
             "pinrocks_read_pinned",
         ]
     );
+}
+
+/// The options RocksDB 11.8.1 has no name for in its option maps (so not in
+/// `option_contracts`), with the struct that holds each (include/rocksdb/options.h).
+const UNNAMED_OPTIONS: &[(&str, &str)] = &[
+    ("db", "write_buffer_manager"),
+    ("db", "sst_file_manager"),
+    ("db", "row_cache"),
+    ("db", "info_log"),
+    ("db", "db_paths"),
+    ("cf", "cf_paths"),
+];
+
+#[test]
+fn every_options_setter_says_its_scope_as_the_option_table_does() {
+    // Each `Options` setter (a `setter!` or a method that returns `&mut Self`) ends its
+    // documentation with "Scope: database (`name`, ..)", "column family (..)" or "column
+    // family's block-based table (..)": what a user reads to tell a database option from a
+    // family's, checked against the table every path that sets options goes through.
+    let known: BTreeSet<(String, String)> = pinrocks::option_contracts()
+        .map(|row| (row.scope.to_owned(), row.name.to_owned()))
+        .chain(
+            UNNAMED_OPTIONS
+                .iter()
+                .map(|&(scope, name)| (scope.to_owned(), name.to_owned())),
+        )
+        .collect();
+    let mut checked = 0;
+    for entry in std::fs::read_dir(root().join("src/options")).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let Some(start) = text.find("\nimpl Options {\n") else {
+            continue;
+        };
+        let block = &text[start
+            ..text[start..]
+                .find("\n}\n")
+                .map_or(text.len(), |e| start + e)];
+        let mut doc: Vec<&str> = Vec::new();
+        for line in block.lines().map(str::trim) {
+            if let Some(comment) = line.strip_prefix("///") {
+                doc.push(comment.trim());
+                continue;
+            }
+            let setter = line.contains(") => rocksdb_");
+            let method = line.starts_with("pub fn ") && line.contains("-> &mut Self");
+            if setter || method {
+                let item = line
+                    .split('(')
+                    .next()
+                    .unwrap()
+                    .trim_start_matches("pub fn ");
+                let text = doc.join(" ");
+                let scope = text
+                    .split_once("Scope: ")
+                    .unwrap_or_else(|| panic!("{}: {item} does not say its scope", path.display()))
+                    .1;
+                let mut names = 0;
+                for part in scope.trim_end_matches('.').split(") and ") {
+                    let (kind, list) = part.split_once(" (").unwrap();
+                    let kind = match kind {
+                        "database" => "db",
+                        "column family" => "cf",
+                        "column family's block-based table" => "block_based",
+                        "column family's plain table" => "plain",
+                        other => panic!("{item}: unknown scope {other:?}"),
+                    };
+                    for name in backticked(list) {
+                        assert!(
+                            known.contains(&(kind.to_owned(), name.clone())),
+                            "{}: {item} says {kind} {name}, which the option table does not",
+                            path.display()
+                        );
+                        names += 1;
+                    }
+                }
+                assert!(names > 0, "{item}: a scope with no option named");
+                checked += 1;
+            }
+            if !line.starts_with("#[") && !line.starts_with("setter!(") {
+                doc.clear();
+            }
+        }
+    }
+    // Every typed setter of `Options` (update when adding one).
+    assert_eq!(checked, 106);
 }

@@ -25,12 +25,16 @@ impl Options {
         /// memtable and the WAL as any value). Every read tier reads them; the SST keeps a
         /// blob index of a few bytes per value. Changeable on an open database
         /// ([`ColumnFamily::set_options`](crate::ColumnFamily::set_options)).
+        ///
+        /// Scope: column family (`enable_blob_files`).
         #[doc(alias = "set_enable_blob_files")]
         enable_blob_files(bool) => rocksdb_options_set_enable_blob_files as u8
     );
     setter!(
         /// `min_blob_size`: the smallest value (in bytes) written to a blob file; smaller
         /// ones stay in the SST's blocks (RocksDB's default 0: every value but empty ones).
+        ///
+        /// Scope: column family (`min_blob_size`).
         #[doc(alias = "set_min_blob_size")]
         min_blob_size(u64) => rocksdb_options_set_min_blob_size
     );
@@ -38,6 +42,8 @@ impl Options {
         /// `blob_file_size`: a blob file is closed and a new one started once it holds this
         /// many bytes (RocksDB's default 256 MiB; 0, which RocksDB takes, makes one file
         /// per blob).
+        ///
+        /// Scope: column family (`blob_file_size`).
         #[doc(alias = "set_blob_file_size")]
         blob_file_size(u64) => rocksdb_options_set_blob_file_size
     );
@@ -46,6 +52,8 @@ impl Options {
         /// oldest blob files (see [`blob_garbage_collection_age_cutoff`](Self::blob_garbage_collection_age_cutoff))
         /// into new ones, so the old files can be deleted. Off by default: then a blob
         /// file is deleted only when every value in it is overwritten or deleted.
+        ///
+        /// Scope: column family (`enable_blob_garbage_collection`).
         #[doc(alias = "set_enable_blob_gc")]
         enable_blob_garbage_collection(bool) => rocksdb_options_set_enable_blob_gc as u8
     );
@@ -53,6 +61,8 @@ impl Options {
         /// `blob_compaction_readahead_size`: bytes read ahead from blob files by
         /// compactions (RocksDB's default 0: none; matters with direct I/O and remote
         /// storage).
+        ///
+        /// Scope: column family (`blob_compaction_readahead_size`).
         #[doc(alias = "set_blob_compaction_readahead_size")]
         blob_compaction_readahead_size(u64) => rocksdb_options_set_blob_compaction_readahead_size
     );
@@ -62,6 +72,8 @@ impl Options {
         /// first flush). A higher level keeps short-lived large values out of blob files,
         /// at the price of rewriting long-lived ones in the levels above it. A level at or
         /// past `num_levels` (which RocksDB takes) means no value ever goes to a blob file.
+        ///
+        /// Scope: column family (`blob_file_starting_level`).
         #[doc(alias = "set_blob_file_starting_level")]
         blob_file_starting_level(i32) => rocksdb_options_set_blob_file_starting_level
     );
@@ -69,6 +81,8 @@ impl Options {
     /// `blob_compression_type`: how each blob is compressed in its file (RocksDB's default
     /// none). A blob read from the blob cache is kept uncompressed there, so a cached pinned
     /// read decompresses nothing.
+    ///
+    /// Scope: column family (`blob_compression_type`).
     #[doc(alias = "set_blob_compression_type")]
     pub fn blob_compression(&mut self, compression: Compression) -> &mut Self {
         // SAFETY: live options; the value is one of the C API's compression types.
@@ -83,6 +97,8 @@ impl Options {
         /// whose live values compactions move to new files (RocksDB's default 0.25). A
         /// value outside `[0, 1]` (or NaN), here or by name, is refused when the options
         /// are used.
+        ///
+        /// Scope: column family (`blob_garbage_collection_age_cutoff`).
         #[doc(alias = "set_blob_gc_age_cutoff")]
         blob_garbage_collection_age_cutoff(f64) => rocksdb_options_set_blob_gc_age_cutoff
     );
@@ -92,6 +108,8 @@ impl Options {
         /// files that point into the oldest of them (leveled compaction only; RocksDB's
         /// default 1.0: never forced). A value outside `[0, 1]` (or NaN), here or by name,
         /// is refused when the options are used.
+        ///
+        /// Scope: column family (`blob_garbage_collection_force_threshold`).
         #[doc(alias = "set_blob_gc_force_threshold")]
         blob_garbage_collection_force_threshold(f64) => rocksdb_options_set_blob_gc_force_threshold
     );
@@ -109,6 +127,8 @@ impl Options {
     /// soon as it is unpinned: for large values give it few shards
     /// ([`Cache::lru_sharded`]). With a strict-capacity cache ([`Cache::lru_strict`]) such a
     /// blob cannot be inserted and its read fails with `MemoryLimit` instead.
+    ///
+    /// Scope: column family (`blob_cache`).
     #[doc(alias = "set_blob_cache")]
     pub fn blob_cache(&mut self, cache: &Cache) -> &mut Self {
         // SAFETY: live options and cache; the options copy the cache's shared_ptr.
@@ -118,6 +138,8 @@ impl Options {
 
     /// `prepopulate_blob_cache`: flushes put the blobs they write into the blob cache
     /// (RocksDB's `kFlushOnly`), so the first read of a new value does not go to the file.
+    ///
+    /// Scope: column family (`prepopulate_blob_cache`).
     #[doc(alias = "set_prepopulate_blob_cache")]
     pub fn prepopulate_blob_cache(&mut self, on_flush: bool) -> &mut Self {
         let mode = if on_flush {

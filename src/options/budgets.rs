@@ -382,6 +382,8 @@ impl Options {
     /// `threads` is bounded to 1..=[`MAX_POOL_THREADS`](crate::MAX_POOL_THREADS); a value
     /// outside, or a thread the system refuses to start (the pools are then set back to
     /// their sizes before the call), is reported when the options are used to open.
+    ///
+    /// Scope: database (`max_background_jobs`).
     pub fn increase_parallelism(&mut self, threads: i32) -> &mut Self {
         let outcome = pool_size(threads, 1).and_then(|threads| {
             // SAFETY: live options owned by `self`; guarded, the pools restored on failure.
@@ -395,6 +397,8 @@ impl Options {
 
     /// Counts (and bounds) memtable memory in `manager`, shared with every column family
     /// and database given the same one. Replaces `db_write_buffer_size`.
+    ///
+    /// Scope: database (`write_buffer_manager`).
     pub fn write_buffer_manager(&mut self, manager: &WriteBufferManager) -> &mut Self {
         // SAFETY: live options and manager; the options copy its `shared_ptr`.
         unsafe { ffi::rocksdb_options_set_write_buffer_manager(self.raw_mut(), manager.raw()) };
@@ -406,6 +410,8 @@ impl Options {
     /// manager works on the disk: with a [`MemEnv`](crate::MemEnv) or a `FaultFs` the open
     /// is refused (`InvalidInput`), since it would delete files on the disk at the
     /// database's paths.
+    ///
+    /// Scope: database (`sst_file_manager`).
     pub fn sst_file_manager(&mut self, manager: &SstFileManager) -> &mut Self {
         // SAFETY: live options and manager; the options copy its `shared_ptr`.
         unsafe { ffi::rocksdb_options_set_sst_file_manager(self.raw_mut(), manager.raw()) };
@@ -416,6 +422,8 @@ impl Options {
     /// Caches whole rows found by point reads and multi-get in `cache` (RocksDB's
     /// `row_cache`), looked up before the block cache: a hit costs no block search.
     /// Iterators do not use it. Counted by the `rocksdb.row.cache.hit` and `.miss` tickers.
+    ///
+    /// Scope: database (`row_cache`).
     pub fn row_cache(&mut self, cache: &Cache) -> &mut Self {
         // SAFETY: live options and cache; the options copy its `shared_ptr`.
         unsafe { ffi::rocksdb_options_set_row_cache(self.raw_mut(), cache.raw()) };

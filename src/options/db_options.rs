@@ -6,13 +6,12 @@ use std::ffi::c_int;
 use crate::callbacks::compaction_filter::CompactionFilterFactory;
 use crate::callbacks::comparator::Comparator;
 use crate::callbacks::merge::MergeOperator;
-use crate::options::cache::Cache;
 use crate::options::compaction_style::CompactionStyle;
 use crate::options::compression::{Compression, CompressionOptions};
 use crate::options::contract::check_raw;
 use crate::options::env_owner::{DatabaseBudget, EnvOwner};
 use crate::options::rate_limiter::RateLimiter;
-use crate::options::table_options::{BlockBasedOptions, FilterPolicy, TableFormat};
+use crate::options::table_options::{BlockBasedOptions, TableFormat};
 use crate::raw::error::{ErrPtr, Error, Result};
 use crate::raw::ffi;
 use crate::raw::owned::Owned;
@@ -26,6 +25,19 @@ pub(crate) struct FamilyTraits {
 }
 
 /// Options for opening a database or creating a column family (`rocksdb_options_t`).
+///
+/// They hold both kinds of RocksDB's options, and each setter's documentation ends with
+/// its scope and the names RocksDB gives what it sets:
+/// - **database** (RocksDB's `DBOptions`): one value for the database and every family in
+///   it, taken from the options the database is opened with (changed live, where RocksDB
+///   allows it, by [`Db::set_db_options`](crate::Db::set_db_options));
+/// - **column family** (`ColumnFamilyOptions`, the block-based table's among them): each
+///   family has its own, taken from the options it is created or opened with (changed live
+///   by [`ColumnFamily::set_options`](crate::ColumnFamily::set_options)); at open, these
+///   options are the default family's.
+///
+/// The table of every option and what pinrocks allows of it, with the same scopes:
+/// [`option_contracts`](crate::option_contracts).
 ///
 /// ```
 /// use pinrocks::{Compression, Db, Options};
@@ -48,7 +60,7 @@ pub struct Options {
     pub(crate) raw: Owned<ffi::rocksdb_options_t>,
     /// Our copy of the table options: the C API copies them into a new table factory, so
     /// changing one field rebuilds the factory from this.
-    table: BlockBasedOptions,
+    pub(super) table: BlockBasedOptions,
     /// A setting RocksDB refused without saying so (the C API has no error for it),
     /// reported when the options are used to open a database or create a column family.
     refused: Option<String>,
@@ -120,52 +132,76 @@ impl Options {
 
     setter!(
         /// Create the database if it does not exist.
+        ///
+        /// Scope: database (`create_if_missing`).
         create_if_missing(bool) => rocksdb_options_set_create_if_missing as u8
     );
     setter!(
         /// Create column families named at open that do not exist yet.
+        ///
+        /// Scope: database (`create_missing_column_families`).
         create_missing_column_families(bool) => rocksdb_options_set_create_missing_column_families as u8
     );
     setter!(
         /// Fail to open if the database already exists.
+        ///
+        /// Scope: database (`error_if_exists`).
         error_if_exists(bool) => rocksdb_options_set_error_if_exists as u8
     );
     setter!(
         /// Check data aggressively and stop on the first sign of corruption.
+        ///
+        /// Scope: database (`paranoid_checks`).
         paranoid_checks(bool) => rocksdb_options_set_paranoid_checks as u8
     );
     setter!(
         /// Bytes a memtable holds before it is switched and flushed (default 64 MiB).
+        ///
+        /// Scope: column family (`write_buffer_size`).
         write_buffer_size(usize) => rocksdb_options_set_write_buffer_size
     );
     setter!(
         /// Files kept open by the table cache; -1 keeps all open.
+        ///
+        /// Scope: database (`max_open_files`).
         max_open_files(i32) => rocksdb_options_set_max_open_files
     );
     setter!(
         /// Background flush and compaction threads.
+        ///
+        /// Scope: database (`max_background_jobs`).
         max_background_jobs(i32) => rocksdb_options_set_max_background_jobs
     );
     setter!(
         /// Size RocksDB aims for in level-1 SST files.
+        ///
+        /// Scope: column family (`target_file_size_base`).
         target_file_size_base(u64) => rocksdb_options_set_target_file_size_base
     );
     setter!(
         /// Number of level-0 files that triggers a compaction.
+        ///
+        /// Scope: column family (`level0_file_num_compaction_trigger`).
         level0_file_num_compaction_trigger(i32) => rocksdb_options_set_level0_file_num_compaction_trigger
     );
     setter!(
         /// Turn automatic compactions off (manual `compact_range` still works).
+        ///
+        /// Scope: column family (`disable_auto_compactions`).
         disable_auto_compactions(bool) => rocksdb_options_set_disable_auto_compactions as i32
     );
     setter!(
         /// Keep the bottom level free for files ingested "behind" every existing key
         /// ([`IngestOptions::ingest_behind`](crate::IngestOptions::ingest_behind)). Must be
         /// set when the column family is created, before any write.
+        ///
+        /// Scope: column family (`cf_allow_ingest_behind`).
         allow_ingest_behind(bool) => rocksdb_options_set_cf_allow_ingest_behind as u8
     );
 
     /// Compression for SST blocks.
+    ///
+    /// Scope: column family (`compression`).
     pub fn compression(&mut self, compression: Compression) -> &mut Self {
         // SAFETY: `self.raw` is a live options handle owned by `self`.
         unsafe { ffi::rocksdb_options_set_compression(self.raw.as_ptr(), compression.raw()) };
@@ -174,6 +210,8 @@ impl Options {
 
     /// Combines `merge` writes with `operator` (see [`MergeOperator`]). The options share
     /// the operator; RocksDB frees it with the last column family that uses it.
+    ///
+    /// Scope: column family (`merge_operator`).
     pub fn merge_operator(&mut self, operator: &MergeOperator) -> &mut Self {
         let mut err = ErrPtr::new();
         let mut code = 0;
@@ -199,6 +237,8 @@ impl Options {
 
     /// Runs the filters `factory` makes in every compaction (see
     /// [`CompactionFilterFactory`]).
+    ///
+    /// Scope: column family (`compaction_filter_factory`).
     pub fn compaction_filter(&mut self, factory: &CompactionFilterFactory) -> &mut Self {
         let mut err = ErrPtr::new();
         let mut code = 0;
@@ -227,6 +267,8 @@ impl Options {
 
     /// Orders keys with `comparator` instead of bytewise (see [`Comparator`]). It must be
     /// the comparator the column family was created with.
+    ///
+    /// Scope: column family (`comparator`).
     pub fn comparator(&mut self, comparator: &Comparator) -> &mut Self {
         // SAFETY: live options; RocksDB keeps the pointer, and `self.comparator` (then every
         // database opened with these options) keeps the comparator alive.
@@ -248,6 +290,8 @@ impl Options {
     }
 
     /// One compression per level, from level 0 down; the last applies to the levels below.
+    ///
+    /// Scope: column family (`compression_per_level`).
     pub fn compression_per_level(&mut self, levels: &[Compression]) -> &mut Self {
         let raw: Vec<c_int> = levels.iter().map(|c| c.raw()).collect();
         let (mut code, mut err) = (0, crate::raw::error::ErrPtr::new());
@@ -268,6 +312,8 @@ impl Options {
     }
 
     /// The compression of the bottom level (where most data lives), whatever the others use.
+    ///
+    /// Scope: column family (`bottommost_compression`).
     pub fn bottommost_compression(&mut self, compression: Compression) -> &mut Self {
         // SAFETY: live options.
         unsafe {
@@ -277,6 +323,8 @@ impl Options {
     }
 
     /// Level and zstd dictionary of every level's compression.
+    ///
+    /// Scope: column family (`compression_opts`).
     pub fn compression_options(&mut self, options: &CompressionOptions) -> &mut Self {
         // SAFETY: live options.
         unsafe { options.apply(self.raw.as_ptr(), false) };
@@ -284,6 +332,8 @@ impl Options {
     }
 
     /// Level and zstd dictionary of the bottom level's compression.
+    ///
+    /// Scope: column family (`bottommost_compression_opts`).
     pub fn bottommost_compression_options(&mut self, options: &CompressionOptions) -> &mut Self {
         // SAFETY: live options.
         unsafe { options.apply(self.raw.as_ptr(), true) };
@@ -291,6 +341,9 @@ impl Options {
     }
 
     /// Leveled, universal or FIFO compaction.
+    ///
+    /// Scope: column family (`compaction_style`, `compaction_options_universal`,
+    /// `compaction_options_fifo`).
     pub fn compaction_style(&mut self, style: CompactionStyle) -> &mut Self {
         // SAFETY: live options.
         unsafe { style.apply(self.raw.as_ptr()) };
@@ -299,32 +352,46 @@ impl Options {
 
     setter!(
         /// Split a compaction into up to this many parallel subcompactions.
+        ///
+        /// Scope: database (`max_subcompactions`).
         max_subcompactions(u32) => rocksdb_options_set_max_subcompactions
     );
     setter!(
         /// Buffer WAL writes until [`Db::flush_wal`](crate::Db::flush_wal) instead of writing
         /// them at each write.
+        ///
+        /// Scope: database (`manual_wal_flush`).
         manual_wal_flush(bool) => rocksdb_options_set_manual_wal_flush as u8
     );
     setter!(
         /// Sync the WAL in the background every this many bytes (0: never).
+        ///
+        /// Scope: database (`wal_bytes_per_sync`).
         wal_bytes_per_sync(u64) => rocksdb_options_set_wal_bytes_per_sync
     );
     setter!(
         /// Once WAL files hold this much, flush the column families that keep the oldest
         /// alive (0: RocksDB picks 4x the memtables' size).
+        ///
+        /// Scope: database (`max_total_wal_size`).
         max_total_wal_size(u64) => rocksdb_options_set_max_total_wal_size
     );
     setter!(
         /// Keep archived WAL files this long (for `updates_since`); 0 deletes them at once.
+        ///
+        /// Scope: database (`WAL_ttl_seconds`).
         wal_ttl_seconds(u64) => rocksdb_options_set_WAL_ttl_seconds
     );
     setter!(
         /// Keep archived WAL files up to this many MiB.
+        ///
+        /// Scope: database (`WAL_size_limit_MB`).
         wal_size_limit_mb(u64) => rocksdb_options_set_WAL_size_limit_MB
     );
 
     /// How the WAL is replayed after a crash.
+    ///
+    /// Scope: database (`wal_recovery_mode`).
     pub fn wal_recovery_mode(&mut self, mode: WalRecoveryMode) -> &mut Self {
         let raw = match mode {
             WalRecoveryMode::TolerateCorruptedTailRecords => 0,
@@ -339,6 +406,8 @@ impl Options {
 
     /// Limits flush and compaction writes to the rate of `limiter` (shared with every
     /// other options given it).
+    ///
+    /// Scope: database (`rate_limiter`).
     pub fn rate_limiter(&mut self, limiter: &RateLimiter) -> &mut Self {
         // SAFETY: live options and limiter; the options copy its shared_ptr.
         unsafe { ffi::rocksdb_options_set_ratelimiter(self.raw.as_ptr(), limiter.raw()) };
@@ -348,6 +417,8 @@ impl Options {
     /// Collects statistics (tickers and histograms) for databases opened with these
     /// options, read through [`Db::statistics`](crate::Db::statistics). Costs a few percent
     /// of throughput.
+    ///
+    /// Scope: database (`statistics`).
     pub fn enable_statistics(&mut self) -> &mut Self {
         // SAFETY: live options.
         unsafe { ffi::rocksdb_options_enable_statistics(self.raw.as_ptr()) };
@@ -360,78 +431,6 @@ impl Options {
             self.refused
                 .get_or_insert_with(|| format!("{setting}: {e}"));
         }
-    }
-
-    /// Reads through `cache`, shared with every other column family and database given
-    /// the same [`Cache`]. Replaces [`block_cache_size`](Self::block_cache_size).
-    pub fn block_cache(&mut self, cache: &Cache) -> &mut Self {
-        if !self.block_based_in_use("block_cache") {
-            return self;
-        }
-        self.table.block_cache(cache);
-        self.apply_table_settings()
-    }
-
-    /// An LRU block cache of `bytes` for this database (RocksDB's default is 32 MiB).
-    /// Pinned reads from SST files hold blocks of this cache. See also
-    /// [`block_cache_shard_bits`](Self::block_cache_shard_bits).
-    pub fn block_cache_size(&mut self, bytes: usize) -> &mut Self {
-        if !self.block_based_in_use("block_cache_size") {
-            return self;
-        }
-        self.table.shared_cache = None;
-        self.table.block_cache_bytes = Some(bytes);
-        self.apply_table_settings()
-    }
-
-    /// Splits the block cache into `2^bits` shards (RocksDB picks up to 64 shards of at
-    /// least 512 KiB each; `-1` asks for that). RocksDB accepts at most 19: more makes
-    /// opening with these options fail with `Error::InvalidInput`. A block larger than one shard's capacity is evicted as soon as
-    /// it is unpinned, and blocks hash unevenly to shards: for large values use fewer,
-    /// larger shards, or every read goes back to the SST file.
-    pub fn block_cache_shard_bits(&mut self, bits: i32) -> &mut Self {
-        if !self.block_based_in_use("block_cache_shard_bits") {
-            return self;
-        }
-        self.table.block_cache_shard_bits = Some(bits);
-        self.apply_table_settings()
-    }
-
-    /// A full bloom filter with this many bits per key, to skip files on point lookups.
-    pub fn bloom_filter(&mut self, bits_per_key: f64) -> &mut Self {
-        if !self.block_based_in_use("bloom_filter") {
-            return self;
-        }
-        self.table.filter(FilterPolicy::Bloom(bits_per_key));
-        self.apply_table_settings()
-    }
-
-    /// Uncompressed size of SST data blocks (RocksDB's default is 4 KiB).
-    pub fn block_size(&mut self, bytes: usize) -> &mut Self {
-        if !self.block_based_in_use("block_size") {
-            return self;
-        }
-        self.table.block_size(bytes);
-        self.apply_table_settings()
-    }
-
-    /// Block-based table options (replacing what the table setters above set), and the
-    /// block-based format (RocksDB's default) if another was chosen.
-    pub fn block_based_table(&mut self, table: &BlockBasedOptions) -> &mut Self {
-        self.format = TableFormat::BlockBased;
-        self.table = table.clone();
-        self.apply_table_settings()
-    }
-
-    fn apply_table_settings(&mut self) -> &mut Self {
-        let table = self.table.build();
-        // SAFETY: `table` is a live handle made above; the options copy it into a new table
-        // factory (and its cache and filter by shared_ptr), then we destroy our handle.
-        unsafe {
-            ffi::rocksdb_options_set_block_based_table_factory(self.raw.as_ptr(), table);
-            ffi::rocksdb_block_based_options_destroy(table);
-        }
-        self
     }
 
     pub(crate) fn raw(&self) -> *const ffi::rocksdb_options_t {

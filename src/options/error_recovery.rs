@@ -18,6 +18,8 @@ impl Options {
     /// recover from a retryable background error before giving up (then writes stay stopped
     /// until [`Db::resume`](crate::Db::resume)); 0 turns its recovery off. RocksDB's
     /// default is `i32::MAX`; a larger count is `i32::MAX`.
+    ///
+    /// Scope: database (`max_bgerror_resume_count`).
     pub fn max_bgerror_resume_count(&mut self, count: u32) -> &mut Self {
         let count = i32::try_from(count).unwrap_or(i32::MAX);
         // SAFETY: live options handle owned by `self`.
@@ -28,6 +30,8 @@ impl Options {
     /// `bgerror_resume_retry_interval`: how long RocksDB waits between two tries of that
     /// recovery (default one second), in microseconds, at most about 146,000 years (a
     /// longer wait is that long; RocksDB's deadline arithmetic would wrap).
+    ///
+    /// Scope: database (`bgerror_resume_retry_interval`).
     pub fn bgerror_resume_retry_interval(&mut self, interval: Duration) -> &mut Self {
         let micros = interval
             .as_micros()

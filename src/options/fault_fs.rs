@@ -369,6 +369,8 @@ impl Options {
     /// through it. The options keep it alive, and so does every database opened with them.
     /// Adds the event listener that arms
     /// [`inject_background_errors`](FaultFs::inject_background_errors).
+    ///
+    /// Scope: database (`env`).
     pub fn fault_fs(&mut self, fs: &FaultFs) -> &mut Self {
         // Only a failed allocation could fail this (the `Env` is set first): then no
         // background injection.

@@ -139,6 +139,8 @@ impl Options {
     /// iteration ([`Reader::prefix_iter`](crate::Reader::prefix_iter), bounded at the
     /// prefix's end) skips files without the prefix. Other iterations stay in total order
     /// (pinrocks' read options have `auto_prefix_mode` on).
+    ///
+    /// Scope: column family (`prefix_extractor`).
     pub fn prefix_extractor(&mut self, extractor: PrefixExtractor) -> &mut Self {
         let (kind, len) = match extractor {
             PrefixExtractor::Fixed(n) => (ffi::PINROCKS_PREFIX_FIXED, n),
@@ -154,6 +156,8 @@ impl Options {
 
     /// Takes each key's prefix with a Rust function (see [`CustomPrefix`]), as
     /// [`prefix_extractor`](Self::prefix_extractor) does with RocksDB's own.
+    ///
+    /// Scope: column family (`prefix_extractor`).
     pub fn custom_prefix_extractor(&mut self, extractor: &CustomPrefix) -> &mut Self {
         let raw = extractor.to_raw();
         // SAFETY: live options; `raw` is new and taken over by the options (freed by them
@@ -168,15 +172,21 @@ impl Options {
     setter!(
         /// A bloom filter of key prefixes in each memtable, this fraction of its size (needs a
         /// prefix extractor; 0.1 is a common choice).
+        ///
+        /// Scope: column family (`memtable_prefix_bloom_size_ratio`).
         memtable_prefix_bloom_ratio(f64) => rocksdb_options_set_memtable_prefix_bloom_size_ratio
     );
     setter!(
         /// `memtable_whole_key_filtering`: whole keys in the memtable's bloom filter too
         /// (sized by [`memtable_prefix_bloom_ratio`](Self::memtable_prefix_bloom_ratio)).
+        ///
+        /// Scope: column family (`memtable_whole_key_filtering`).
         memtable_whole_key_filtering(bool) => rocksdb_options_set_memtable_whole_key_filtering as u8
     );
 
     /// The memtable's structure (see [`Memtable`]).
+    ///
+    /// Scope: column family (`memtable_factory`).
     pub fn memtable(&mut self, memtable: Memtable) -> &mut Self {
         let (kind, count, height, branching) = match memtable {
             Memtable::SkipList => (ffi::PINROCKS_MEMTABLE_SKIP_LIST, 0, 0, 0),
@@ -226,6 +236,8 @@ impl Options {
     /// block-based table: the block-based settings ([`bloom_filter`](Self::bloom_filter),
     /// [`block_size`](Self::block_size), the block cache) are refused after it, until
     /// [`block_based_table`](Self::block_based_table) chooses that format again.
+    ///
+    /// Scope: column family (`table_factory`).
     pub fn plain_table(&mut self, table: &PlainTableOptions) -> &mut Self {
         // SAFETY: live options; plain values; the options own the new factory.
         unsafe {

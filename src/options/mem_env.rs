@@ -88,6 +88,8 @@ impl MemEnv {
 impl Options {
     /// Opens on `env` (the database's `Env`): every file the database reads or writes is in
     /// its memory. The options keep it alive, and so does every database opened with them.
+    ///
+    /// Scope: database (`env`).
     pub fn mem_env(&mut self, env: &MemEnv) -> &mut Self {
         // SAFETY: live options and env; RocksDB keeps the `Env` pointer, which
         // `self.env_owner` (then every database opened with these options) keeps alive.

@@ -23,6 +23,7 @@ pub(crate) mod rate_limiter;
 pub(crate) mod statistics;
 pub(crate) mod stored_options;
 pub(crate) mod table_options;
+pub(crate) mod table_settings;
 pub(crate) mod timestamps;
 pub(crate) mod transaction_options;
 pub(crate) mod tuning;

@@ -36,6 +36,8 @@ impl Options {
     /// ));
     /// # Ok(()) }
     /// ```
+    ///
+    /// Scope: column family (`comparator`).
     #[doc(alias = "BytewiseComparatorWithU64Ts")]
     pub fn u64_timestamps(&mut self) -> &mut Self {
         // SAFETY: live options; the comparator is a static object of RocksDB's.
