@@ -1,7 +1,7 @@
 // A read from an indexed batch alone of a key that has only merge operands there: RocksDB's
 // GetFromBatch and GetEntityFromBatch answer MergeInProgress, while the batch-only iterator (the
-// batch over an empty base) shows the operands merged with no existing value. The plain and the
-// entity batch-only reads (indexed_batch.cc, entities.cc) answer as that iterator does.
+// batch over an empty base) shows the operands merged with no existing value. The value and the
+// entity reads of a batch alone (read_source.h) answer as that iterator does.
 #ifndef PINROCKS_BATCH_ONLY_H
 #define PINROCKS_BATCH_ONLY_H
 

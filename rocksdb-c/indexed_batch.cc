@@ -13,10 +13,8 @@
 #include <memory>
 #include <string>
 
-#include "batch_only.h"
 #include "guarded.h"
 #include "layout.h"
-#include "pinned_batch.h"
 #include "pinrocks.h"
 #include "rocksdb/iterator.h"
 #include "rocksdb/options.h"

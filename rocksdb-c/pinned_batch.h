@@ -69,13 +69,6 @@ class PinnedBatch {
   rocksdb::PinnableSlice* values() { return values_.data(); }
   rocksdb::Status* statuses() { return statuses_.data(); }
 
-  // RocksDB 11.8.1's MultiGet reads a data block that is not in the block cache from its file
-  // even with read_tier kBlockCacheTier (BlockBasedTable::MultiGet's RetrieveMultipleBlocks
-  // does not check no_io), where Get answers Incomplete without I/O. A cache-only batch is
-  // therefore read key by key, through `get_one(key, value)`, which honours the tier.
-  static bool NeedsOneByOne(const rocksdb::ReadOptions& ro) {
-    return ro.read_tier == rocksdb::kBlockCacheTier;
-  }
   // MultiGet's `sorted_input`: whether the keys are already in the column family's order, so
   // that RocksDB need not sort them (measured: a sort of 1,024 keys is about 7% of the batch's
   // time from the block cache). Checked here only for RocksDB's own bytewise comparator (a

@@ -96,7 +96,8 @@ extern "C" {
 /* Any other C++ exception was thrown (and caught) inside the call. */
 #define PINROCKS_CODE_EXCEPTION 101
 
-/* A key for pinrocks_multi_get_pinned: bytes the caller keeps alive for the call. */
+/* A key for a multi-get (pinrocks_read_multi, pinrocks_read_entity_multi): bytes the caller keeps
+ * alive for the call. */
 typedef struct pinrocks_slice {
   const char* data;
   size_t len;

@@ -50,11 +50,24 @@ struct Source {
   rocksdb::WriteBatchWithIndex* batch() const { return indexed_batch_of(d.batch); }
   bool for_update() const { return d.mode != PINROCKS_READ_PLAIN; }
   bool exclusive() const { return d.mode == PINROCKS_READ_FOR_UPDATE; }
+  bool known_mode() const {
+    return d.mode == PINROCKS_READ_PLAIN || d.mode == PINROCKS_READ_FOR_UPDATE ||
+           d.mode == PINROCKS_READ_FOR_UPDATE_SHARED;
+  }
 };
 
 inline rocksdb::Status unknown_source() {
   return rocksdb::Status::InvalidArgument("pinrocks: unknown read source");
 }
+
+inline rocksdb::Status unknown_mode() {
+  return rocksdb::Status::InvalidArgument("pinrocks: unknown read mode");
+}
+
+// RocksDB 11.8.1's MultiGet reads a data block that is not in the block cache from its file even
+// with read_tier kBlockCacheTier (BlockBasedTable::MultiGet's RetrieveMultipleBlocks does not check
+// no_io), where Get answers Incomplete without I/O: a cache-only batch is read key by key.
+inline bool cache_only(const Source& s) { return s.ro.read_tier == rocksdb::kBlockCacheTier; }
 
 // GetFromBatch and GetEntityFromBatch take no DBOptions that matter (WriteBatchWithIndex passes
 // only the column family on); one value for every call, built once.
@@ -72,6 +85,7 @@ inline rocksdb::Status get(const Source& s, const rocksdb::Slice& key,
     case PINROCKS_SOURCE_DB:
       return s.db()->Get(s.ro, s.cf, key, value);
     case PINROCKS_SOURCE_TRANSACTION:
+      if (!s.known_mode()) return unknown_mode();
       if (s.for_update()) {
         return s.txn()->GetForUpdate(s.ro, s.cf, key, value, s.exclusive(),
                                      /*do_validate=*/true);
@@ -103,22 +117,23 @@ inline rocksdb::Status get(const Source& s, const rocksdb::Slice& key,
   }
 }
 
-// The values of `n` keys in one native batch call; false when the source reads them key by key
-// instead (through `get`): a read tier of kBlockCacheTier (pinned_batch.h), reads for update
-// (MultiGet neither locks nor tracks), a batch alone.
-inline bool multi_get(const Source& s, size_t n, const rocksdb::Slice* keys,
-                      rocksdb::PinnableSlice* values, rocksdb::Status* statuses, bool sorted) {
-  if (s.ro.read_tier == rocksdb::kBlockCacheTier) return false;
+// The values of `n` keys in one native batch call (`sorted()`: whether the keys are in the
+// family's order already); false when the source reads them key by key instead (through `get`):
+// a cache-only read, reads for update (MultiGet neither locks nor tracks), a batch alone.
+template <typename Sorted>
+bool multi_get(const Source& s, size_t n, const rocksdb::Slice* keys,
+               rocksdb::PinnableSlice* values, rocksdb::Status* statuses, Sorted&& sorted) {
+  if (cache_only(s)) return false;
   switch (s.d.kind) {
     case PINROCKS_SOURCE_DB:
-      s.db()->MultiGet(s.ro, s.cf, n, keys, values, statuses, sorted);
+      s.db()->MultiGet(s.ro, s.cf, n, keys, values, statuses, sorted());
       return true;
     case PINROCKS_SOURCE_TRANSACTION:
       if (s.for_update()) return false;
-      s.txn()->MultiGet(s.ro, s.cf, n, keys, values, statuses, sorted);
+      s.txn()->MultiGet(s.ro, s.cf, n, keys, values, statuses, sorted());
       return true;
     case PINROCKS_SOURCE_BATCH:
-      s.batch()->MultiGetFromBatchAndDB(s.db(), s.ro, s.cf, n, keys, values, statuses, sorted);
+      s.batch()->MultiGetFromBatchAndDB(s.db(), s.ro, s.cf, n, keys, values, statuses, sorted());
       return true;
     default:
       return false;
@@ -171,6 +186,7 @@ inline rocksdb::Status get_entity(const Source& s, const rocksdb::Slice& key, Fo
     case PINROCKS_SOURCE_DB:
       return s.db()->GetEntity(s.ro, s.cf, key, found->pinned);
     case PINROCKS_SOURCE_TRANSACTION:
+      if (!s.known_mode()) return unknown_mode();
       if (s.for_update()) {
         return s.txn()->GetEntityForUpdate(s.ro, s.cf, key, found->pinned, s.exclusive());
       }
@@ -193,7 +209,7 @@ inline rocksdb::Status get_entity(const Source& s, const rocksdb::Slice& key, Fo
 // `get_entity`), as `multi_get`.
 inline bool multi_get_entity(const Source& s, size_t n, const rocksdb::Slice* keys,
                              rocksdb::PinnableWideColumns* pinned, rocksdb::Status* statuses) {
-  if (s.ro.read_tier == rocksdb::kBlockCacheTier) return false;
+  if (cache_only(s)) return false;
   switch (s.d.kind) {
     case PINROCKS_SOURCE_DB:
       s.db()->MultiGetEntity(s.ro, s.cf, n, keys, pinned, statuses, /*sorted_input=*/false);

@@ -56,7 +56,7 @@ void pinrocks_read_multi(const pinrocks_read_source* source, size_t num_keys,
     // caller's key count on the heap, where std::bad_alloc is reported as an error.
     pinrocks::PinnedBatch batch(num_keys, keys);
     if (!pinrocks::multi_get(s, num_keys, batch.keys(), batch.values(), batch.statuses(),
-                             batch.SortedFor(s.cf))) {
+                             [&] { return batch.SortedFor(s.cf); })) {
       batch.EachKey([&](const rocksdb::Slice& key, rocksdb::PinnableSlice* value) {
         return pinrocks::get(s, key, value);
       });

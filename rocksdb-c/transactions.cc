@@ -11,7 +11,6 @@
 
 #include "guarded.h"
 #include "layout.h"
-#include "pinned_batch.h"
 #include "pinrocks.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/utilities/optimistic_transaction_db.h"
