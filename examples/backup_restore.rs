@@ -4,7 +4,8 @@
 //!
 //! `cargo run --release --example backup_restore`
 
-use pinrocks::{BackupEngine, Db, Options};
+use pinrocks::admin::BackupEngine;
+use pinrocks::{Db, Options};
 
 fn main() -> pinrocks::Result<()> {
     let dirs = tempfile::tempdir().expect("temporary directory");

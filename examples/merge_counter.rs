@@ -4,8 +4,9 @@
 //!
 //! `cargo run --release --example merge_counter`
 
+use pinrocks::callbacks::MergeOperator;
 use pinrocks::codec::{LittleEndian, Utf8};
-use pinrocks::{Db, MergeOperator, Options};
+use pinrocks::{Db, Options};
 
 fn main() -> pinrocks::Result<()> {
     // `fold` decodes the existing value and each operand with the codec: a u64 sum here.

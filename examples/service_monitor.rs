@@ -9,10 +9,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use pinrocks::{
-    properties, BackgroundErrorInfo, CompactionInfo, Db, EventListener, FlushInfo, InfoLog,
-    LogLevel, Options, StallCondition, StallInfo,
+use pinrocks::callbacks::{
+    BackgroundErrorInfo, CompactionInfo, EventListener, FlushInfo, InfoLog, LogLevel,
+    StallCondition, StallInfo,
 };
+use pinrocks::{properties, Db, Options};
 
 /// What the service counts, from RocksDB's threads: atomics, nothing that waits.
 #[derive(Default)]

@@ -7,7 +7,8 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use pinrocks::{Cache, Db, Options, Ticker, WriteBatch, WriteBufferManager};
+use pinrocks::options::{Cache, Ticker, WriteBufferManager};
+use pinrocks::{Db, Options, WriteBatch};
 
 fn main() -> pinrocks::Result<()> {
     // Budgets for the whole process: 64 MiB of blocks, 32 MiB of memtables (charged to

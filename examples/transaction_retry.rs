@@ -6,7 +6,8 @@
 //! `cargo run --release --example transaction_retry`
 
 use pinrocks::codec::BigEndian;
-use pinrocks::{Db, Lock, Options};
+use pinrocks::write::Lock;
+use pinrocks::{Db, Options};
 
 const ACCOUNTS: u64 = 8;
 

@@ -56,7 +56,7 @@ pub enum DecodeError {
     /// milliseconds fits on 64-bit Unix).
     #[error("timestamp {0} ms is out of range")]
     Timestamp(i64),
-    /// An entity lacks a column its [`EntityCodec`](crate::EntityCodec) reads (the name, as
+    /// An entity lacks a column its [`EntityCodec`](crate::typed::EntityCodec) reads (the name, as
     /// text where it is UTF-8).
     #[error("no column {0:?}")]
     MissingColumn(String),

@@ -227,7 +227,7 @@ fn blob_reads() {
     // One shard, so the 1 MiB blob stays cached: the cached case reads hits.
     for cache in [
         None,
-        Some(pinrocks::Cache::lru_sharded(16 << 20, 0).unwrap()),
+        Some(pinrocks::options::Cache::lru_sharded(16 << 20, 0).unwrap()),
     ] {
         let dir = tempfile::tempdir().unwrap();
         let mut options = common::create_options();
@@ -269,7 +269,7 @@ fn transaction_reads() {
     let options = common::create_options();
     let db = pinrocks::Db::open_transaction_db(
         &options,
-        &pinrocks::TransactionDbOptions::new(),
+        &pinrocks::options::TransactionDbOptions::new(),
         dir.path(),
         [],
     )
@@ -297,7 +297,7 @@ fn transaction_reads() {
             "transaction buffer read of {key:?}"
         );
     }
-    let for_update = txn.reader_for_update(pinrocks::Lock::Exclusive);
+    let for_update = txn.reader_for_update(pinrocks::write::Lock::Exclusive);
     for key in [&b"stored"[..], b"own"] {
         // The first read locks the key (RocksDB tracks it); the repeats allocate nothing.
         assert_eq!(

@@ -277,14 +277,14 @@ fn a_listener_and_a_logger_under_concurrent_writers() {
         completed: Mutex<Vec<i32>>,
         sealed: AtomicU64,
     }
-    impl pinrocks::EventListener for Jobs {
-        fn on_flush_begin(&self, info: &pinrocks::FlushInfo<'_>) {
+    impl pinrocks::callbacks::EventListener for Jobs {
+        fn on_flush_begin(&self, info: &pinrocks::callbacks::FlushInfo<'_>) {
             assert!(self.begun.lock().unwrap().insert(info.job_id));
         }
-        fn on_flush_completed(&self, info: &pinrocks::FlushInfo<'_>) {
+        fn on_flush_completed(&self, info: &pinrocks::callbacks::FlushInfo<'_>) {
             self.completed.lock().unwrap().push(info.job_id);
         }
-        fn on_memtable_sealed(&self, _: &pinrocks::MemtableInfo<'_>) {
+        fn on_memtable_sealed(&self, _: &pinrocks::callbacks::MemtableInfo<'_>) {
             self.sealed.fetch_add(1, Ordering::Relaxed);
         }
     }
@@ -295,7 +295,7 @@ fn a_listener_and_a_logger_under_concurrent_writers() {
     let finished = Arc::new(AtomicU64::new(0));
     let log = {
         let (lines, finished) = (lines.clone(), finished.clone());
-        pinrocks::InfoLog::new(move |_, line| {
+        pinrocks::callbacks::InfoLog::new(move |_, line| {
             lines.fetch_add(1, Ordering::Relaxed);
             if line.contains("\"event\": \"flush_finished\"") {
                 finished.fetch_add(1, Ordering::Relaxed);
@@ -307,7 +307,7 @@ fn a_listener_and_a_logger_under_concurrent_writers() {
     options
         .write_buffer_size(64 << 10)
         .max_write_buffer_number(4)
-        .info_log(&log, pinrocks::LogLevel::Info)
+        .info_log(&log, pinrocks::callbacks::LogLevel::Info)
         .add_event_listener(jobs.clone());
     let db = Db::open(&options, dir.path()).unwrap();
     // Fewer under the race detector, which runs 50x slower.

@@ -496,7 +496,7 @@ fn every_options_setter_says_its_scope_as_the_option_table_does() {
     // documentation with "Scope: database (`name`, ..)", "column family (..)" or "column
     // family's block-based table (..)": what a user reads to tell a database option from a
     // family's, checked against the table every path that sets options goes through.
-    let known: BTreeSet<(String, String)> = pinrocks::option_contracts()
+    let known: BTreeSet<(String, String)> = pinrocks::options::option_contracts()
         .map(|row| (row.scope.to_owned(), row.name.to_owned()))
         .chain(
             UNNAMED_OPTIONS

@@ -7,7 +7,8 @@
 
 use std::time::Instant;
 
-use pinrocks::{Db, IngestOptions, Options, SstFileWriter, WriteBatch};
+use pinrocks::admin::{IngestOptions, SstFileWriter};
+use pinrocks::{Db, Options, WriteBatch};
 
 fn key(i: u64) -> [u8; 8] {
     i.to_be_bytes()

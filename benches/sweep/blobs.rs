@@ -10,7 +10,8 @@
 use std::path::Path;
 use std::time::Duration;
 
-use pinrocks::{Cache, CopyResult, Db};
+use pinrocks::options::Cache;
+use pinrocks::{CopyResult, Db};
 
 use crate::paired::{self, Ratio, Read};
 use crate::tiers;

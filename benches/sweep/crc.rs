@@ -9,7 +9,8 @@
 
 use std::time::Instant;
 
-use pinrocks::{BlockBasedOptions, ChecksumType, Compression, Db, Options, ReadOptions};
+use pinrocks::options::{BlockBasedOptions, ChecksumType, Compression};
+use pinrocks::{Db, Options, ReadOptions};
 
 const VALUES: usize = 64 << 10;
 const SIZE: usize = 1024;
@@ -51,6 +52,6 @@ pub fn main() {
     assert_eq!(total, keys.len() * SIZE);
     println!(
         "{:?} {puts:.0} {flush_ms:.1} {reads:.0}",
-        pinrocks::crc32c_mode()
+        pinrocks::options::crc32c_mode()
     );
 }

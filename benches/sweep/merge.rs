@@ -9,8 +9,9 @@
 
 use std::time::Duration;
 
+use pinrocks::callbacks::MergeOperator;
 use pinrocks::codec::BigEndian;
-use pinrocks::{Db, MergeOperator};
+use pinrocks::Db;
 
 use crate::callgrind::counted;
 use crate::paired::{self, Ratio};

@@ -240,7 +240,7 @@ fn transaction_reads(
     if name == "txn_pinned" {
         let db = pinrocks::Db::open_transaction_db(
             &tiers::pinrocks_options(),
-            &pinrocks::TransactionDbOptions::new(),
+            &pinrocks::options::TransactionDbOptions::new(),
             &path,
             [],
         )

@@ -15,7 +15,8 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use pinrocks::{Cache, Db};
+use pinrocks::options::Cache;
+use pinrocks::Db;
 
 use crate::paired::{self, Read};
 use crate::tiers::{self, Consumer, ReadFn, Regime, Tier};

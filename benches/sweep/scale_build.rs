@@ -8,7 +8,9 @@
 
 use std::path::{Path, PathBuf};
 
-use pinrocks::{Compression, Db, IngestOptions, Options, SstFileWriter};
+use pinrocks::admin::{IngestOptions, SstFileWriter};
+use pinrocks::options::Compression;
+use pinrocks::{Db, Options};
 
 /// The key of number `i`: fixed width, so bytewise order is numeric order.
 pub fn scale_key(i: u64) -> [u8; 12] {

@@ -169,7 +169,7 @@ pub fn peer_options() -> rocksdb::Options {
 /// `pinrocks_options` and `peer_options` with no block cache: every read takes its block
 /// from the OS page cache (or, with `use_direct_reads`, from the device).
 pub fn uncached_options() -> (Options, rocksdb::Options) {
-    let mut table = pinrocks::BlockBasedOptions::new();
+    let mut table = pinrocks::options::BlockBasedOptions::new();
     table.no_block_cache(true);
     let mut options = pinrocks_options();
     options.block_based_table(&table);

@@ -7,7 +7,8 @@
 
 use std::time::Duration;
 
-use pinrocks::{CopyResult, Db, TransactionDbOptions};
+use pinrocks::options::TransactionDbOptions;
+use pinrocks::{CopyResult, Db};
 
 use crate::paired::{self, Ratio, Read};
 use crate::tiers;

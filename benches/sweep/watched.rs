@@ -9,10 +9,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use pinrocks::{
-    BackgroundErrorInfo, CompactionInfo, Db, EventListener, FlushInfo, InfoLog, IngestionInfo,
-    LogLevel, MemtableInfo, Options, RecoveryInfo, StallInfo, TableFileInfo,
+use pinrocks::callbacks::{
+    BackgroundErrorInfo, CompactionInfo, EventListener, FlushInfo, InfoLog, IngestionInfo,
+    LogLevel, MemtableInfo, RecoveryInfo, StallInfo, TableFileInfo,
 };
+use pinrocks::{Db, Options};
 
 use crate::paired::{self, Ratio, Read};
 use crate::tiers;

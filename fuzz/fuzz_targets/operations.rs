@@ -8,7 +8,9 @@ use std::sync::OnceLock;
 
 use kept::inputs_per_database;
 use libfuzzer_sys::fuzz_target;
-use pinrocks::{Cache, CopyResult, Db, LogLevel, MemEnv, Options, WriteBatch};
+use pinrocks::{CopyResult, Db, Options, WriteBatch};
+use pinrocks::callbacks::LogLevel;
+use pinrocks::options::{Cache, MemEnv};
 
 #[path = "kept.rs"]
 mod kept;

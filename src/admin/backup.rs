@@ -86,7 +86,8 @@ impl Db {
 /// Restore only into a directory no open database uses: RocksDB replaces its files.
 ///
 /// ```
-/// use pinrocks::{BackupEngine, Db, Options};
+/// use pinrocks::{Db, Options};
+/// use pinrocks::admin::BackupEngine;
 /// # fn main() -> pinrocks::Result<()> {
 /// # let dir = tempfile::tempdir().unwrap();
 /// let mut options = Options::new();

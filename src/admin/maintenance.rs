@@ -210,7 +210,7 @@ impl Db {
     }
 
     /// Recovers from a background error that stopped writes (a failed flush or compaction:
-    /// a full disk, the [`SstFileManager`](crate::SstFileManager)'s space limit), once its
+    /// a full disk, the [`SstFileManager`](crate::options::SstFileManager)'s space limit), once its
     /// cause is gone (RocksDB's `Resume`): flushes what is pending and lets writes in
     /// again. `Ok` at once if there is no such error; the error again if the cause is not
     /// gone; `ErrorKind::Busy` while RocksDB's own recovery runs (it starts one for a
@@ -255,7 +255,7 @@ impl Db {
     /// The background error that stops this database's writes, if one does: what failed
     /// (a flush or compaction that hit a full disk, an I/O error, corruption) and how bad
     /// it is; `None` while writes go on (a stall is not a stop). A soft error, which lets
-    /// writes go on, is seen by an [`EventListener`](crate::EventListener)'s
+    /// writes go on, is seen by an [`EventListener`](crate::callbacks::EventListener)'s
     /// `on_background_error`. Read-only and secondary instances have none.
     ///
     /// RocksDB has no call for this: pinrocks asks the way a write would, with an empty

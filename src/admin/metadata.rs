@@ -340,7 +340,7 @@ impl<'db> ColumnFamily<'db> {
     /// file. The value is copied (RocksDB hands it over in a string of its own).
     ///
     /// ```
-    /// use pinrocks::MayExist;
+    /// use pinrocks::admin::MayExist;
     /// # fn main() -> pinrocks::Result<()> {
     /// # let dir = tempfile::tempdir().unwrap();
     /// # let mut options = pinrocks::Options::new();

@@ -12,3 +12,14 @@ pub mod property_names;
 pub(crate) mod sst;
 pub(crate) mod timestamp_history;
 pub(crate) mod updates;
+
+pub use backup::{BackupEngine, BackupInfo};
+pub use live_options::MemoryUsage;
+pub use maintenance::BackgroundError;
+pub use maintenance_options::{BlobGarbageCollection, Bottommost, CompactOptions, FlushOptions};
+pub use metadata::{
+    BlobFileMetadata, ColumnFamilyMetadata, LevelMetadata, LiveFile, MayExist, SstFileMetadata,
+};
+pub use properties::{MemtableStats, Property, PropertyMap, PropertyValue};
+pub use sst::{verify_sst_file, IngestOptions, SstFileWriter};
+pub use updates::{LoggedBatch, Updates};

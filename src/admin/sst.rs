@@ -27,7 +27,8 @@ use crate::write::writer::check_range;
 /// [`Error::KeyOrder`], checked here before RocksDB sees it; the file is left as it was.
 ///
 /// ```
-/// use pinrocks::{Db, IngestOptions, Options, SstFileWriter};
+/// use pinrocks::{Db, Options};
+/// use pinrocks::admin::{IngestOptions, SstFileWriter};
 /// # fn main() -> pinrocks::Result<()> {
 /// # let dir = tempfile::tempdir().unwrap();
 /// let mut options = Options::new();

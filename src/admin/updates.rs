@@ -175,7 +175,7 @@ impl Db {
     /// it never starts later than asked without saying so.
     ///
     /// ```
-    /// use pinrocks::BatchRecord;
+    /// use pinrocks::write::BatchRecord;
     /// # fn main() -> pinrocks::Result<()> {
     /// # let dir = tempfile::tempdir().unwrap();
     /// # let mut opts = pinrocks::Options::new();

@@ -117,7 +117,8 @@ struct Factory {
 ///
 /// ```
 /// use pinrocks::codec::{BigEndian, Utf8};
-/// use pinrocks::{CompactionFilterFactory, Db, Options, TypedDecision};
+/// use pinrocks::{Db, Options};
+/// use pinrocks::callbacks::{CompactionFilterFactory, TypedDecision};
 /// # fn main() -> pinrocks::Result<()> {
 /// # let dir = tempfile::tempdir().unwrap();
 /// // Values are expiry times; compactions drop what expired before 100.
@@ -138,7 +139,7 @@ struct Factory {
 /// The key and value are RocksDB's memory for the call only: keeping one does not compile.
 ///
 /// ```compile_fail
-/// use pinrocks::{CompactionFilterFactory, Decision};
+/// use pinrocks::callbacks::{CompactionFilterFactory, Decision};
 /// use std::sync::Mutex;
 /// static KEPT: Mutex<Option<&'static [u8]>> = Mutex::new(None);
 /// let f = CompactionFilterFactory::from_fn("leak", |_level, key, _value, _new| {

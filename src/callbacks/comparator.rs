@@ -61,7 +61,8 @@ impl Drop for RawComparator {
 ///
 /// ```
 /// use pinrocks::codec::LittleEndian;
-/// use pinrocks::{Comparator, Db, Options};
+/// use pinrocks::{Db, Options};
+/// use pinrocks::callbacks::Comparator;
 /// # fn main() -> pinrocks::Result<()> {
 /// # let dir = tempfile::tempdir().unwrap();
 /// // Little-endian u64 keys, in numeric order.
@@ -86,7 +87,7 @@ impl Drop for RawComparator {
 /// ```compile_fail
 /// use std::sync::Mutex;
 /// static KEPT: Mutex<Option<&'static [u8]>> = Mutex::new(None);
-/// let c = pinrocks::Comparator::new("leak", |a, b| {
+/// let c = pinrocks::callbacks::Comparator::new("leak", |a, b| {
 ///     *KEPT.lock().unwrap() = Some(a); // error: borrowed data escapes
 ///     a.cmp(b)
 /// });

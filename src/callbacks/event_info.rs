@@ -1,5 +1,5 @@
 //! What each event tells, borrowed from RocksDB for the call: the structs an
-//! [`EventListener`](crate::EventListener) receives, built from pinrocks.h's views.
+//! [`EventListener`](crate::callbacks::EventListener) receives, built from pinrocks.h's views.
 
 use std::cell::Cell;
 use std::ffi::{c_char, c_int, CStr};
@@ -148,7 +148,7 @@ impl BackgroundErrorInfo<'_> {
 }
 
 /// RocksDB is about to recover from a background error on its own (a full disk with an
-/// [`SstFileManager`](crate::SstFileManager), polling for space), with the choice to let it
+/// [`SstFileManager`](crate::options::SstFileManager), polling for space), with the choice to let it
 /// or not. For a retryable I/O error RocksDB asks too but starts its recovery whatever the
 /// answer: `max_bgerror_resume_count` 0 (by name, with
 /// [`Options::set_by_name`](crate::Options::set_by_name)) turns that one off.

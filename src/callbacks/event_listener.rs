@@ -26,7 +26,7 @@ use crate::raw::trampoline::{discard_panic, drop_in_callback};
 /// Rust for these only, and builds nothing for the others. Flags combine with `|`.
 ///
 /// ```
-/// use pinrocks::Events;
+/// use pinrocks::callbacks::Events;
 /// let flushes = Events::FLUSH_BEGIN | Events::FLUSH_COMPLETED;
 /// assert!(flushes.contains(Events::FLUSH_COMPLETED));
 /// assert!(!flushes.contains(Events::COMPACTION_COMPLETED));
@@ -141,7 +141,8 @@ events! {
 /// ```
 /// use std::sync::atomic::{AtomicUsize, Ordering};
 /// use std::sync::Arc;
-/// use pinrocks::{Db, EventListener, FlushInfo, Options};
+/// use pinrocks::{Db, Options};
+/// use pinrocks::callbacks::{EventListener, FlushInfo};
 ///
 /// #[derive(Default)]
 /// struct Flushes(AtomicUsize);
@@ -168,7 +169,7 @@ events! {
 ///
 /// ```compile_fail
 /// use std::sync::Mutex;
-/// use pinrocks::{EventListener, FlushInfo};
+/// use pinrocks::callbacks::{EventListener, FlushInfo};
 ///
 /// struct Keeps(Mutex<Option<&'static str>>);
 /// impl EventListener for Keeps {

@@ -45,7 +45,8 @@ type LineFn = dyn Fn(LogLevel, &str) + Send + Sync;
 /// later lines are delivered as before. RocksDB's trailing newline is taken off.
 ///
 /// ```
-/// use pinrocks::{Db, InfoLog, LogLevel, Options};
+/// use pinrocks::{Db, Options};
+/// use pinrocks::callbacks::{InfoLog, LogLevel};
 /// # fn main() -> pinrocks::Result<()> {
 /// # let dir = tempfile::tempdir().unwrap();
 /// let mut options = Options::new();
@@ -61,7 +62,7 @@ type LineFn = dyn Fn(LogLevel, &str) + Send + Sync;
 ///
 /// ```compile_fail
 /// use std::sync::Mutex;
-/// use pinrocks::InfoLog;
+/// use pinrocks::callbacks::InfoLog;
 ///
 /// static LAST: Mutex<Option<&'static str>> = Mutex::new(None);
 /// let log = InfoLog::new(|_, line| *LAST.lock().unwrap() = Some(line)); // error: escapes

@@ -241,7 +241,8 @@ struct MergeFns {
 ///
 /// ```
 /// use pinrocks::codec::BigEndian;
-/// use pinrocks::{Db, MergeOperator, Options};
+/// use pinrocks::{Db, Options};
+/// use pinrocks::callbacks::MergeOperator;
 /// # fn main() -> pinrocks::Result<()> {
 /// # let dir = tempfile::tempdir().unwrap();
 /// let mut options = Options::new();
@@ -261,7 +262,7 @@ struct MergeFns {
 /// ```compile_fail
 /// use std::sync::Mutex;
 /// static KEPT: Mutex<Option<&'static [u8]>> = Mutex::new(None);
-/// let op = pinrocks::MergeOperator::new("leak", |input, out| {
+/// let op = pinrocks::callbacks::MergeOperator::new("leak", |input, out| {
 ///     *KEPT.lock().unwrap() = input.operands.get(0); // error: borrowed data escapes
 ///     out.set(b"")
 /// });
@@ -271,7 +272,7 @@ struct MergeFns {
 ///
 /// ```compile_fail
 /// let counter = std::rc::Rc::new(std::cell::Cell::new(0));
-/// let op = pinrocks::MergeOperator::new("rc", move |_input, out| {
+/// let op = pinrocks::callbacks::MergeOperator::new("rc", move |_input, out| {
 ///     counter.set(counter.get() + 1); // error: `Rc` is neither `Send` nor `Sync`
 ///     out.set(b"")
 /// });
@@ -338,7 +339,7 @@ impl MergeOperator {
     /// as the existing value). A counter, a max, an append.
     ///
     /// ```
-    /// # use pinrocks::MergeOperator;
+    /// # use pinrocks::callbacks::MergeOperator;
     /// // Append-only lists of records: the value is the concatenation of its operands.
     /// let append = MergeOperator::associative("append", |input, out| {
     ///     out.clear();

@@ -10,3 +10,17 @@ pub(crate) mod event_listener;
 pub(crate) mod info_log;
 pub(crate) mod merge;
 pub(crate) mod prefix_extractor;
+
+pub use crate::raw::new_value::{NewValue, OutOfMemory};
+pub use compaction_filter::{
+    CompactionContext, CompactionFilter, CompactionFilterFactory, Decision, TypedDecision,
+};
+pub use comparator::Comparator;
+pub use event_info::{
+    BackgroundErrorInfo, CompactionInfo, FlushInfo, IngestionInfo, MemtableInfo, RecoveryInfo,
+    StallCondition, StallInfo, TableFileInfo, TableFileReason,
+};
+pub use event_listener::{EventListener, Events};
+pub use info_log::{InfoLog, LogLevel};
+pub use merge::{MergeError, MergeInput, MergeOperands, MergeOperator, MergeOutput};
+pub use prefix_extractor::CustomPrefix;

@@ -34,7 +34,8 @@ struct Extractor {
 /// aborts the process with a message naming the extractor.
 ///
 /// ```
-/// use pinrocks::{CustomPrefix, Db, Options};
+/// use pinrocks::{Db, Options};
+/// use pinrocks::callbacks::CustomPrefix;
 /// # fn main() -> pinrocks::Result<()> {
 /// # let dir = tempfile::tempdir().unwrap();
 /// // "user:42:name" has the prefix "user:42:", up to its second colon.

@@ -98,7 +98,7 @@ impl<'db> ColumnFamily<'db> {
     }
 
     /// The column family's id in its database: what write batches and the WAL name it by
-    /// ([`BatchRecord`](crate::BatchRecord)). The default family is 0.
+    /// ([`BatchRecord`](crate::write::BatchRecord)). The default family is 0.
     pub fn id(&self) -> u32 {
         // SAFETY: live handle; `ColumnFamilyHandleImpl::GetID` only reads it.
         unsafe { ffi::rocksdb_column_family_handle_get_id(self.handle.raw()) }

@@ -103,7 +103,7 @@ impl Db {
     /// Opens the database with the options it was written with ([`StoredOptions::load`]):
     /// every stored column family with its stored options.
     ///
-    /// [`StoredOptions::load`]: crate::StoredOptions::load
+    /// [`StoredOptions::load`]: crate::options::StoredOptions::load
     pub fn open_with_stored_options(stored: &StoredOptions, path: impl AsRef<Path>) -> Result<Db> {
         Self::open_with(
             &stored.db,

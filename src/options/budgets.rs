@@ -27,7 +27,8 @@ use crate::raw::owned::Owned;
 /// shared freely: each writer flushes its own memtables, and memory may pass the budget.
 ///
 /// ```
-/// use pinrocks::{Db, Options, WriteBufferManager};
+/// use pinrocks::{Db, Options};
+/// use pinrocks::options::WriteBufferManager;
 /// # fn main() -> pinrocks::Result<()> {
 /// # let dir = tempfile::tempdir().unwrap();
 /// let budget = WriteBufferManager::new(64 << 20, false);
@@ -379,7 +380,7 @@ impl Options {
     /// process-wide `Env::Default()` ones: this resizes them at once, for every database in
     /// the process, open or opened later, not only for databases opened with these options.
     ///
-    /// `threads` is bounded to 1..=[`MAX_POOL_THREADS`](crate::MAX_POOL_THREADS); a value
+    /// `threads` is bounded to 1..=[`MAX_POOL_THREADS`](crate::options::MAX_POOL_THREADS); a value
     /// outside, or a thread the system refuses to start (the pools are then set back to
     /// their sizes before the call), is reported when the options are used to open.
     ///
@@ -407,7 +408,7 @@ impl Options {
     }
 
     /// Tracks SST file space (and applies its limit and deletion rate) in `manager`. The
-    /// manager works on the disk: with a [`MemEnv`](crate::MemEnv) or a `FaultFs` the open
+    /// manager works on the disk: with a [`MemEnv`](crate::options::MemEnv) or a `FaultFs` the open
     /// is refused (`InvalidInput`), since it would delete files on the disk at the
     /// database's paths.
     ///

@@ -26,7 +26,7 @@ impl Options {
     /// range bounds in the column family's order. So is the cuckoo table format, which loses
     /// writes in RocksDB 11.8.1. A table factory set here is replaced by
     /// the next typed table setter (`block_cache_size`, `bloom_filter`, ...), as for
-    /// [`StoredOptions`](crate::StoredOptions).
+    /// [`StoredOptions`](crate::options::StoredOptions).
     ///
     /// ```
     /// # fn main() -> pinrocks::Result<()> {

@@ -13,7 +13,8 @@ use crate::raw::owned::Owned;
 /// its blocks; [`pinned_usage`](Self::pinned_usage) says how much.
 ///
 /// ```
-/// use pinrocks::{Cache, Db, Options};
+/// use pinrocks::{Db, Options};
+/// use pinrocks::options::Cache;
 /// # fn main() -> pinrocks::Result<()> {
 /// # let dir = tempfile::tempdir().unwrap();
 /// let cache = Cache::lru(64 << 20);
@@ -128,7 +129,7 @@ impl Cache {
     /// with [`cache_index_and_filter_blocks_with_high_priority`] outlive data blocks),
     /// shards, a strict capacity. Settings RocksDB refuses are an error here.
     ///
-    /// [`cache_index_and_filter_blocks_with_high_priority`]: crate::BlockBasedOptions::cache_index_and_filter_blocks_with_high_priority
+    /// [`cache_index_and_filter_blocks_with_high_priority`]: crate::options::BlockBasedOptions::cache_index_and_filter_blocks_with_high_priority
     pub fn lru_with(options: &LruCacheOptions) -> Result<Cache> {
         if !(0.0..=1.0).contains(&options.high_pri_pool_ratio) {
             return Err(Error::invalid(

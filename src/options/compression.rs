@@ -44,7 +44,8 @@ impl Compression {
 /// per SST file from samples of its blocks (small values compress much better with one).
 ///
 /// ```
-/// use pinrocks::{Compression, CompressionOptions, Options};
+/// use pinrocks::Options;
+/// use pinrocks::options::{Compression, CompressionOptions};
 /// let mut options = Options::new();
 /// options
 ///     .compression_per_level(&[Compression::None, Compression::None, Compression::Lz4])

@@ -437,7 +437,7 @@ pub struct OptionContract {
 /// Every row of the option table, in its order.
 ///
 /// ```
-/// let contracts: Vec<_> = pinrocks::option_contracts().collect();
+/// let contracts: Vec<_> = pinrocks::options::option_contracts().collect();
 /// let inplace = contracts.iter().find(|c| c.name == "inplace_update_support").unwrap();
 /// assert_eq!(inplace.class, "refused");
 /// ```

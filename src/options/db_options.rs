@@ -37,10 +37,11 @@ pub(crate) struct FamilyTraits {
 ///   options are the default family's.
 ///
 /// The table of every option and what pinrocks allows of it, with the same scopes:
-/// [`option_contracts`](crate::option_contracts).
+/// [`option_contracts`](crate::options::option_contracts).
 ///
 /// ```
-/// use pinrocks::{Compression, Db, Options};
+/// use pinrocks::{Db, Options};
+/// use pinrocks::options::Compression;
 /// # fn main() -> pinrocks::Result<()> {
 /// # let dir = tempfile::tempdir().unwrap();
 /// let mut options = Options::new();
@@ -192,7 +193,7 @@ impl Options {
     );
     setter!(
         /// Keep the bottom level free for files ingested "behind" every existing key
-        /// ([`IngestOptions::ingest_behind`](crate::IngestOptions::ingest_behind)). Must be
+        /// ([`IngestOptions::ingest_behind`](crate::admin::IngestOptions::ingest_behind)). Must be
         /// set when the column family is created, before any write.
         ///
         /// Scope: column family (`cf_allow_ingest_behind`).

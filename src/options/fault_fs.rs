@@ -108,7 +108,8 @@ impl FaultKind {
 /// on using this `FaultFs`. Sync or flush before dropping it, as before a real power loss.
 ///
 /// ```
-/// use pinrocks::{Db, FaultFs, Options, StopError, WriteOptions};
+/// use pinrocks::{Db, Options, WriteOptions};
+/// use pinrocks::options::{FaultFs, StopError};
 /// # fn main() -> pinrocks::Result<()> {
 /// # let dir = tempfile::tempdir().unwrap();
 /// let fs = FaultFs::new()?;
@@ -144,7 +145,7 @@ impl FaultFs {
     }
 
     /// A new fault file system over a file system in memory of its own (RocksDB's
-    /// `MockFileSystem`, as [`MemEnv`](crate::MemEnv)), running: nothing reaches the disk, and
+    /// `MockFileSystem`, as [`MemEnv`](crate::options::MemEnv)), running: nothing reaches the disk, and
     /// opening, syncing and power losses cost no I/O (fuzzers, long crash runs).
     pub fn in_memory() -> Result<FaultFs> {
         Self::create(true)
@@ -196,7 +197,7 @@ impl FaultFs {
     ///
     /// ```
     /// # fn main() -> pinrocks::Result<()> {
-    /// let fs = pinrocks::FaultFs::in_memory()?;
+    /// let fs = pinrocks::options::FaultFs::in_memory()?;
     /// fs.cap_sleeps(Some(std::time::Duration::from_millis(1)));
     /// # Ok(()) }
     /// ```

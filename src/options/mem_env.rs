@@ -48,11 +48,12 @@ impl EnvKeeper for RawMemEnv {
 /// What pinrocks reads of a database's files at open (which families it has, whether it is
 /// a TTL database) it reads through the `MemEnv` too. Not in memory: `allow_mmap_reads`
 /// (refused at open, `Error::InvalidInput`: RocksDB's in-memory files hand out slices a
-/// write moves); [`StoredOptions`](crate::StoredOptions) and a
-/// [`BackupEngine`](crate::BackupEngine) opened with other options read the disk.
+/// write moves); [`StoredOptions`](crate::options::StoredOptions) and a
+/// [`BackupEngine`](crate::admin::BackupEngine) opened with other options read the disk.
 ///
 /// ```
-/// use pinrocks::{Db, MemEnv, Options};
+/// use pinrocks::{Db, Options};
+/// use pinrocks::options::MemEnv;
 /// # fn main() -> pinrocks::Result<()> {
 /// let env = MemEnv::new()?;
 /// let mut options = Options::new();

@@ -27,3 +27,29 @@ pub(crate) mod table_settings;
 pub(crate) mod timestamps;
 pub(crate) mod transaction_options;
 pub(crate) mod tuning;
+
+pub use budgets::{Env, SstFileManager, ThreadPool, WriteBufferManager};
+pub use cache::{Cache, LruCacheOptions};
+pub use compaction_style::{CompactionStyle, FifoOptions, UniversalOptions};
+pub use compression::{Compression, CompressionOptions};
+pub use contract::{option_contracts, OptionContract};
+pub use contract_rules::MAX_POOL_THREADS;
+pub use db_options::WalRecoveryMode;
+#[cfg(feature = "fault-injection")]
+#[cfg_attr(docsrs, doc(cfg(feature = "fault-injection")))]
+pub use fault_fs::{FaultFs, FaultKind, StopError};
+pub use formats::{Memtable, PlainTableOptions, PrefixExtractor};
+pub use mem_env::MemEnv;
+pub use optimistic_db_options::{OccLockBuckets, OccValidation, OptimisticTransactionDbOptions};
+pub use rate_limiter::RateLimiter;
+pub use statistics::{
+    crc32c_mode, Histogram, HistogramData, PerfContext, PerfLevel, PerfMetric, Statistics,
+    StatsLevel, Ticker,
+};
+pub use stored_options::StoredOptions;
+pub use table_options::{
+    BlockBasedOptions, ChecksumType, DataBlockIndexType, FilterPolicy, IndexType,
+};
+pub use transaction_options::{
+    OptimisticTransactionOptions, TransactionDbOptions, TransactionOptions,
+};

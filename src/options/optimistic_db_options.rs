@@ -30,7 +30,8 @@ pub enum OccValidation {
 /// ```
 /// # fn main() -> pinrocks::Result<()> {
 /// # let dir = tempfile::tempdir().unwrap();
-/// use pinrocks::{Db, OccLockBuckets, OptimisticTransactionDbOptions, Options};
+/// use pinrocks::{Db, Options};
+/// use pinrocks::options::{OccLockBuckets, OptimisticTransactionDbOptions};
 /// let mut options = Options::new();
 /// options.create_if_missing(true);
 /// // One set of 4,096 buckets for every database of the process, not a million each.

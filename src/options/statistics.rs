@@ -273,7 +273,7 @@ impl Statistics {
 }
 
 /// How this build of RocksDB computes CRC32c checksums (WAL records, MANIFEST, and blocks
-/// with [`ChecksumType::Crc32c`](crate::ChecksumType::Crc32c)), in RocksDB's words:
+/// with [`ChecksumType::Crc32c`](crate::options::ChecksumType::Crc32c)), in RocksDB's words:
 /// `"Supported on x86"` when it was compiled with SSE4.2, `"Not supported on x86"` when it
 /// falls back to software (librocksdb-sys' default build). See docs/guide.md ("Hardware CRC32c") for turning it on.
 pub fn crc32c_mode() -> String {
@@ -349,7 +349,7 @@ impl PerfMetric {
 /// [`PerfContext::enable`]. Neither `Send` nor `Sync`: it reads this thread's counters.
 ///
 /// ```
-/// use pinrocks::{PerfContext, PerfLevel, PerfMetric};
+/// use pinrocks::options::{PerfContext, PerfLevel, PerfMetric};
 /// # fn main() -> pinrocks::Result<()> {
 /// # let dir = tempfile::tempdir().unwrap();
 /// # let mut opts = pinrocks::Options::new();

@@ -64,7 +64,8 @@ pub(crate) enum TableFormat {
 /// Block-based table options.
 ///
 /// ```
-/// use pinrocks::{BlockBasedOptions, Cache, FilterPolicy, IndexType, Options};
+/// use pinrocks::Options;
+/// use pinrocks::options::{BlockBasedOptions, Cache, FilterPolicy, IndexType};
 /// let cache = Cache::lru(256 << 20);
 /// let mut table = BlockBasedOptions::new();
 /// table

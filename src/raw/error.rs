@@ -95,7 +95,7 @@ pub enum ErrorKind {
     /// Waiting for a lock would deadlock with another transaction (`Busy` with
     /// `kDeadlock`, with deadlock detection on). Retrying may succeed.
     Deadlock,
-    /// A read with [`ReadTier::BlockCache`](crate::ReadTier::BlockCache) would have had to
+    /// A read with [`ReadTier::BlockCache`](crate::read::ReadTier::BlockCache) would have had to
     /// read a file: the value may exist, but is not in memory (`Incomplete`, RocksDB's
     /// answer to a read that may do no I/O). Not a miss: a miss is `None`.
     NotInCache,
@@ -103,7 +103,7 @@ pub enum ErrorKind {
     /// [`low_pri`](crate::WriteOptions::low_pri)) would have waited for a write stall, and
     /// was not done (`Incomplete` "Write stall"). Retry later, or write without it.
     WouldStall,
-    /// The disk is full or the [`SstFileManager`](crate::SstFileManager)'s space limit is
+    /// The disk is full or the [`SstFileManager`](crate::options::SstFileManager)'s space limit is
     /// reached (`IOError` with `kNoSpace` or `kSpaceLimit`). Writes stop until space is
     /// freed or the limit raised, then [`Db::resume`](crate::Db::resume).
     NoSpace,
@@ -256,7 +256,7 @@ pub enum Error {
         /// The column family's name.
         name: String,
     },
-    /// A key added to an [`SstFileWriter`](crate::SstFileWriter) that does not sort after
+    /// A key added to an [`SstFileWriter`](crate::admin::SstFileWriter) that does not sort after
     /// the previous one (bytewise). Refused before RocksDB sees it; the file is unchanged.
     #[error("keys out of order: {key:?} does not sort after {previous:?}")]
     KeyOrder {
@@ -265,7 +265,7 @@ pub enum Error {
         /// The key refused.
         key: Vec<u8>,
     },
-    /// A [`BackupEngine`](crate::BackupEngine) whose backup was stopped (by its progress
+    /// A [`BackupEngine`](crate::admin::BackupEngine) whose backup was stopped (by its progress
     /// callback): RocksDB's stop is for good, and restore and verify copy through the same
     /// machinery, so a restore would empty its target directory and then fail. Open a new
     /// engine on the same directory.
@@ -404,7 +404,7 @@ pub enum Error {
         /// Where it did.
         found: u64,
     },
-    /// An open of a directory that a [`BackupEngine`](crate::BackupEngine) is restoring
+    /// An open of a directory that a [`BackupEngine`](crate::admin::BackupEngine) is restoring
     /// into, in this process: it would read a half-restored database. Nothing was opened.
     #[error("cannot open {path:?}: a restore into it is under way")]
     RestoreInProgress {

@@ -37,7 +37,7 @@ impl<'a> Columns<'a> {
     }
 
     /// The column named `name` decoded with codec `C`, borrowing from the pin where `C`
-    /// allows: how an [`EntityCodec`](crate::EntityCodec) reads each field. A missing column
+    /// allows: how an [`EntityCodec`](crate::typed::EntityCodec) reads each field. A missing column
     /// is [`DecodeError::MissingColumn`].
     pub fn decode<C: Codec>(&self, name: &[u8]) -> Result<C::Decoded<'a>, DecodeError> {
         let bytes = self.get(name).ok_or_else(|| {

@@ -3,7 +3,7 @@
 use std::ops::{Bound, Range, RangeFrom, RangeFull, RangeInclusive, RangeTo, RangeToInclusive};
 
 /// A range of keys, in the column family's order (bytewise unless it has a
-/// [`Comparator`](crate::Comparator)): any std range over something that is
+/// [`Comparator`](crate::callbacks::Comparator)): any std range over something that is
 /// `AsRef<[u8]>` (`b"a"..b"c"`, `k1..=k2`, `b"m"..`, `..b"m"`, `..`), or a pair of
 /// [`Bound`]s. Used by [`Reader::range`](crate::Reader::range) and
 /// [`Reader::scan`](crate::Reader::scan).

@@ -15,3 +15,11 @@ pub(crate) mod reader;
 pub(crate) mod refusal;
 pub(crate) mod source;
 pub(crate) mod timestamps;
+
+pub use columns::Columns;
+pub use entity::{Entity, PinnedEntity};
+pub use entries::Entries;
+pub use key_range::{KeyBounds, KeyRange};
+pub use read_controls::ReadTier;
+pub use source::{BatchSource, DbSource, ReadSource, TransactionSource};
+pub use timestamps::{KeyVersion, VersionKind};

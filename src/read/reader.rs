@@ -75,8 +75,8 @@ pub enum CopyResult {
 
 /// Where and how to read: a column family (default: the default one) and read options
 /// (default: RocksDB's defaults), from the database ([`DbSource`], the default), through a
-/// transaction ([`TransactionSource`](crate::TransactionSource)) or through an indexed batch
-/// ([`BatchSource`](crate::BatchSource)); the same
+/// transaction ([`TransactionSource`](crate::read::TransactionSource)) or through an indexed batch
+/// ([`BatchSource`](crate::read::BatchSource)); the same
 /// read methods whatever the source. Get one from [`Db::reader`](crate::Db::reader),
 /// [`ColumnFamily::reader`], [`Transaction::reader`](crate::Transaction::reader) or
 /// [`IndexedBatch::reader`](crate::IndexedBatch::reader).
@@ -486,9 +486,9 @@ impl<'a, S: ReadSource> Reader<'a, S> {
     ///
     /// The iterator reads with its own copy of the reader's options, bounded by RocksDB at
     /// the prefix's end: RocksDB stops there, and with a
-    /// [`PrefixExtractor`](crate::PrefixExtractor) of the prefix's length (and pinrocks'
+    /// [`PrefixExtractor`](crate::options::PrefixExtractor) of the prefix's length (and pinrocks'
     /// default `auto_prefix_mode`) it uses prefix filters to skip files without the prefix.
-    /// In a column family with a [`Comparator`](crate::Comparator), the range is that
+    /// In a column family with a [`Comparator`](crate::callbacks::Comparator), the range is that
     /// between `prefix` and its bytewise successor in the family's order (both ways round,
     /// so reverse bytewise order works): right for any order that keeps the keys of a
     /// prefix together.

@@ -296,7 +296,7 @@ impl<S> Cursor<'_, S> {
     /// `None` outside one or off an entry.
     ///
     /// ```
-    /// use pinrocks::VersionKind;
+    /// use pinrocks::read::VersionKind;
     /// # fn main() -> pinrocks::Result<()> {
     /// # let dir = tempfile::tempdir().unwrap();
     /// # let mut opts = pinrocks::Options::new();

@@ -25,7 +25,8 @@ pub type EncodedColumns = Vec<(&'static [u8], Vec<u8>)>;
 ///
 /// ```
 /// use pinrocks::codec::{BigEndian, Codec, DecodeError, EncodeError, Utf8};
-/// use pinrocks::{Columns, EncodedColumns, EntityCodec};
+/// use pinrocks::read::Columns;
+/// use pinrocks::typed::{EncodedColumns, EntityCodec};
 ///
 /// struct User { name: String, born: u16 }
 /// /// A user as read: the name borrowed from the pinned column.
@@ -56,8 +57,8 @@ pub type EncodedColumns = Vec<(&'static [u8], Vec<u8>)>;
 /// # let mut opts = pinrocks::Options::new();
 /// # opts.create_if_missing(true);
 /// # let db = pinrocks::Db::open(&opts, dir.path())?;
-/// let users: pinrocks::EntityTable<BigEndian<u32>, Users> =
-///     pinrocks::EntityTable::new(db.create_cf("users", &pinrocks::Options::new())?);
+/// let users: pinrocks::typed::EntityTable<BigEndian<u32>, Users> =
+///     pinrocks::typed::EntityTable::new(db.create_cf("users", &pinrocks::Options::new())?);
 /// users.put(&1, &User { name: "Ada".into(), born: 1815 })?;
 /// let born = users.get(&1, |user| (user.name.len(), user.born))?;
 /// assert_eq!(born, Some((3, 1815)));
@@ -86,13 +87,14 @@ pub trait EntityCodec {
 ///
 /// ```compile_fail,E0521
 /// # use pinrocks::codec::{Raw, Utf8, DecodeError, EncodeError};
-/// # use pinrocks::{Columns, EntityCodec};
+/// # use pinrocks::read::Columns;
+/// # use pinrocks::typed::EntityCodec;
 /// # enum Named {}
 /// # impl EntityCodec for Named {
 /// #     type Item = str;
 /// #     type Decoded<'a> = &'a str;
 /// #     const NAME: &'static str = "Named";
-/// #     fn encode(name: &str) -> Result<pinrocks::EncodedColumns, EncodeError> {
+/// #     fn encode(name: &str) -> Result<pinrocks::typed::EncodedColumns, EncodeError> {
 /// #         Ok(vec![(b"name", name.as_bytes().to_vec())])
 /// #     }
 /// #     fn decode<'a>(c: Columns<'a>) -> Result<&'a str, DecodeError> { c.decode::<Utf8>(b"name") }
@@ -101,7 +103,7 @@ pub trait EntityCodec {
 /// # let mut opts = pinrocks::Options::new();
 /// # opts.create_if_missing(true);
 /// # let db = pinrocks::Db::open(&opts, dir.path()).unwrap();
-/// let names: pinrocks::EntityTable<Raw, Named> = pinrocks::EntityTable::new(db.default_cf());
+/// let names: pinrocks::typed::EntityTable<Raw, Named> = pinrocks::typed::EntityTable::new(db.default_cf());
 /// let mut kept: &str = "";
 /// names.get(b"k", |name| kept = name).unwrap();
 /// ```

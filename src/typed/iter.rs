@@ -8,7 +8,7 @@ use crate::read::cursor::Cursor;
 use crate::read::source::DbSource;
 use crate::typed::encoding::{decode, encode};
 
-/// A lending iterator over a [`Table`](crate::Table) or a [`TypedReader`](crate::TypedReader),
+/// A lending iterator over a [`Table`](crate::Table) or a [`TypedReader`](crate::typed::TypedReader),
 /// decoding each entry from the pinned bytes. Entries
 /// borrow the iterator and are valid until it moves, as with [`Cursor`]. `Send`, not
 /// `Sync`, like it:

@@ -8,3 +8,8 @@ pub(crate) mod iter;
 pub(crate) mod reader;
 pub(crate) mod table;
 pub(crate) mod writer;
+
+pub use entity_table::{EncodedColumns, EntityCodec, EntityTable};
+pub use iter::TypedIter;
+pub use reader::TypedReader;
+pub use writer::TypedWriter;

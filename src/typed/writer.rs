@@ -35,8 +35,8 @@ impl<K: Codec, V: Codec, T: WriteTarget> TypedWriter<'_, K, V, T> {
     }
 
     /// Adds `operand`, encoded by the value codec, to `key`'s merge operands (the column
-    /// family needs a [`MergeOperator`](crate::MergeOperator), such as
-    /// [`MergeOperator::fold`](crate::MergeOperator::fold) over the same codec).
+    /// family needs a [`MergeOperator`](crate::callbacks::MergeOperator), such as
+    /// [`MergeOperator::fold`](crate::callbacks::MergeOperator::fold) over the same codec).
     pub fn merge(&mut self, key: &K::Item, operand: &V::Item) -> Result<()> {
         let writer = &mut self.writer;
         encode::<K, _>(key, |k| encode::<V, _>(operand, |v| writer.merge(k, v)))??

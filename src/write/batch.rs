@@ -241,7 +241,8 @@ impl WriteBatch {
     /// batch: to audit or replicate what a batch does.
     ///
     /// ```
-    /// use pinrocks::{BatchRecord, WriteBatch};
+    /// use pinrocks::WriteBatch;
+    /// use pinrocks::write::BatchRecord;
     /// # fn main() -> pinrocks::Result<()> {
     /// let mut batch = WriteBatch::new();
     /// batch.writer().put(b"a", b"1")?;

@@ -8,3 +8,9 @@ pub(crate) mod target;
 pub(crate) mod transaction;
 pub(crate) mod write_options;
 pub(crate) mod writer;
+
+pub use crate::raw::batch_records::BatchRecord;
+pub use batch::BatchTarget;
+pub use indexed_batch::IndexedBatchTarget;
+pub use target::{DbTarget, LogDataTarget, WriteTarget};
+pub use transaction::{Lock, TransactionTarget};

@@ -41,11 +41,11 @@ impl Db {
     /// # let dir = tempfile::tempdir().unwrap();
     /// let mut options = pinrocks::Options::new();
     /// options.create_if_missing(true);
-    /// let txn_options = pinrocks::TransactionDbOptions::new();
+    /// let txn_options = pinrocks::options::TransactionDbOptions::new();
     /// let db = pinrocks::Db::open_transaction_db(&options, &txn_options, dir.path(), [])?;
     /// db.put(b"balance", b"100")?;
     /// let mut txn = db.begin()?;
-    /// let seen = txn.reader_for_update(pinrocks::Lock::Exclusive).get_pinned(b"balance", |v| v.to_vec())?; // locked
+    /// let seen = txn.reader_for_update(pinrocks::write::Lock::Exclusive).get_pinned(b"balance", |v| v.to_vec())?; // locked
     /// txn.writer().put(b"balance", b"90")?;
     /// assert_eq!(txn.reader().get(b"balance")?.as_deref(), Some(&b"90"[..])); // its own write
     /// assert_eq!(db.get(b"balance")?.as_deref(), Some(&b"100"[..])); // not yet committed

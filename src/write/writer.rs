@@ -217,7 +217,7 @@ impl<'a, T: WriteTarget> Writer<'a, T> {
     }
 
     /// Adds `operand` to `key`'s pending merge operands, combined with its value by the
-    /// column family's [`MergeOperator`](crate::MergeOperator) when read or compacted.
+    /// column family's [`MergeOperator`](crate::callbacks::MergeOperator) when read or compacted.
     /// Into a family without a merge operator it is refused (`NotSupported`): by RocksDB
     /// on the database, by pinrocks in a batch, an indexed batch or a transaction (as the
     /// merge is added, or for a batch's default family at its write), where RocksDB would
@@ -269,7 +269,7 @@ impl<'a, T: WriteTarget> Writer<'a, T> {
 impl<T: LogDataTarget> Writer<'_, T> {
     /// Adds `blob` to the WAL record of this batch (or transaction), not to the database:
     /// what tails the WAL ([`Db::updates_since`](crate::Db::updates_since)) sees it as a
-    /// [`BatchRecord::LogData`](crate::BatchRecord::LogData); reads never do. The database
+    /// [`BatchRecord::LogData`](crate::write::BatchRecord::LogData); reads never do. The database
     /// itself takes none:
     ///
     /// ```compile_fail

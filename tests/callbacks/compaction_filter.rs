@@ -7,10 +7,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::common::every_tier;
-use pinrocks::codec::{BigEndian, Utf8};
-use pinrocks::{
-    CompactionContext, CompactionFilterFactory, Db, Decision, NewValue, Options, TypedDecision,
+use pinrocks::callbacks::{
+    CompactionContext, CompactionFilterFactory, Decision, NewValue, TypedDecision,
 };
+use pinrocks::codec::{BigEndian, Utf8};
+use pinrocks::{Db, Options};
 use proptest::prelude::*;
 
 fn open_with(factory: &CompactionFilterFactory) -> (tempfile::TempDir, Db) {
@@ -78,7 +79,7 @@ fn each_compaction_gets_its_own_filter_and_context() {
         seen: usize,
         report: Arc<Mutex<Vec<usize>>>,
     }
-    impl pinrocks::CompactionFilter for Counting {
+    impl pinrocks::callbacks::CompactionFilter for Counting {
         fn filter(&mut self, _: u32, _: &[u8], _: &[u8], _: &mut NewValue<'_>) -> Decision {
             self.seen += 1;
             Decision::Keep

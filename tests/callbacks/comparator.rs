@@ -7,8 +7,9 @@ use std::cmp::Ordering;
 use std::ops::Bound;
 use std::process::Command;
 
+use pinrocks::callbacks::Comparator;
 use pinrocks::codec::LittleEndian;
-use pinrocks::{Comparator, Db, Error, Options, WriteBatch};
+use pinrocks::{Db, Error, Options, WriteBatch};
 use proptest::prelude::*;
 
 fn open_ordered(comparator: &Comparator) -> (tempfile::TempDir, Db) {
@@ -19,7 +20,7 @@ fn open_ordered(comparator: &Comparator) -> (tempfile::TempDir, Db) {
     (dir, db)
 }
 
-fn keys(db: &Db, range: impl pinrocks::KeyRange) -> Vec<Vec<u8>> {
+fn keys(db: &Db, range: impl pinrocks::read::KeyRange) -> Vec<Vec<u8>> {
     db.reader()
         .scan(range, |k, _| k.to_vec())
         .collect::<pinrocks::Result<_>>()
@@ -151,13 +152,13 @@ fn the_sst_writer_checks_order_with_the_comparator() {
     options.comparator(&Comparator::reverse_bytewise());
     let db = Db::open(&options, dir.path().join("db")).unwrap();
     let file = dir.path().join("load.sst");
-    let mut sst = pinrocks::SstFileWriter::create(&options, &file).unwrap();
+    let mut sst = pinrocks::admin::SstFileWriter::create(&options, &file).unwrap();
     sst.put(b"z", b"1").unwrap();
     sst.put(b"m", b"2").unwrap();
     assert!(matches!(sst.put(b"q", b"3"), Err(Error::KeyOrder { .. })));
     sst.finish().unwrap();
     db.default_cf()
-        .ingest(&[&file], &pinrocks::IngestOptions::new())
+        .ingest(&[&file], &pinrocks::admin::IngestOptions::new())
         .unwrap();
     assert_eq!(keys(&db, ..), [b"z", b"m"]);
 }

@@ -9,10 +9,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use crate::common::every_tier;
+use pinrocks::callbacks::{MergeError, MergeOperator};
 use pinrocks::codec::BigEndian;
-use pinrocks::{
-    Db, Error, ErrorKind, MergeError, MergeOperator, Options, ReadOptions, Table, WriteBatch,
-};
+use pinrocks::{Db, Error, ErrorKind, Options, ReadOptions, Table, WriteBatch};
 use proptest::prelude::*;
 
 fn options_with(op: &MergeOperator) -> Options {
@@ -74,7 +73,7 @@ fn merges_reach_every_writer_a_batch_and_a_typed_table() {
     let mut merges = 0;
     batch
         .for_each(|r| {
-            if let pinrocks::BatchRecord::Merge { .. } = r {
+            if let pinrocks::write::BatchRecord::Merge { .. } = r {
                 merges += 1;
             }
         })
@@ -332,7 +331,7 @@ proptest! {
 
 #[test]
 fn a_merged_value_is_built_not_pinned_from_a_block() {
-    let cache = pinrocks::Cache::lru(64 << 20);
+    let cache = pinrocks::options::Cache::lru(64 << 20);
     let mut options = options_with(&crate::common::append());
     options.block_cache(&cache).disable_auto_compactions(true);
     let dir = tempfile::tempdir().unwrap();

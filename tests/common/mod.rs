@@ -4,7 +4,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use pinrocks::{ColumnFamily, Db, MergeOperator};
+use pinrocks::callbacks::MergeOperator;
+use pinrocks::{ColumnFamily, Db};
 use tempfile::TempDir;
 
 // Shared with the fuzz targets too (fuzz/fuzz_targets/faults.rs), which include it alone.
@@ -59,7 +60,7 @@ pub fn settle(cfs: &[&ColumnFamily<'_>], stage: Stage) {
 /// Reads `key` through every read tier of `reader` (Vec, pinned closure, guard, owned
 /// `Bytes`, buffer, growing buffer, pinned multi-get, range scan), asserts that they agree,
 /// and returns the value.
-pub fn every_tier<S: pinrocks::ReadSource>(
+pub fn every_tier<S: pinrocks::read::ReadSource>(
     reader: pinrocks::Reader<'_, S>,
     key: &[u8],
 ) -> Option<Vec<u8>> {
@@ -231,7 +232,7 @@ pub fn value<'a>(
 }
 
 /// Every entry `reader` sees, in order, copied out.
-pub fn entries<S: pinrocks::ReadSource>(
+pub fn entries<S: pinrocks::read::ReadSource>(
     reader: pinrocks::Reader<'_, S>,
 ) -> Vec<(Vec<u8>, Vec<u8>)> {
     reader

@@ -1,7 +1,8 @@
 //! Options every test starts from, and the append merge operator the crash workload's model
 //! follows: shared with the fuzz targets, which include this file alone.
 
-use pinrocks::{MergeOperator, Options};
+use pinrocks::callbacks::MergeOperator;
+use pinrocks::Options;
 
 /// Options that create the database and any named column family.
 pub fn create_options() -> Options {

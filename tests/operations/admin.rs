@@ -1,7 +1,8 @@
 //! Column family lifecycle, properties, reopening and option round trips.
 
 use crate::common::{create_options, open_db, patterned};
-use pinrocks::{Compression, Db, Error, Options, WriteOptions};
+use pinrocks::options::Compression;
+use pinrocks::{Db, Error, Options, WriteOptions};
 
 #[test]
 fn create_drop_and_look_up_column_families() {
@@ -223,7 +224,7 @@ fn close_reports_and_releases_every_kind_of_database() {
     drop(value); // the last holder closes it
     let txn_db = Db::open_transaction_db(
         &options,
-        &pinrocks::TransactionDbOptions::new(),
+        &pinrocks::options::TransactionDbOptions::new(),
         dir.path(),
         [],
     )

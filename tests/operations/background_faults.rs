@@ -6,10 +6,9 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use pinrocks::{
-    BackgroundErrorInfo, Db, Error, ErrorKind, ErrorSeverity, EventListener, FaultFs, FaultKind,
-    Options, StopError, WriteOptions,
-};
+use pinrocks::callbacks::{BackgroundErrorInfo, EventListener};
+use pinrocks::options::{FaultFs, FaultKind, StopError};
+use pinrocks::{Db, Error, ErrorKind, ErrorSeverity, Options, WriteOptions};
 
 use crate::common::{create_options, stored};
 
@@ -397,7 +396,7 @@ fn rocksdbs_resume_after_a_wal_error_over_a_soft_flush_error_keeps_the_failed_wa
 }
 
 fn open_transaction_db(options: &Options, dir: &std::path::Path) -> Db {
-    let txn = pinrocks::TransactionDbOptions::new();
+    let txn = pinrocks::options::TransactionDbOptions::new();
     Db::open_transaction_db(options, &txn, dir, [("default", options)]).unwrap()
 }
 

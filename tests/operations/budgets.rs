@@ -3,9 +3,8 @@
 //! is raised and the database resumed, the row cache counts its hits, and every handle
 //! may be dropped before the databases that use it.
 
-use pinrocks::{
-    Cache, Db, Env, ErrorKind, Options, SstFileManager, ThreadPool, WriteBufferManager,
-};
+use pinrocks::options::{Cache, Env, SstFileManager, ThreadPool, WriteBufferManager};
+use pinrocks::{Db, ErrorKind, Options};
 
 use crate::common::{create_options, patterned};
 
@@ -175,8 +174,8 @@ fn the_budget_handles_cross_threads() {
     fn send_sync<T: Send + Sync + Clone>() {}
     send_sync::<WriteBufferManager>();
     send_sync::<SstFileManager>();
-    send_sync::<pinrocks::CompactOptions>();
-    send_sync::<pinrocks::FlushOptions>();
+    send_sync::<pinrocks::admin::CompactOptions>();
+    send_sync::<pinrocks::admin::FlushOptions>();
     let budget = WriteBufferManager::new(1 << 20, false);
     let other = budget.clone();
     let size = std::thread::spawn(move || other.buffer_size())

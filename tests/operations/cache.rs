@@ -2,7 +2,8 @@
 //! pinned usage, and what keeps it alive.
 
 use crate::common::{create_options, patterned};
-use pinrocks::{Cache, Db, Options};
+use pinrocks::options::Cache;
+use pinrocks::{Db, Options};
 
 /// A database at `dir` reading through `cache`, holding `value` at `k` in an SST file.
 fn db_with(cache: &Cache, dir: &std::path::Path, value: &[u8]) -> Db {

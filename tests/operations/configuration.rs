@@ -9,12 +9,13 @@
 use std::time::Duration;
 
 use crate::common::{every_tier, stored, value};
-use pinrocks::{
+use pinrocks::options::{
     BlockBasedOptions, Cache, ChecksumType, CompactionStyle, Compression, CompressionOptions,
-    DataBlockIndexType, Db, Error, ErrorKind, FifoOptions, FilterPolicy, Histogram, IndexType,
-    LruCacheOptions, PerfContext, PerfLevel, PerfMetric, PrefixExtractor, RateLimiter, ReadOptions,
-    StoredOptions, Ticker, UniversalOptions, WalRecoveryMode,
+    DataBlockIndexType, FifoOptions, FilterPolicy, Histogram, IndexType, LruCacheOptions,
+    PerfContext, PerfLevel, PerfMetric, PrefixExtractor, RateLimiter, StoredOptions, Ticker,
+    UniversalOptions, WalRecoveryMode,
 };
+use pinrocks::{Db, Error, ErrorKind, ReadOptions};
 
 const TABLE: &str = "TableOptions/BlockBasedTable \"default\"";
 const CF: &str = "CFOptions \"default\"";

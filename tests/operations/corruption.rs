@@ -3,7 +3,8 @@
 //! `Db::verify_checksum` finds it; a torn last WAL record and a corrupted middle one under each
 //! recovery mode.
 
-use pinrocks::{Db, Error, ErrorKind, ReadOptions, WalRecoveryMode};
+use pinrocks::options::WalRecoveryMode;
+use pinrocks::{Db, Error, ErrorKind, ReadOptions};
 
 use crate::common::{create_options, flip_byte, patterned};
 

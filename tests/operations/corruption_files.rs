@@ -5,7 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-use pinrocks::{verify_sst_file, Db, Error, ErrorKind, ErrorSeverity, Options, WalRecoveryMode};
+use pinrocks::admin::verify_sst_file;
+use pinrocks::options::WalRecoveryMode;
+use pinrocks::{Db, Error, ErrorKind, ErrorSeverity, Options};
 
 use crate::common::{create_options, flip_byte, patterned};
 use crate::corruption::{corrupt, key};

@@ -22,10 +22,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use pinrocks::admin::{FlushOptions, IngestOptions, SstFileWriter};
+use pinrocks::options::{FaultFs, FaultKind, StopError, TransactionDbOptions, TransactionOptions};
 use pinrocks::{
-    ColumnFamily, Db, ErrorKind, ErrorSeverity, FaultFs, FaultKind, FlushOptions, IngestOptions,
-    Options, SstFileWriter, StopError, Transaction, TransactionDbOptions, TransactionOptions,
-    WriteBatch, WriteOptions,
+    ColumnFamily, Db, ErrorKind, ErrorSeverity, Options, Transaction, WriteBatch, WriteOptions,
 };
 
 use crate::common::{append, create_options};

@@ -7,10 +7,9 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::common::{create_options, open_db, patterned};
+use pinrocks::admin::{BackupEngine, IngestOptions, SstFileWriter};
 use pinrocks::codec::{BigEndian, Raw};
-use pinrocks::{
-    BackupEngine, CopyResult, Db, Error, ErrorKind, IngestOptions, Options, SstFileWriter,
-};
+use pinrocks::{CopyResult, Db, Error, ErrorKind, Options};
 
 fn value(i: u32) -> Vec<u8> {
     patterned(16 + (i % 200) as usize, i as u8)
@@ -232,7 +231,7 @@ fn a_backup_restores_every_value_after_the_live_database_is_damaged() {
     let dir = tempfile::tempdir().unwrap();
     let live = dir.path().join("live");
     let mut options = create_options();
-    options.compression(pinrocks::Compression::None);
+    options.compression(pinrocks::options::Compression::None);
     let backups = BackupEngine::open(&options, dir.path().join("backups")).unwrap();
     {
         let db = Db::open(&options, &live).unwrap();
@@ -390,13 +389,13 @@ fn replaying_the_log_into_an_empty_database_reproduces_it() {
         logged
             .for_each(|record| {
                 let applied = match record {
-                    pinrocks::BatchRecord::Put { cf, key, value } => {
+                    pinrocks::write::BatchRecord::Put { cf, key, value } => {
                         replay.writer().cf(&target(cf)).put(key, value).map(|_| ())
                     }
-                    pinrocks::BatchRecord::Delete { cf, key } => {
+                    pinrocks::write::BatchRecord::Delete { cf, key } => {
                         replay.writer().cf(&target(cf)).delete(key).map(|_| ())
                     }
-                    pinrocks::BatchRecord::DeleteRange { cf, start, end } => replay
+                    pinrocks::write::BatchRecord::DeleteRange { cf, start, end } => replay
                         .writer()
                         .cf(&target(cf))
                         .delete_range(start, end)
@@ -528,7 +527,7 @@ fn metadata_lists_files_levels_sizes_and_keys_exactly() {
 fn a_long_backup_reports_progress_and_can_be_stopped() {
     let dir = tempfile::tempdir().unwrap();
     let mut options = create_options();
-    options.compression(pinrocks::Compression::None);
+    options.compression(pinrocks::options::Compression::None);
     let db = Db::open(&options, dir.path().join("db")).unwrap();
     for i in 0u32..3_000 {
         db.put(&i.to_be_bytes(), &patterned(4096, i as u8)).unwrap(); // 12 MB

@@ -10,11 +10,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use crate::common::{create_options, patterned};
-use pinrocks::{
-    BackgroundErrorInfo, CompactionInfo, Db, Error, ErrorKind, EventListener, Events, FlushInfo,
-    IngestOptions, IngestionInfo, MemtableInfo, SstFileManager, SstFileWriter, StallCondition,
-    StallInfo, TableFileInfo, TableFileReason,
+use pinrocks::admin::{IngestOptions, SstFileWriter};
+use pinrocks::callbacks::{
+    BackgroundErrorInfo, CompactionInfo, EventListener, Events, FlushInfo, IngestionInfo,
+    MemtableInfo, StallCondition, StallInfo, TableFileInfo, TableFileReason,
 };
+use pinrocks::options::SstFileManager;
+use pinrocks::{Db, Error, ErrorKind};
 
 /// A completed compaction: its input files, how many it wrote, its output level, its reason.
 type Compacted = (BTreeSet<PathBuf>, usize, i32, String);

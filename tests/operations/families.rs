@@ -3,7 +3,9 @@
 //! hands back the value it found in memory.
 
 use crate::common::{create_options, entries, open_db};
-use pinrocks::{Comparator, Db, Error, IngestOptions, MayExist, Options, SstFileWriter};
+use pinrocks::admin::{IngestOptions, MayExist, SstFileWriter};
+use pinrocks::callbacks::Comparator;
+use pinrocks::{Db, Error, Options};
 
 #[test]
 fn several_families_are_created_in_one_call_each_with_its_options() {
@@ -187,7 +189,7 @@ fn key_may_exist_and_create_cfs_on_every_kind_of_database() {
     let dbs = [
         Db::open_transaction_db(
             &options,
-            &pinrocks::TransactionDbOptions::new(),
+            &pinrocks::options::TransactionDbOptions::new(),
             dirs[0].path(),
             [],
         )
@@ -226,8 +228,8 @@ fn a_create_cfs_that_fails_part_way_keeps_the_families_made_before() {
     let (_dir, db) = open_db(&[]);
     let mut hashed = Options::new();
     hashed
-        .prefix_extractor(pinrocks::PrefixExtractor::Fixed(2))
-        .memtable(pinrocks::Memtable::HashLinkList { buckets: 100 });
+        .prefix_extractor(pinrocks::options::PrefixExtractor::Fixed(2))
+        .memtable(pinrocks::options::Memtable::HashLinkList { buckets: 100 });
     // A hash memtable takes no concurrent writes, which this database allows.
     let err = db
         .create_cfs(&[("first", &Options::new()), ("hashed", &hashed)])

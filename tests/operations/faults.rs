@@ -4,10 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use pinrocks::{
-    Db, Error, ErrorKind, ErrorSeverity, FaultFs, FaultKind, Options, StopError, WriteBatch,
-    WriteOptions,
-};
+use pinrocks::options::{FaultFs, FaultKind, StopError};
+use pinrocks::{Db, Error, ErrorKind, ErrorSeverity, Options, WriteBatch, WriteOptions};
 use proptest::prelude::*;
 
 use crate::common::{create_options, proptest_config};
@@ -350,8 +348,9 @@ fn an_sst_writer_and_a_backup_engine_keep_the_file_system_alive() {
     let (mut writer, engine) = {
         let fs = FaultFs::new().unwrap();
         let options = on(&fs);
-        let writer = pinrocks::SstFileWriter::create(&options, dir.path().join("a.sst")).unwrap();
-        let engine = pinrocks::BackupEngine::open(&options, backups.path()).unwrap();
+        let writer =
+            pinrocks::admin::SstFileWriter::create(&options, dir.path().join("a.sst")).unwrap();
+        let engine = pinrocks::admin::BackupEngine::open(&options, backups.path()).unwrap();
         (writer, engine)
     };
     writer.put(b"a", b"1").unwrap();

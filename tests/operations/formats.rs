@@ -7,10 +7,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use crate::common::{create_options, every_tier, stored, value};
-use pinrocks::{
-    BlockBasedOptions, Compression, CustomPrefix, Db, Error, Memtable, Options, PlainTableOptions,
-    PrefixExtractor,
+use pinrocks::callbacks::CustomPrefix;
+use pinrocks::options::{
+    BlockBasedOptions, Compression, Memtable, PlainTableOptions, PrefixExtractor,
 };
+use pinrocks::{Db, Error, Options};
 
 const CF: &str = "CFOptions \"default\"";
 const DB: &str = "DBOptions";
@@ -437,6 +438,6 @@ fn the_new_types_are_send_and_sync() {
     send_sync::<CustomPrefix>();
     send_sync::<Memtable>();
     send_sync::<PlainTableOptions>();
-    send_sync::<pinrocks::MayExist>();
-    send_sync::<pinrocks::LogLevel>();
+    send_sync::<pinrocks::admin::MayExist>();
+    send_sync::<pinrocks::callbacks::LogLevel>();
 }

@@ -6,7 +6,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use crate::common::create_options;
-use pinrocks::{Db, Error, InfoLog, LogLevel};
+use pinrocks::callbacks::{InfoLog, LogLevel};
+use pinrocks::{Db, Error};
 
 /// The records the test logger saw: target, level, message.
 static SEEN: Mutex<Vec<(String, log::Level, String)>> = Mutex::new(Vec::new());

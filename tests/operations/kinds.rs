@@ -5,8 +5,10 @@
 use std::time::Duration;
 
 use crate::common::every_tier;
+use pinrocks::admin::{IngestOptions, SstFileWriter};
+use pinrocks::callbacks::MergeOperator;
 use pinrocks::codec::BigEndian;
-use pinrocks::{Db, Error, ErrorKind, IngestOptions, MergeOperator, SstFileWriter};
+use pinrocks::{Db, Error, ErrorKind};
 
 #[test]
 fn a_ttl_database_reads_values_without_timestamps_and_expires_them_at_compaction() {

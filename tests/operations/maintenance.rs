@@ -5,10 +5,9 @@
 
 use std::path::Path;
 
-use pinrocks::{
-    BatchRecord, Bottommost, CompactOptions, Db, Error, ErrorKind, FlushOptions, Options,
-    WriteBatch, WriteOptions,
-};
+use pinrocks::admin::{Bottommost, CompactOptions, FlushOptions};
+use pinrocks::write::BatchRecord;
+use pinrocks::{Db, Error, ErrorKind, Options, WriteBatch, WriteOptions};
 
 use crate::common::{create_options, open_db, patterned};
 
@@ -52,7 +51,7 @@ fn single_delete_removes_a_key_written_once_through_every_target() {
 #[test]
 fn single_delete_through_a_transaction() {
     let dir = tempfile::tempdir().unwrap();
-    let txn_options = pinrocks::TransactionDbOptions::new();
+    let txn_options = pinrocks::options::TransactionDbOptions::new();
     let db = Db::open_transaction_db(&create_options(), &txn_options, dir.path(), []).unwrap();
     db.put(b"k", b"once").unwrap();
     let mut txn = db.begin().unwrap();

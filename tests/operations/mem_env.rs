@@ -1,7 +1,8 @@
 //! Databases in memory (`MemEnv`): files that never reach the disk, found again by a reopen on
 //! the same `MemEnv`, apart from another `MemEnv`'s; and the fault file system over memory.
 
-use pinrocks::{Db, MemEnv, Options, WriteOptions};
+use pinrocks::options::MemEnv;
+use pinrocks::{Db, Options, WriteOptions};
 
 fn on(env: &MemEnv) -> Options {
     let mut options = Options::new();
@@ -88,7 +89,7 @@ fn a_database_keeps_its_mem_env_alive() {
 #[cfg(feature = "fault-injection")]
 #[test]
 fn a_fault_file_system_in_memory_loses_what_was_not_synced() {
-    use pinrocks::{FaultFs, StopError};
+    use pinrocks::options::{FaultFs, StopError};
     let (_dir, path) = unused_path();
     let fs = FaultFs::in_memory().unwrap();
     let mut options = Options::new();

@@ -6,10 +6,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::common::{create_options, patterned};
-use pinrocks::{
-    properties, BackgroundErrorInfo, Db, Error, ErrorKind, ErrorSeverity, EventListener, Histogram,
-    Property, RecoveryInfo, SstFileManager, StatsLevel, Ticker,
-};
+use pinrocks::admin::Property;
+use pinrocks::callbacks::{BackgroundErrorInfo, EventListener, RecoveryInfo};
+use pinrocks::options::{Histogram, SstFileManager, StatsLevel, Ticker};
+use pinrocks::{properties, Db, Error, ErrorKind, ErrorSeverity};
 
 /// Integer, text and map properties by typed name, per family and summed over two.
 #[test]

@@ -7,7 +7,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::common::{create_options, every_tier, stored, value};
-use pinrocks::{Db, LogLevel, Options};
+use pinrocks::callbacks::LogLevel;
+use pinrocks::{Db, Options};
 
 const CF: &str = "CFOptions \"default\"";
 const DB: &str = "DBOptions";

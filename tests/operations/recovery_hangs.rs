@@ -13,7 +13,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use pinrocks::{ColumnFamily, Db, Error, ErrorKind, FaultFs, FaultKind, Options, WriteOptions};
+use pinrocks::options::{FaultFs, FaultKind};
+use pinrocks::{ColumnFamily, Db, Error, ErrorKind, Options, WriteOptions};
 
 use tempfile::TempDir;
 

@@ -4,7 +4,9 @@
 
 use crate::blobs::{blob_count, blob_options, check_all, values};
 use crate::common::patterned;
-use pinrocks::{BlobGarbageCollection, Bottommost, Cache, CompactOptions, Db};
+use pinrocks::admin::{BlobGarbageCollection, Bottommost, CompactOptions};
+use pinrocks::options::Cache;
+use pinrocks::Db;
 
 #[test]
 fn garbage_collection_rewrites_blob_files_and_every_value_still_reads() {

@@ -6,9 +6,9 @@
 //! and the family.
 
 use crate::common::{create_options, every_tier, patterned, settle, Stage, STAGES};
-use pinrocks::{
-    properties, BackupEngine, Cache, ColumnFamily, Db, Options, ReadOptions, TransactionDbOptions,
-};
+use pinrocks::admin::BackupEngine;
+use pinrocks::options::{Cache, TransactionDbOptions};
+use pinrocks::{properties, ColumnFamily, Db, Options, ReadOptions};
 
 /// Values of these sizes are written; the ones of at least `MIN_BLOB` go to blob files.
 const SIZES: [usize; 6] = [100, 1000, 1024, 4096, 70_000, 1 << 20];

@@ -3,7 +3,8 @@
 
 use std::time::{Duration, UNIX_EPOCH};
 
-use pinrocks::{Db, ErrorKind, ReadOptions, ReadTier, Result};
+use pinrocks::read::ReadTier;
+use pinrocks::{Db, ErrorKind, ReadOptions, Result};
 
 use crate::common::{create_options, patterned};
 
@@ -82,7 +83,7 @@ fn a_cache_only_read_of_a_value_on_disk_is_not_in_cache_then_found_once_cached()
 fn a_cache_only_batch_through_a_transaction_is_not_in_cache() {
     let dir = tempfile::tempdir().unwrap();
     let options = create_options();
-    let txn_options = pinrocks::TransactionDbOptions::new();
+    let txn_options = pinrocks::options::TransactionDbOptions::new();
     {
         let db = Db::open_transaction_db(&options, &txn_options, dir.path(), []).unwrap();
         db.put(b"disk", &patterned(300, 1)).unwrap();

@@ -3,9 +3,10 @@
 //! compacted; plain values and entities read either way; what RocksDB refuses.
 
 use crate::common::{create_options, every_tier, patterned, settle, STAGES};
-use pinrocks::{
-    Columns, Db, ErrorKind, Lock, ReadSource, Reader, TransactionDbOptions, WriteBatch,
-};
+use pinrocks::options::TransactionDbOptions;
+use pinrocks::read::{Columns, ReadSource};
+use pinrocks::write::Lock;
+use pinrocks::{Db, ErrorKind, Reader, WriteBatch};
 
 pub(crate) type Owned = Vec<(Vec<u8>, Vec<u8>)>;
 

@@ -4,7 +4,10 @@
 
 use crate::common::{create_options, patterned};
 use crate::entities::{owned, sorted, user, Owned};
-use pinrocks::{Db, Lock, ReadSource, Reader, TransactionDbOptions};
+use pinrocks::options::TransactionDbOptions;
+use pinrocks::read::ReadSource;
+use pinrocks::write::Lock;
+use pinrocks::{Db, Reader};
 
 #[test]
 fn an_owned_entity_outlives_the_db_and_its_dropped_family_and_crosses_threads() {
@@ -116,7 +119,7 @@ fn multi_get_of_entities_beyond_the_inline_batch_through_every_source() {
     let read = |reader: Reader<'_>| multi(reader, &keys);
     assert_eq!(read(db.reader()), want);
     let mut cache_only = pinrocks::ReadOptions::new();
-    cache_only.read_tier(pinrocks::ReadTier::BlockCache);
+    cache_only.read_tier(pinrocks::read::ReadTier::BlockCache);
     // All cached by the read above: the cache-only, key-by-key path answers the same.
     assert_eq!(read(db.reader().options(&cache_only)), want, "key by key");
 
@@ -180,7 +183,7 @@ fn a_cache_only_entity_multi_get_of_an_uncached_block_is_not_in_cache() {
     }
     let db = Db::open_transaction_db(&options, &txn_options, dir.path(), []).unwrap();
     let mut cache_only = pinrocks::ReadOptions::new();
-    cache_only.read_tier(pinrocks::ReadTier::BlockCache);
+    cache_only.read_tier(pinrocks::read::ReadTier::BlockCache);
     let not_in_cache = |result: pinrocks::Result<()>| {
         let kind = result.unwrap_err().kind();
         assert_eq!(kind, Some(pinrocks::ErrorKind::NotInCache));

@@ -3,7 +3,9 @@
 //! and the typed errors of a column missing or undecodable.
 
 use pinrocks::codec::{BigEndian, Codec, DecodeError, EncodeError, Utf8};
-use pinrocks::{Columns, Db, EncodedColumns, EntityCodec, EntityTable, Error};
+use pinrocks::read::Columns;
+use pinrocks::typed::{EncodedColumns, EntityCodec, EntityTable};
+use pinrocks::{Db, Error};
 
 use crate::common::{create_options, settle, STAGES};
 

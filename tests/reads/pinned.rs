@@ -244,7 +244,7 @@ fn sorted_and_unsorted_batches_read_the_same_values() {
     let dir = tempfile::tempdir().unwrap();
     let db = Db::open_transaction_db(
         &crate::common::create_options(),
-        &pinrocks::TransactionDbOptions::new(),
+        &pinrocks::options::TransactionDbOptions::new(),
         dir.path(),
         [],
     )
@@ -279,7 +279,7 @@ fn sorted_and_unsorted_batches_read_the_same_values() {
     }
 }
 
-fn read_batch<S: pinrocks::ReadSource>(
+fn read_batch<S: pinrocks::read::ReadSource>(
     reader: Reader<'_, S>,
     keys: &[[u8; 4]],
 ) -> Vec<Option<Vec<u8>>> {

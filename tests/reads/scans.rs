@@ -6,7 +6,8 @@ use std::ops::Bound;
 
 use crate::common::{create_options, open_db};
 use pinrocks::codec::{BigEndian, Utf8};
-use pinrocks::{Db, Error, ErrorKind, KeyRange, Table};
+use pinrocks::read::KeyRange;
+use pinrocks::{Db, Error, ErrorKind, Table};
 
 /// Keys 0x00..0x40 in steps of 4, each as one byte, with values that name them.
 fn filled() -> (tempfile::TempDir, Db, BTreeMap<Vec<u8>, Vec<u8>>) {
@@ -236,7 +237,7 @@ fn corrupt_one_block(dir: &std::path::Path) {
 fn a_scan_that_hits_corruption_ends_with_the_error_both_ways() {
     let dir = tempfile::tempdir().unwrap();
     let mut options = create_options();
-    options.compression(pinrocks::Compression::None);
+    options.compression(pinrocks::options::Compression::None);
     let value = |i: u32| vec![(i % 200) as u8 + 1; 1000];
     {
         let db = Db::open(&options, dir.path()).unwrap();

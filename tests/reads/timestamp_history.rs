@@ -2,7 +2,8 @@
 //! forward only; `full_history_ts_low` trimming reads and compaction, kept across reopen; and
 //! what RocksDB itself does to merges under range deletes and a trimmed history.
 
-use pinrocks::{Db, Error, KeyVersion, VersionKind};
+use pinrocks::read::{KeyVersion, VersionKind};
+use pinrocks::{Db, Error};
 
 use crate::common::{create_options, settle, STAGES};
 use crate::timestamps::{at, mismatch, versioned};
@@ -144,8 +145,11 @@ fn full_history_ts_low_trims_reads_and_history_and_persists() {
     }
     {
         // The OPTIONS file names the comparator, and RocksDB finds it by that name.
-        let stored =
-            pinrocks::StoredOptions::load(dir.path(), &pinrocks::Cache::lru(1 << 20)).unwrap();
+        let stored = pinrocks::options::StoredOptions::load(
+            dir.path(),
+            &pinrocks::options::Cache::lru(1 << 20),
+        )
+        .unwrap();
         let db = Db::open_with_stored_options(&stored, dir.path()).unwrap();
         let options = at(u64::MAX);
         let cf = db.cf("versions").unwrap();

@@ -8,7 +8,8 @@ use std::collections::BTreeMap;
 use proptest::prelude::*;
 
 use crate::common::{append, create_options, every_tier, proptest_config};
-use pinrocks::{Db, Options, ReadOptions, VersionKind};
+use pinrocks::read::VersionKind;
+use pinrocks::{Db, Options, ReadOptions};
 
 const KEYS: u8 = 5;
 

@@ -4,7 +4,8 @@
 //! or unwanted timestamp wherever a read or write can go; the `rocksdb` crate's timestamps.
 //! (History cursors and `full_history_ts_low`: `timestamp_history.rs`.)
 
-use pinrocks::{Db, Error, Options, ReadOptions, TransactionDbOptions, WriteBatch};
+use pinrocks::options::TransactionDbOptions;
+use pinrocks::{Db, Error, Options, ReadOptions, WriteBatch};
 
 use crate::common::{append, create_options, every_tier, settle, STAGES};
 pub(crate) fn versioned() -> Options {
@@ -289,7 +290,7 @@ fn transactions_and_indexed_batches_refuse_families_with_timestamps() {
     let mut txn = db
         .transaction(
             &pinrocks::WriteOptions::new(),
-            &pinrocks::TransactionOptions::new(),
+            &pinrocks::options::TransactionOptions::new(),
         )
         .unwrap();
     assert!(matches!(

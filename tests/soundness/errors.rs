@@ -215,7 +215,7 @@ fn corrupt_sst_files(dir: &std::path::Path) -> usize {
 fn flipped_bytes_in_an_sst_file_read_as_corruption_never_as_wrong_bytes() {
     let dir = tempfile::tempdir().unwrap();
     let mut options = create_options();
-    options.compression(pinrocks::Compression::None);
+    options.compression(pinrocks::options::Compression::None);
     let value = |i: u32| vec![(i % 200) as u8 + 1; 1000];
     {
         let db = Db::open(&options, dir.path()).unwrap();
@@ -400,7 +400,7 @@ fn a_merge_without_a_merge_operator_is_refused_and_does_not_poison_later_writes(
     drop(db);
     let db = Db::open_transaction_db(
         &options,
-        &pinrocks::TransactionDbOptions::new(),
+        &pinrocks::options::TransactionDbOptions::new(),
         dir.path(),
         [("named", &options)],
     )

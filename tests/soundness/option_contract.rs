@@ -7,10 +7,11 @@
 use std::sync::mpsc;
 use std::time::Duration;
 
-use pinrocks::{
-    Db, Env, Error, MemEnv, Options, PlainTableOptions, PrefixExtractor, SstFileManager,
-    ThreadPool, WriteBufferManager, MAX_POOL_THREADS,
+use pinrocks::options::{
+    Env, MemEnv, PlainTableOptions, PrefixExtractor, SstFileManager, ThreadPool,
+    WriteBufferManager, MAX_POOL_THREADS,
 };
+use pinrocks::{Db, Error, Options};
 
 use crate::common::create_options;
 
@@ -110,7 +111,9 @@ fn a_name_set_is_in_force() {
     let dir = tempfile::tempdir().unwrap();
     let db = Db::open(&options, dir.path()).unwrap();
     drop(db);
-    let stored = pinrocks::StoredOptions::load(dir.path(), &pinrocks::Cache::lru(1 << 20)).unwrap();
+    let stored =
+        pinrocks::options::StoredOptions::load(dir.path(), &pinrocks::options::Cache::lru(1 << 20))
+            .unwrap();
     let in_file = stored
         .column_family("default")
         .unwrap()
@@ -568,7 +571,8 @@ fn options_files_meet_the_table() {
     assert!(text.contains("bucket_count=2305843009213693952"));
     std::fs::write(&newest, text).unwrap();
     let err =
-        pinrocks::StoredOptions::load(dir.path(), &pinrocks::Cache::lru(1 << 20)).unwrap_err();
+        pinrocks::options::StoredOptions::load(dir.path(), &pinrocks::options::Cache::lru(1 << 20))
+            .unwrap_err();
     assert!(
         matches!(&err, Error::OptionRejected { options, message, .. }
             if options[0].0 == "memtable_factory" && message.contains("bucket_count")),
@@ -599,7 +603,7 @@ fn every_helper_acts_on_the_database_s_env() {
     let before = listing(dir.path());
     let before_db = listing(&real);
     let mem = MemEnv::new().unwrap();
-    let faults = pinrocks::FaultFs::in_memory().unwrap();
+    let faults = pinrocks::options::FaultFs::in_memory().unwrap();
     type OnEnv = Box<dyn Fn(&mut Options)>;
     let kinds: [(&str, OnEnv); 2] = [
         (
@@ -626,13 +630,15 @@ fn every_helper_acts_on_the_database_s_env() {
         );
         db.put(b"memory", b"only").unwrap();
         let sst = real.join("ingest.sst");
-        let mut writer = pinrocks::SstFileWriter::create(&options, &sst).unwrap();
+        let mut writer = pinrocks::admin::SstFileWriter::create(&options, &sst).unwrap();
         writer.put(b"ingested", b"too").unwrap();
         writer.finish().unwrap();
-        db.ingest(&[&sst], &pinrocks::IngestOptions::new()).unwrap();
+        db.ingest(&[&sst], &pinrocks::admin::IngestOptions::new())
+            .unwrap();
         db.flush().unwrap();
         db.checkpoint(dir.path().join("checkpoint")).unwrap();
-        let backups = pinrocks::BackupEngine::open(&options, dir.path().join("backups")).unwrap();
+        let backups =
+            pinrocks::admin::BackupEngine::open(&options, dir.path().join("backups")).unwrap();
         backups.create_backup(&db, true).unwrap();
         drop(db);
         backups.restore_latest(dir.path().join("restored")).unwrap();
@@ -685,8 +691,8 @@ fn the_second_review_s_findings_are_refused() {
     db.flush().unwrap();
     assert_eq!(db.get(b"k").unwrap().as_deref(), Some(&b"v"[..]));
 
-    let mut table = pinrocks::BlockBasedOptions::new();
-    table.index_type(pinrocks::IndexType::HashSearch);
+    let mut table = pinrocks::options::BlockBasedOptions::new();
+    table.index_type(pinrocks::options::IndexType::HashSearch);
     let mut hashed = Options::new();
     hashed.block_based_table(&table);
     let err = db.create_cf("hash_index", &hashed).unwrap_err();
@@ -705,7 +711,7 @@ fn the_second_review_s_findings_are_refused() {
     let mut options = create_options();
     options
         .prefix_extractor(PrefixExtractor::Fixed(2))
-        .memtable(pinrocks::Memtable::HashSkipList {
+        .memtable(pinrocks::options::Memtable::HashSkipList {
             buckets: 1024,
             height: 4,
             branching: 4,
@@ -740,9 +746,9 @@ fn hand_edited_options_files_are_checked_before_parsing() {
         assert!(text.contains(find), "{find}");
         std::fs::write(&newest, text.replacen(find, replace, 1)).unwrap();
         assert_eq!(
-            rejected_name(pinrocks::StoredOptions::load(
+            rejected_name(pinrocks::options::StoredOptions::load(
                 dir.path(),
-                &pinrocks::Cache::lru(1 << 20)
+                &pinrocks::options::Cache::lru(1 << 20)
             )),
             named
         );

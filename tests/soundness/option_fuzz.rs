@@ -7,7 +7,8 @@
 //! outcomes allowed: an `Err`, or a database that gives back exactly what was written. An
 //! abort, a panic or a hang (the caller's watchdog) is a finding.
 
-use pinrocks::{CopyResult, Db, Error, MemEnv, Options, ReadOptions};
+use pinrocks::options::MemEnv;
+use pinrocks::{CopyResult, Db, Error, Options, ReadOptions};
 
 /// Values a hostile caller would try.
 pub const HOSTILE: &[&str] = &[
@@ -67,7 +68,7 @@ pub struct Outcome {
 /// Every option name the table classifies (database and column family options, and table
 /// options written inside their factory's nested value).
 pub fn names() -> Vec<(String, &'static str)> {
-    pinrocks::option_contracts()
+    pinrocks::options::option_contracts()
         .filter(|c| !c.name.contains('.'))
         .map(|c| (c.name.to_owned(), c.scope))
         .collect()

@@ -404,10 +404,10 @@ fn a_snapshot_of_another_database_is_refused() {
     let _ = b.reader().options(&options).get(b"k");
 }
 
-/// Which public types cross threads. The negative cases (`WriteBatch` and the iterators
-/// are not `Sync`) are `compile_fail` doctests on those types.
+/// Which public types cross threads (those not `Sync`: `compile_fail` doctests on them).
 #[test]
 fn send_and_sync_of_every_public_type() {
+    use pinrocks::codec::Raw;
     fn send_sync<T: Send + Sync>() {}
     fn send<T: Send>() {}
     send_sync::<Db>();
@@ -420,32 +420,32 @@ fn send_and_sync_of_every_public_type() {
     send_sync::<pinrocks::Snapshot>();
     send_sync::<pinrocks::PinnedValue<'static>>();
     send_sync::<bytes::Bytes>();
-    send_sync::<pinrocks::Table<'static, pinrocks::codec::Raw, pinrocks::codec::Utf8>>();
+    send_sync::<pinrocks::Table<'static, Raw, pinrocks::codec::Utf8>>();
     send_sync::<Error>();
     send_sync::<pinrocks::CopyResult>();
-    send_sync::<pinrocks::MergeOperator>();
-    send_sync::<pinrocks::CompactionFilterFactory>();
-    send_sync::<pinrocks::Comparator>();
-    send_sync::<pinrocks::RateLimiter>();
-    send_sync::<pinrocks::Statistics>();
-    send_sync::<pinrocks::StoredOptions>();
-    send_sync::<pinrocks::TransactionDbOptions>();
-    send_sync::<pinrocks::TransactionOptions>();
-    send_sync::<pinrocks::OptimisticTransactionOptions>();
+    send_sync::<pinrocks::callbacks::MergeOperator>();
+    send_sync::<pinrocks::callbacks::CompactionFilterFactory>();
+    send_sync::<pinrocks::callbacks::Comparator>();
+    send_sync::<pinrocks::options::RateLimiter>();
+    send_sync::<pinrocks::options::Statistics>();
+    send_sync::<pinrocks::options::StoredOptions>();
+    send_sync::<pinrocks::options::TransactionDbOptions>();
+    send_sync::<pinrocks::options::TransactionOptions>();
+    send_sync::<pinrocks::options::OptimisticTransactionOptions>();
     send::<pinrocks::Transaction<'static>>();
     send::<WriteBatch>();
     send::<pinrocks::Cursor<'static>>();
-    send::<pinrocks::TypedIter<'static, pinrocks::codec::Raw, pinrocks::codec::Raw>>();
+    send::<pinrocks::typed::TypedIter<'static, Raw, Raw>>();
     // Sources, targets and typed views: shared like the database, or moved with their owner.
-    send_sync::<pinrocks::DbSource>();
-    send_sync::<pinrocks::DbTarget<'static>>();
-    send_sync::<pinrocks::TypedReader<'static, pinrocks::codec::Raw, pinrocks::codec::Raw>>();
-    send_sync::<pinrocks::TypedWriter<'static, pinrocks::codec::Raw, pinrocks::codec::Raw>>();
-    send::<pinrocks::Writer<'static, pinrocks::TransactionTarget<'static, 'static>>>();
-    send::<pinrocks::Writer<'static, pinrocks::BatchTarget<'static>>>();
+    send_sync::<pinrocks::read::DbSource>();
+    send_sync::<pinrocks::write::DbTarget<'static>>();
+    send_sync::<pinrocks::typed::TypedReader<'static, Raw, Raw>>();
+    send_sync::<pinrocks::typed::TypedWriter<'static, Raw, Raw>>();
+    send::<pinrocks::Writer<'static, pinrocks::write::TransactionTarget<'static, 'static>>>();
+    send::<pinrocks::Writer<'static, pinrocks::write::BatchTarget<'static>>>();
     send::<pinrocks::IndexedBatch<'static>>();
-    send::<pinrocks::Writer<'static, pinrocks::IndexedBatchTarget<'static, 'static>>>();
-    send::<pinrocks::LoggedBatch>();
+    send::<pinrocks::Writer<'static, pinrocks::write::IndexedBatchTarget<'static, 'static>>>();
+    send::<pinrocks::admin::LoggedBatch>();
 }
 
 /// A setting that RocksDB drops without an error through the C API (an LRU cache of 20 or

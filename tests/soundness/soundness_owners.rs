@@ -12,10 +12,9 @@ use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use crate::common::{create_options, limit_address_space, open_db, run_child, test_path};
-use pinrocks::{
-    BackupEngine, Db, Error, ErrorKind, Options, RateLimiter, TransactionDbOptions,
-    TransactionOptions, WriteOptions,
-};
+use pinrocks::admin::BackupEngine;
+use pinrocks::options::{RateLimiter, TransactionDbOptions, TransactionOptions};
+use pinrocks::{Db, Error, ErrorKind, Options, WriteOptions};
 
 fn txn_db(path: &std::path::Path, families: &[&str], txn_options: &TransactionDbOptions) -> Db {
     let options = create_options();
@@ -457,7 +456,7 @@ fn calls_that_could_deadlock_inside_a_callback_are_refused() {
     static SEEN: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let slot: Arc<OnceLock<Weak<Db>>> = Arc::new(OnceLock::new());
     let in_merge = Arc::clone(&slot);
-    let operator = pinrocks::MergeOperator::new("calls back", move |input, out| {
+    let operator = pinrocks::callbacks::MergeOperator::new("calls back", move |input, out| {
         if let Some(db) = in_merge.get().and_then(Weak::upgrade) {
             let write = db.put(b"from-merge", b"x").map_err(|e| e.to_string());
             let read = db.get(b"plain").map_err(|e| e.to_string());
@@ -523,7 +522,7 @@ fn owners_dropped_after_their_database_are_harmless() {
     let sst_path = dir.path().join("load.sst");
     let (bytes, snapshot, batch, cache, statistics, limiter, options, sst, backups, perf);
     let db = {
-        cache = pinrocks::Cache::lru(1 << 20);
+        cache = pinrocks::options::Cache::lru(1 << 20);
         limiter = RateLimiter::new(1 << 30).unwrap();
         let mut o = create_options();
         o.block_cache(&cache)
@@ -543,15 +542,15 @@ fn owners_dropped_after_their_database_are_harmless() {
         .put(b"k2", b"v2")
         .unwrap();
     batch = b;
-    let mut writer = pinrocks::SstFileWriter::create(&options, &sst_path).unwrap();
+    let mut writer = pinrocks::admin::SstFileWriter::create(&options, &sst_path).unwrap();
     writer.put(b"s", b"sst").unwrap();
     sst = writer;
     backups = BackupEngine::open(&Options::new(), dir.path().join("backups")).unwrap();
     backups.create_backup(&db, true).unwrap();
-    perf = pinrocks::PerfContext::enable(pinrocks::PerfLevel::EnableCount);
+    perf = pinrocks::options::PerfContext::enable(pinrocks::options::PerfLevel::EnableCount);
     drop(db); // the Bytes and the snapshot keep it open until they drop
     assert_eq!(&bytes[..], b"value");
-    assert!(statistics.ticker(pinrocks::Ticker::BytesWritten) > 0);
+    assert!(statistics.ticker(pinrocks::options::Ticker::BytesWritten) > 0);
     let db = Db::open(&options, dir.path().join("other")).unwrap();
     assert!(matches!(
         db.write(&batch),
@@ -698,7 +697,7 @@ fn a_compaction_filter_cannot_wait_for_itself_nor_close_under_itself() {
     static WAITED: Mutex<Vec<String>> = Mutex::new(Vec::new());
     static LAST_OWNER: Mutex<Option<pinrocks::Snapshot>> = Mutex::new(None);
     static DB: OnceLock<std::sync::Weak<Db>> = OnceLock::new();
-    let filter = pinrocks::CompactionFilterFactory::from_fn("waits", |_, key, _, _| {
+    let filter = pinrocks::callbacks::CompactionFilterFactory::from_fn("waits", |_, key, _, _| {
         if key == b"wait" {
             if let Some(db) = DB.get().and_then(std::sync::Weak::upgrade) {
                 let waited = db.wait_for_compact(false).map_err(|e| e.to_string());
@@ -709,7 +708,7 @@ fn a_compaction_filter_cannot_wait_for_itself_nor_close_under_itself() {
             // The last owner of the database, dropped on the compaction's thread.
             drop(LAST_OWNER.lock().unwrap().take());
         }
-        pinrocks::Decision::Keep
+        pinrocks::callbacks::Decision::Keep
     });
     let dir = tempfile::tempdir().unwrap();
     let mut options = create_options();

@@ -5,7 +5,8 @@
 //! optimistic transaction database, through its base database.
 
 use crate::common::entries as contents;
-use pinrocks::{BatchRecord, Db, Error, ErrorKind, WriteBatch};
+use pinrocks::write::BatchRecord;
+use pinrocks::{Db, Error, ErrorKind, WriteBatch};
 
 /// Opens a database with the family `named` at `dir/name`, with the append merge operator.
 fn open_with_named(dir: &std::path::Path, name: &str) -> Db {
@@ -133,7 +134,7 @@ fn a_range_delete_on_an_optimistic_database_deletes_and_conflicts() {
         }
         let mut txn = db.begin().unwrap();
         assert_eq!(
-            txn.reader_for_update(pinrocks::Lock::Exclusive)
+            txn.reader_for_update(pinrocks::write::Lock::Exclusive)
                 .get(b"b")
                 .unwrap()
                 .as_deref(),
@@ -168,7 +169,7 @@ fn a_range_delete_on_an_optimistic_database_deletes_and_conflicts() {
     let dir = tempfile::tempdir().unwrap();
     let db = Db::open_transaction_db(
         &options,
-        &pinrocks::TransactionDbOptions::new(),
+        &pinrocks::options::TransactionDbOptions::new(),
         dir.path(),
         [],
     )

@@ -8,7 +8,9 @@
 
 use std::time::Duration;
 
-use pinrocks::{Db, Error, ErrorKind, Lock, TransactionDbOptions};
+use pinrocks::options::TransactionDbOptions;
+use pinrocks::write::Lock;
+use pinrocks::{Db, Error, ErrorKind};
 
 /// Families that may come before or after the dropped one in RocksDB's order (a hash map
 /// keyed by family id): the test drops each in turn.

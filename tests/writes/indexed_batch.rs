@@ -8,10 +8,11 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use crate::common::every_tier;
-use pinrocks::{Comparator, Db, Error, ErrorKind, Options};
+use pinrocks::callbacks::Comparator;
+use pinrocks::{Db, Error, ErrorKind, Options};
 use proptest::prelude::*;
 
-fn keys_of<S: pinrocks::ReadSource>(reader: pinrocks::Reader<'_, S>) -> Vec<Vec<u8>> {
+fn keys_of<S: pinrocks::read::ReadSource>(reader: pinrocks::Reader<'_, S>) -> Vec<Vec<u8>> {
     reader
         .scan(.., |k, _| k.to_vec())
         .collect::<pinrocks::Result<_>>()
@@ -352,7 +353,7 @@ fn a_ttl_database_refuses_indexed_batches() {
 #[test]
 fn a_transaction_databases_batch_writes_through_its_locks() {
     let dir = tempfile::tempdir().unwrap();
-    let mut txn_options = pinrocks::TransactionDbOptions::new();
+    let mut txn_options = pinrocks::options::TransactionDbOptions::new();
     txn_options.default_lock_timeout(Duration::from_millis(100));
     let db = Db::open_transaction_db(
         &crate::common::create_options(),
@@ -463,7 +464,7 @@ fn merged(under: &Model, overlay: &Overlay) -> Model {
     view
 }
 
-fn check<S: pinrocks::ReadSource>(reader: pinrocks::Reader<'_, S>, expected: &Model) {
+fn check<S: pinrocks::read::ReadSource>(reader: pinrocks::Reader<'_, S>, expected: &Model) {
     for k in 0..12u8 {
         assert_eq!(
             every_tier(reader, &key(k)),

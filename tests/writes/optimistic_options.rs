@@ -3,9 +3,8 @@
 //! conflicts and commits the same bytes; the buckets' memory is what RocksDB says; 0 buckets
 //! and more than RocksDB counts are refused.
 
-use pinrocks::{
-    Db, Error, ErrorKind, OccLockBuckets, OccValidation, OptimisticTransactionDbOptions,
-};
+use pinrocks::options::{OccLockBuckets, OccValidation, OptimisticTransactionDbOptions};
+use pinrocks::{Db, Error, ErrorKind};
 
 /// A transaction whose key another writer changes after it wrote it fails with `Busy` and
 /// writes nothing; one that no one disturbs commits its exact bytes.

@@ -11,11 +11,10 @@ use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
 use crate::common::every_tier;
+use pinrocks::callbacks::MergeOperator;
 use pinrocks::codec::BigEndian;
-use pinrocks::{
-    Db, Error, ErrorKind, MergeOperator, OptimisticTransactionOptions, Options,
-    TransactionDbOptions, TransactionOptions, WriteOptions,
-};
+use pinrocks::options::{OptimisticTransactionOptions, TransactionDbOptions, TransactionOptions};
+use pinrocks::{Db, Error, ErrorKind, Options, WriteOptions};
 use proptest::prelude::*;
 
 fn txn_db(path: &std::path::Path) -> Db {
@@ -55,7 +54,10 @@ fn reads_see_the_transactions_own_writes_first_through_every_tier() {
     );
     assert_eq!(every_tier(txn.reader(), b"from-db"), Some(stored.clone()));
     assert_eq!(
-        every_tier(txn.reader_for_update(pinrocks::Lock::Shared), b"from-db"),
+        every_tier(
+            txn.reader_for_update(pinrocks::write::Lock::Shared),
+            b"from-db"
+        ),
         Some(stored.clone())
     );
     assert_eq!(every_tier(db.reader(), b"own"), None, "not committed");
@@ -85,7 +87,7 @@ fn a_locked_key_times_out_for_other_writers_and_is_retryable() {
     let mut holder = db.begin().unwrap();
     assert_eq!(
         holder
-            .reader_for_update(pinrocks::Lock::Exclusive)
+            .reader_for_update(pinrocks::write::Lock::Exclusive)
             .get(b"k")
             .unwrap()
             .as_deref(),
@@ -154,7 +156,10 @@ fn optimistic_commits_fail_with_busy_when_a_read_key_changed() {
     db.put(b"k", b"0").unwrap();
     let mut txn = db.begin().unwrap();
     assert_eq!(
-        every_tier(txn.reader_for_update(pinrocks::Lock::Exclusive), b"k"),
+        every_tier(
+            txn.reader_for_update(pinrocks::write::Lock::Exclusive),
+            b"k"
+        ),
         Some(b"0".to_vec())
     );
     txn.writer().put(b"k", b"txn").unwrap();
@@ -355,7 +360,7 @@ proptest! {
         for step in steps {
             match step {
                 Step::Read(t, k) => {
-                    let seen = txns[t].reader_for_update(pinrocks::Lock::Exclusive).get(&[k]).unwrap();
+                    let seen = txns[t].reader_for_update(pinrocks::write::Lock::Exclusive).get(&[k]).unwrap();
                     let own = models[t].writes.get(&k).copied();
                     let expected = own.or(values[k as usize]);
                     prop_assert_eq!(seen, expected.map(|v| vec![v]));
@@ -426,7 +431,7 @@ fn a_typed_table_reads_and_writes_inside_a_transaction() {
     counts.write(txn.writer()).merge("visits", &5).unwrap();
     assert_eq!(
         counts
-            .read(txn.reader_for_update(pinrocks::Lock::Exclusive))
+            .read(txn.reader_for_update(pinrocks::write::Lock::Exclusive))
             .get("visits", |v: u64| v)
             .unwrap(),
         Some(15)
@@ -490,7 +495,7 @@ proptest! {
             match step {
                 Locked::Read(t, k) | Locked::Write(t, k, _) if holder[k as usize].is_some_and(|h| h != t) => {
                     let outcome = match step {
-                        Locked::Read(..) => txns[t].reader_for_update(pinrocks::Lock::Exclusive).get(&[k]).map(|_| ()),
+                        Locked::Read(..) => txns[t].reader_for_update(pinrocks::write::Lock::Exclusive).get(&[k]).map(|_| ()),
                         Locked::Write(_, _, v) => txns[t].writer().put(&[k], &[v]),
                         _ => unreachable!(),
                     };
@@ -498,7 +503,7 @@ proptest! {
                     prop_assert_eq!(err.kind(), Some(ErrorKind::LockTimeout));
                 }
                 Locked::Read(t, k) => {
-                    let seen = txns[t].reader_for_update(pinrocks::Lock::Exclusive).get(&[k]).unwrap();
+                    let seen = txns[t].reader_for_update(pinrocks::write::Lock::Exclusive).get(&[k]).unwrap();
                     let expected = writes[t].get(&k).copied().or(values[k as usize]);
                     prop_assert_eq!(seen, expected.map(|v| vec![v]));
                     holder[k as usize] = Some(t);
@@ -602,7 +607,7 @@ fn a_refreshed_snapshot_moves_repeatable_reads_and_conflict_checks_forward() {
         "the latest"
     );
     let err = txn
-        .reader_for_update(pinrocks::Lock::Exclusive)
+        .reader_for_update(pinrocks::write::Lock::Exclusive)
         .get(b"k")
         .unwrap_err();
     assert_eq!(err.kind(), Some(ErrorKind::Busy), "{err}");
@@ -615,7 +620,7 @@ fn a_refreshed_snapshot_moves_repeatable_reads_and_conflict_checks_forward() {
         Some(second.clone())
     );
     assert_eq!(
-        txn.reader_for_update(pinrocks::Lock::Exclusive)
+        txn.reader_for_update(pinrocks::write::Lock::Exclusive)
             .options(at)
             .get(b"k")
             .unwrap(),
@@ -681,7 +686,7 @@ fn a_multi_get_for_update_locks_or_tracks_every_key() {
     let holder = db.begin().unwrap();
     let mut seen = vec![None; 3];
     holder
-        .reader_for_update(pinrocks::Lock::Exclusive)
+        .reader_for_update(pinrocks::write::Lock::Exclusive)
         .multi_get_pinned(&[b"a", b"b", b"c"], |i, v| seen[i] = v.map(<[u8]>::to_vec))
         .unwrap();
     assert_eq!(seen, [Some(b"1".to_vec()), Some(b"2".to_vec()), None]);
@@ -699,7 +704,7 @@ fn a_multi_get_for_update_locks_or_tracks_every_key() {
         .unwrap();
     db.put(b"a", b"1").unwrap();
     let mut txn = db.begin().unwrap();
-    txn.reader_for_update(pinrocks::Lock::Exclusive)
+    txn.reader_for_update(pinrocks::write::Lock::Exclusive)
         .multi_get_pinned(&[b"a"], |_, v| assert_eq!(v, Some(&b"1"[..])))
         .unwrap();
     db.put(b"a", b"changed").unwrap();

@@ -5,8 +5,10 @@
 
 use std::collections::BTreeMap;
 
+use pinrocks::callbacks::MergeOperator;
 use pinrocks::codec::{BigEndian, Utf8};
-use pinrocks::{ColumnFamily, Db, MergeOperator, Options, TransactionDbOptions, WriteBatch};
+use pinrocks::options::TransactionDbOptions;
+use pinrocks::{ColumnFamily, Db, Options, WriteBatch};
 
 /// The writes every target takes, through `w` (a writer of any target, made per call).
 /// Applied to `model` too: default family in `model.0`, the named one in `model.1`.
@@ -63,7 +65,9 @@ fn options() -> (Options, Options) {
     (db_options, named)
 }
 
-fn contents(reader: pinrocks::Reader<'_, impl pinrocks::ReadSource>) -> BTreeMap<Vec<u8>, Vec<u8>> {
+fn contents(
+    reader: pinrocks::Reader<'_, impl pinrocks::read::ReadSource>,
+) -> BTreeMap<Vec<u8>, Vec<u8>> {
     reader
         .scan(.., |k, v| (k.to_vec(), v.to_vec()))
         .map(Result::unwrap)
@@ -165,8 +169,8 @@ fn the_same_writes_through_every_target_leave_the_same_database() {
 }
 
 /// Every entry of `range` through `reader`, decoded.
-fn scan<S: pinrocks::ReadSource>(
-    reader: pinrocks::TypedReader<'_, BigEndian<u32>, Utf8, S>,
+fn scan<S: pinrocks::read::ReadSource>(
+    reader: pinrocks::typed::TypedReader<'_, BigEndian<u32>, Utf8, S>,
     range: std::ops::Range<u32>,
 ) -> Vec<(u32, String)> {
     reader
