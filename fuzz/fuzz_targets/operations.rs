@@ -8,9 +8,9 @@ use std::sync::OnceLock;
 
 use kept::inputs_per_database;
 use libfuzzer_sys::fuzz_target;
-use pinrocks::{CopyResult, Db, Options, WriteBatch};
 use pinrocks::callbacks::LogLevel;
 use pinrocks::options::{Cache, MemEnv};
+use pinrocks::{CopyResult, Db, Options, WriteBatch};
 
 #[path = "kept.rs"]
 mod kept;

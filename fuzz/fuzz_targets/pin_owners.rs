@@ -20,9 +20,9 @@ use std::time::Duration;
 use bytes::Bytes;
 use kept::inputs_per_database;
 use libfuzzer_sys::fuzz_target;
-use pinrocks::{ColumnFamily, Db, Error, ErrorKind, Options, Transaction};
 use pinrocks::callbacks::LogLevel;
 use pinrocks::options::{MemEnv, OptimisticTransactionDbOptions, TransactionDbOptions};
+use pinrocks::{ColumnFamily, Db, Error, ErrorKind, Options, Transaction};
 
 #[path = "kept.rs"]
 mod kept;
