@@ -32,10 +32,10 @@ use std::path::{Path, PathBuf};
 const MAX_LINES: usize = 500;
 /// `ffi::` in the code (not the comments) of `src/` outside `src/raw/`, and in how many
 /// files: exact, so that the count stays true as calls move into `raw/`.
-const FFI_OUTSIDE_RAW: (usize, usize) = (711, 60);
+const FFI_OUTSIDE_RAW: (usize, usize) = (681, 60);
 /// `ErrPtr` named outside `src/raw/`: the calls whose errors are read by hand (a call that
 /// needs its errptr read between two calls, or a read on the hot path), exact as above.
-const ERRPTRS_OUTSIDE_RAW: usize = 69;
+const ERRPTRS_OUTSIDE_RAW: usize = 67;
 /// The words a long file's first comment uses to say why it is long.
 const LONG_BECAUSE: &str = "Long because";
 

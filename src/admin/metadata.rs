@@ -1,73 +1,17 @@
 //! What the database holds and does: its live SST files, a column family's levels and
 //! files, approximate sizes of key ranges, and the calls that wait for or flush its work.
 
-use std::ffi::{c_char, c_void, CStr};
+use std::ffi::{c_char, c_void};
 
 use crate::db::column_family::ColumnFamily;
 use crate::db::database::Db;
 use crate::raw::error::{with_code, ErrPtr, Error, Result};
 use crate::raw::ffi;
+use crate::raw::metadata;
+pub use crate::raw::metadata::{ColumnFamilyMetadata, LevelMetadata, LiveFile, SstFileMetadata};
 use crate::raw::pinned::value_slice;
 use crate::raw::trampoline::Carried;
 use crate::read::read_options::ReadOptions;
-
-/// One live SST file, as [`Db::live_files`] lists it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LiveFile {
-    /// The column family it belongs to.
-    pub column_family: String,
-    /// Its name, relative to the database directory (for example `/000012.sst`).
-    pub name: String,
-    /// The LSM level it is in.
-    pub level: i32,
-    /// Its size in bytes.
-    pub size: u64,
-    /// Its smallest and largest user keys.
-    pub smallest_key: Vec<u8>,
-    /// See `smallest_key`.
-    pub largest_key: Vec<u8>,
-    /// Entries and deletions it holds.
-    pub entries: u64,
-    /// See `entries`.
-    pub deletions: u64,
-}
-
-/// A column family's shape, from [`ColumnFamily::metadata`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ColumnFamilyMetadata {
-    /// Its name.
-    pub name: String,
-    /// Bytes in its SST files.
-    pub size: u64,
-    /// How many SST files it has.
-    pub file_count: usize,
-    /// Every level, from 0, empty ones included.
-    pub levels: Vec<LevelMetadata>,
-}
-
-/// One level of a column family.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LevelMetadata {
-    /// The level's number.
-    pub level: i32,
-    /// Bytes in its files.
-    pub size: u64,
-    /// Its files.
-    pub files: Vec<SstFileMetadata>,
-}
-
-/// One SST file of a level.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SstFileMetadata {
-    /// Its name relative to the database directory.
-    pub name: String,
-    /// Its size in bytes.
-    pub size: u64,
-    /// Its smallest and largest user keys.
-    pub smallest_key: Vec<u8>,
-    /// See `smallest_key`.
-    pub largest_key: Vec<u8>,
-}
 
 /// One blob file of a column family, from [`ColumnFamily::blob_files`] (RocksDB's
 /// `BlobMetaData`).
@@ -92,73 +36,14 @@ pub struct BlobFileMetadata {
     pub garbage_bytes: u64,
 }
 
-/// Copies a malloc'd C string and frees it.
-///
-/// # Safety
-/// `s` must be NULL or a NUL-terminated string from RocksDB's `strdup`/`CopyString`.
-unsafe fn take_string(s: *mut c_char) -> String {
-    if s.is_null() {
-        return String::new();
-    }
-    // SAFETY: guaranteed by the caller; freed once, after the copy.
-    unsafe {
-        let text = CStr::from_ptr(s).to_string_lossy().into_owned();
-        ffi::rocksdb_free(s.cast());
-        text
-    }
-}
-
-/// Copies `len` malloc'd bytes and frees them.
-///
-/// # Safety
-/// `data` must be NULL or `len` bytes from RocksDB's `CopyString`.
-unsafe fn take_bytes(data: *mut c_char, len: usize) -> Vec<u8> {
-    // SAFETY: guaranteed by the caller; freed once, after the copy.
-    unsafe {
-        let bytes = value_slice(data, len).to_vec();
-        if !data.is_null() {
-            ffi::rocksdb_free(data.cast());
-        }
-        bytes
-    }
-}
-
 impl Db {
     /// Every live SST file of every column family. An error only if RocksDB could not
     /// gather the list (`MemoryLimit`: it copies every file's keys).
     #[doc(alias = "GetLiveFilesMetaData")]
     pub fn live_files(&self) -> Result<Vec<LiveFile>> {
         crate::raw::reentry::refuse_under_mutex("live_files")?;
-        let mut err = ErrPtr::new();
-        let mut code = 0;
-        // SAFETY: live database; the list is a new object (NULL on a caught failure),
-        // copied out and destroyed here, its strings borrowed from it until then, indexes
-        // below its count.
-        unsafe {
-            let files = ffi::pinrocks_livefiles(self.as_raw().0, &mut code, err.as_out());
-            err.check_with_code(Some(code))?;
-            let text = |s: *const c_char| CStr::from_ptr(s).to_string_lossy().into_owned();
-            let list = (0..ffi::rocksdb_livefiles_count(files))
-                .map(|i| {
-                    let mut len = 0usize;
-                    let smallest = ffi::rocksdb_livefiles_smallestkey(files, i, &mut len);
-                    let smallest_key = value_slice(smallest, len).to_vec();
-                    let largest = ffi::rocksdb_livefiles_largestkey(files, i, &mut len);
-                    LiveFile {
-                        column_family: text(ffi::rocksdb_livefiles_column_family_name(files, i)),
-                        name: text(ffi::rocksdb_livefiles_name(files, i)),
-                        level: ffi::rocksdb_livefiles_level(files, i),
-                        size: ffi::rocksdb_livefiles_size(files, i) as u64,
-                        smallest_key,
-                        largest_key: value_slice(largest, len).to_vec(),
-                        entries: ffi::rocksdb_livefiles_entries(files, i),
-                        deletions: ffi::rocksdb_livefiles_deletions(files, i),
-                    }
-                })
-                .collect();
-            ffi::rocksdb_livefiles_destroy(files);
-            Ok(list)
-        }
+        // SAFETY: a live database, borrowed for the call.
+        unsafe { metadata::live_files(self.as_raw().0) }
     }
 
     /// Waits until no flush or compaction is running or pending (flushing the memtables
@@ -201,62 +86,8 @@ impl<'db> ColumnFamily<'db> {
     #[doc(alias = "GetColumnFamilyMetaData")]
     pub fn metadata(&self) -> Result<ColumnFamilyMetadata> {
         crate::raw::reentry::refuse_under_mutex("metadata")?;
-        let mut err = ErrPtr::new();
-        let mut code = 0;
-        // SAFETY: live database and handle; the metadata is a new object owned here (NULL
-        // on a caught failure), its level and file views malloc'd wrappers freed with their
-        // destroy functions, their strings and keys malloc'd copies freed by
-        // `take_string`/`take_bytes`.
-        unsafe {
-            let meta = ffi::pinrocks_get_column_family_metadata_cf(
-                self.db.raw(),
-                self.handle().raw(),
-                &mut code,
-                err.as_out(),
-            );
-            err.check_with_code(Some(code))?;
-            let levels = (0..ffi::rocksdb_column_family_metadata_get_level_count(meta))
-                .map(|l| {
-                    let level = ffi::rocksdb_column_family_metadata_get_level_metadata(meta, l);
-                    let files = (0..ffi::rocksdb_level_metadata_get_file_count(level))
-                        .map(|f| {
-                            let file = ffi::rocksdb_level_metadata_get_sst_file_metadata(level, f);
-                            let mut len = 0usize;
-                            let smallest =
-                                ffi::rocksdb_sst_file_metadata_get_smallestkey(file, &mut len);
-                            let smallest_key = take_bytes(smallest, len);
-                            let largest =
-                                ffi::rocksdb_sst_file_metadata_get_largestkey(file, &mut len);
-                            let sst = SstFileMetadata {
-                                name: take_string(
-                                    ffi::rocksdb_sst_file_metadata_get_relative_filename(file),
-                                ),
-                                size: ffi::rocksdb_sst_file_metadata_get_size(file),
-                                smallest_key,
-                                largest_key: take_bytes(largest, len),
-                            };
-                            ffi::rocksdb_sst_file_metadata_destroy(file);
-                            sst
-                        })
-                        .collect();
-                    let metadata = LevelMetadata {
-                        level: ffi::rocksdb_level_metadata_get_level(level),
-                        size: ffi::rocksdb_level_metadata_get_size(level),
-                        files,
-                    };
-                    ffi::rocksdb_level_metadata_destroy(level);
-                    metadata
-                })
-                .collect();
-            let metadata = ColumnFamilyMetadata {
-                name: take_string(ffi::rocksdb_column_family_metadata_get_name(meta)),
-                size: ffi::rocksdb_column_family_metadata_get_size(meta),
-                file_count: ffi::rocksdb_column_family_metadata_get_file_count(meta),
-                levels,
-            };
-            ffi::rocksdb_column_family_metadata_destroy(meta);
-            Ok(metadata)
-        }
+        // SAFETY: a live database and a handle of it, borrowed for the call.
+        unsafe { metadata::column_family_metadata(self.db.raw(), self.handle().raw()) }
     }
 
     /// The column family's live blob files (see

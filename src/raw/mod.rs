@@ -10,6 +10,7 @@ pub(crate) mod error;
 pub mod ffi;
 #[cfg(test)]
 mod layout_tests;
+pub(crate) mod metadata;
 pub(crate) mod new_value;
 pub(crate) mod owned;
 pub(crate) mod pairs;
