@@ -185,7 +185,12 @@ impl BackupEngine {
         // shared_ptr) and `_env` keep alive until `Drop` has closed it. The path is
         // copied. Guarded (it starts threads: `std::system_error`).
         let raw = with_code(|code, err| unsafe {
-            ffi::pinrocks_guarded_backup_engine_open(code, options.raw(), c_path.as_ptr(), err)
+            ffi::pinrocks_guarded_backup_engine_open(
+                code,
+                options.raw.as_ptr(),
+                c_path.as_ptr(),
+                err,
+            )
         })?;
         Ok(BackupEngine {
             raw: NonNull::new(raw)
@@ -195,7 +200,7 @@ impl BackupEngine {
             // SAFETY: live options, read only; a new handle, ours alone (NULL only on
             // allocation failure, refused).
             options: unsafe {
-                Owned::from_raw(ffi::rocksdb_options_create_copy(options.raw().cast_mut()))
+                Owned::from_raw(ffi::rocksdb_options_create_copy(options.raw.as_ptr()))
             }
             .expect("a NULL options copy"),
         })

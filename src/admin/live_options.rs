@@ -1,16 +1,16 @@
 //! Changing options on a live database (RocksDB's `SetOptions` and `SetDBOptions`), and how
 //! much memory it uses.
 
-use std::ffi::c_int;
-
 use crate::db::column_family::ColumnFamily;
 use crate::db::database::Db;
 use crate::options::blob_files::{is_ratio, NOT_A_RATIO, RATIOS};
-use crate::options::contract::{serialized, written_option};
+use crate::options::contract::written_option;
 use crate::options::db_options::Options;
+use crate::raw::c_consts::OPTION_SCOPE_CF;
 use crate::raw::cstr::pairs;
 use crate::raw::error::{with_code, ErrPtr, Error, ErrorKind, Result};
 use crate::raw::ffi;
+use crate::raw::options_handle::OptionsHandle;
 
 /// RocksDB's refusal of a name or value, with what was asked. `code` is the status code
 /// the guarded call reported (0 if none).
@@ -63,7 +63,7 @@ fn keeps_contracts(
     // with an error.
     let raw = with_code(|code, err| unsafe { ffi::pinrocks_live_options(db, handle, code, err) })?;
     // SAFETY: a new options handle, ours alone.
-    let mut live = unsafe { Options::from_raw(raw) };
+    let mut live = Options::from_handle(unsafe { OptionsHandle::own(raw) });
     let before = family_option(&family_options(&live)?, "table_factory");
     live.set_by_name(options)?;
     let after = family_options(&live)?;
@@ -161,8 +161,7 @@ fn live_rules(family: &[(String, String)], options: &[(&str, &str)]) -> Result<(
 /// The column family options of `options` as RocksDB serializes them, read once for all
 /// the rules that look at them.
 fn family_options(options: &Options) -> Result<Vec<(String, String)>> {
-    // SAFETY: live options, only read (`&Options`) during the call.
-    unsafe { serialized(options.raw(), ffi::PINROCKS_OPTION_SCOPE_CF as c_int) }
+    options.raw.serialized(OPTION_SCOPE_CF)
 }
 
 /// One value of `family` (empty if RocksDB does not serialize it).

@@ -314,7 +314,13 @@ impl Db {
         // SAFETY: live options and a NUL-terminated path, borrowed for the call; no C++
         // exception leaves it.
         with_code(|code, err| unsafe {
-            ffi::pinrocks_destroy_or_repair(options.raw(), c_path.as_ptr(), op as i32, code, err)
+            ffi::pinrocks_destroy_or_repair(
+                options.raw.as_ptr(),
+                c_path.as_ptr(),
+                op as i32,
+                code,
+                err,
+            )
         })
     }
 }

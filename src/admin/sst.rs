@@ -74,7 +74,7 @@ impl SstFileWriter {
         // SAFETY: plain constructor; the writer copies the env options and the options.
         let raw = unsafe {
             let env = ffi::rocksdb_envoptions_create();
-            let raw = ffi::rocksdb_sstfilewriter_create(env, options.raw());
+            let raw = ffi::rocksdb_sstfilewriter_create(env, options.raw.as_ptr());
             ffi::rocksdb_envoptions_destroy(env);
             raw
         };
@@ -243,7 +243,7 @@ pub fn verify_sst_file(options: &Options, path: impl AsRef<Path>) -> Result<()> 
     let c_path = path_to_cstring(path.as_ref())?;
     // SAFETY: live options, copied by the reader; the path is borrowed for the call; guarded.
     with_code(|code, err| unsafe {
-        ffi::pinrocks_verify_sst_file(options.raw(), c_path.as_ptr(), code, err)
+        ffi::pinrocks_verify_sst_file(options.raw.as_ptr(), c_path.as_ptr(), code, err)
     })
 }
 

@@ -164,7 +164,7 @@ impl Db {
         }
         options.check()?;
         let ttl = ttl_seconds(ttl)?;
-        let handle = inner.create_cf(name, options.raw(), options.traits(), Some(ttl))?;
+        let handle = inner.create_cf(name, options.raw.as_ptr(), options.traits(), Some(ttl))?;
         Ok(ColumnFamily::new(inner, handle))
     }
 
@@ -265,7 +265,7 @@ impl Db {
         let names = unsafe {
             let list = ffi::pinrocks_guarded_list_column_families(
                 &mut code,
-                options.raw(),
+                options.raw.as_ptr(),
                 c_path.as_ptr(),
                 &mut len,
                 err.as_out(),
@@ -298,7 +298,7 @@ impl Db {
             path.as_ref(),
             column_families,
             Mode::Transaction {
-                options: txn_db_options.raw(),
+                options: txn_db_options.handle().as_ptr(),
             },
         )
     }
@@ -330,7 +330,7 @@ impl Db {
             path.as_ref(),
             column_families,
             Mode::Optimistic {
-                options: own.as_ref().unwrap_or(occ_options).raw(),
+                options: own.as_ref().unwrap_or(occ_options).handle().as_ptr(),
             },
         )
     }

@@ -86,8 +86,10 @@ impl Db {
         let count = i32::try_from(names.len())
             .map_err(|_| Error::invalid("column families", "more than i32::MAX"))?;
         let name_ptrs: Vec<*const c_char> = names.iter().map(|n| n.as_ptr()).collect();
-        let opt_ptrs: Vec<*const ffi::rocksdb_options_t> =
-            cf_options.iter().map(|o| o.raw()).collect();
+        let opt_ptrs: Vec<*const ffi::rocksdb_options_t> = cf_options
+            .iter()
+            .map(|o| o.raw.as_ptr().cast_const())
+            .collect();
         let mut handles = vec![std::ptr::null_mut(); names.len()];
         let mut err = ErrPtr::new();
         let mut code = 0;
@@ -102,7 +104,7 @@ impl Db {
                 } => {
                     let txn_db = ffi::pinrocks_guarded_transactiondb_open_column_families(
                         &mut code,
-                        options.raw(),
+                        options.raw.as_ptr(),
                         *txn_options,
                         c_path.as_ptr(),
                         count,
@@ -122,7 +124,7 @@ impl Db {
                 } => {
                     let txn_db = ffi::pinrocks_guarded_optimistictransactiondb_open_column_families_with_otxn_db_options(
                         &mut code,
-                        options.raw(),
+                        options.raw.as_ptr(),
                         *otxn_options,
                         c_path.as_ptr(),
                         count,
@@ -143,7 +145,7 @@ impl Db {
                     error_if_wal_exists,
                 } => plain(ffi::pinrocks_guarded_open_for_read_only_column_families(
                     &mut code,
-                    options.raw(),
+                    options.raw.as_ptr(),
                     c_path.as_ptr(),
                     count,
                     name_ptrs.as_ptr(),
@@ -154,7 +156,7 @@ impl Db {
                 )),
                 Mode::ReadWrite => plain(ffi::pinrocks_guarded_open_column_families(
                     &mut code,
-                    options.raw(),
+                    options.raw.as_ptr(),
                     c_path.as_ptr(),
                     count,
                     name_ptrs.as_ptr(),
@@ -165,7 +167,7 @@ impl Db {
                 Mode::Secondary { path } => {
                     plain(ffi::pinrocks_guarded_open_as_secondary_column_families(
                         &mut code,
-                        options.raw(),
+                        options.raw.as_ptr(),
                         c_path.as_ptr(),
                         path.as_ptr(),
                         count,
@@ -179,7 +181,7 @@ impl Db {
                     assert_eq!(ttls.len(), names.len(), "one TTL per column family");
                     plain(ffi::pinrocks_guarded_open_column_families_with_ttl(
                         &mut code,
-                        options.raw(),
+                        options.raw.as_ptr(),
                         c_path.as_ptr(),
                         count,
                         name_ptrs.as_ptr(),
@@ -193,8 +195,7 @@ impl Db {
         };
         err.check_with_code(Some(code)).map_err(Error::at_open)?;
         let raw = raw.expect("RocksDB open returned NULL without an error");
-        // SAFETY: live options, borrowed for the open.
-        let statistics = unsafe { Statistics::of_options(options.raw()) };
+        let statistics = Statistics::of_options(&options.raw);
         let db = Db::from_inner(DbInner::new(
             raw,
             path.to_path_buf(),
@@ -223,7 +224,7 @@ pub(crate) fn has_database(options: &Options, path: &Path) -> Result<bool> {
     let current = path_to_cstring(&path.join("CURRENT"))?;
     // SAFETY: live options and a NUL-terminated path, both borrowed for the call.
     let exists = with_code(|code, err| unsafe {
-        ffi::pinrocks_options_env_file_exists(options.raw(), current.as_ptr(), code, err)
+        ffi::pinrocks_options_env_file_exists(options.raw.as_ptr(), current.as_ptr(), code, err)
     })?;
     Ok(exists != 0)
 }
@@ -249,7 +250,7 @@ fn stored_as_ttl(options: &Options, path: &Path) -> Result<Option<bool>> {
 /// in-memory files hand out slices of a buffer that a write to the same file reallocates).
 fn refuse_in_memory(options: &Options) -> Result<()> {
     // SAFETY: live options; a getter.
-    if unsafe { ffi::rocksdb_options_get_allow_mmap_reads(options.raw().cast_mut()) } != 0 {
+    if unsafe { ffi::rocksdb_options_get_allow_mmap_reads(options.raw.as_ptr()) } != 0 {
         return Err(Error::invalid(
             "allow_mmap_reads",
             "not on a file system in memory: its files hand out slices that a write moves",

@@ -7,8 +7,8 @@
 use crate::options::cache::Cache;
 use crate::options::compression::Compression;
 use crate::options::db_options::Options;
+use crate::raw::c_consts::{PREPOPULATE_BLOB_DISABLE, PREPOPULATE_BLOB_FLUSH_ONLY};
 use crate::raw::error::{Error, Result};
-use crate::raw::ffi;
 use crate::raw::setter::setter;
 
 /// Whether a garbage-collection setting is a ratio RocksDB can use: in `[0, 1]`. RocksDB
@@ -85,10 +85,7 @@ impl Options {
     /// Scope: column family (`blob_compression_type`).
     #[doc(alias = "set_blob_compression_type")]
     pub fn blob_compression(&mut self, compression: Compression) -> &mut Self {
-        // SAFETY: live options; the value is one of the C API's compression types.
-        unsafe {
-            ffi::rocksdb_options_set_blob_compression_type(self.raw.as_ptr(), compression.raw())
-        };
+        self.raw.set_blob_compression_type(compression.raw());
         self
     }
 
@@ -131,8 +128,7 @@ impl Options {
     /// Scope: column family (`blob_cache`).
     #[doc(alias = "set_blob_cache")]
     pub fn blob_cache(&mut self, cache: &Cache) -> &mut Self {
-        // SAFETY: live options and cache; the options copy the cache's shared_ptr.
-        unsafe { ffi::rocksdb_options_set_blob_cache(self.raw.as_ptr(), cache.raw()) };
+        self.raw.set_blob_cache(cache.handle());
         self
     }
 
@@ -143,12 +139,11 @@ impl Options {
     #[doc(alias = "set_prepopulate_blob_cache")]
     pub fn prepopulate_blob_cache(&mut self, on_flush: bool) -> &mut Self {
         let mode = if on_flush {
-            ffi::rocksdb_prepopulate_blob_flush_only
+            PREPOPULATE_BLOB_FLUSH_ONLY
         } else {
-            ffi::rocksdb_prepopulate_blob_disable
+            PREPOPULATE_BLOB_DISABLE
         };
-        // SAFETY: live options; the value is one of the C API's two modes.
-        unsafe { ffi::rocksdb_options_set_prepopulate_blob_cache(self.raw.as_ptr(), mode as i32) };
+        self.raw.set_prepopulate_blob_cache(mode as i32);
         self
     }
 
@@ -156,14 +151,10 @@ impl Options {
     /// (typed, by name, from a string or an OPTIONS file): RocksDB checks the range only
     /// with garbage collection on and never refuses a NaN.
     pub(crate) fn check_blob_ratios(&self) -> Result<()> {
-        let raw = self.raw().cast_mut();
-        // SAFETY: live options, only read.
-        let (cutoff, threshold) = unsafe {
-            (
-                ffi::rocksdb_options_get_blob_gc_age_cutoff(raw),
-                ffi::rocksdb_options_get_blob_gc_force_threshold(raw),
-            )
-        };
+        let (cutoff, threshold) = (
+            self.raw.blob_gc_age_cutoff(),
+            self.raw.blob_gc_force_threshold(),
+        );
         for (setting, value) in [
             (AGE_CUTOFF, cutoff),
             ("blob_garbage_collection_force_threshold", threshold),

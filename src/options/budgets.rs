@@ -10,9 +10,11 @@ use crate::options::cache::Cache;
 use crate::options::contract_rules::MAX_POOL_THREADS;
 use crate::options::db_options::Options;
 use crate::options::env_owner::{DatabaseBudget, DatabaseOnEnv};
-use crate::raw::error::{with_code, Error, Result};
-use crate::raw::ffi;
-use crate::raw::owned::Owned;
+use crate::raw::budgets::{
+    background_threads, set_background_threads, Pool, SstFileManagerHandle,
+    WriteBufferManagerHandle,
+};
+use crate::raw::error::{Error, Result};
 
 /// One memtable memory budget (`rocksdb::WriteBufferManager`) for every column family and
 /// database given it. When their memtables together pass `buffer_size`, the database being
@@ -49,7 +51,7 @@ pub struct WriteBufferManager {
 /// Owns one `rocksdb_write_buffer_manager_t` (a `shared_ptr<WriteBufferManager>`), and
 /// counts the open databases using it.
 struct RawWriteBufferManager {
-    raw: Owned<ffi::rocksdb_write_buffer_manager_t>,
+    handle: WriteBufferManagerHandle,
     /// Whether writes stall over the budget, and how many open databases use it. Lock:
     /// held only to read or change the two together; no RocksDB call under it.
     users: Mutex<Users>,
@@ -67,52 +69,33 @@ const STALL_SHARED: &str = "a WriteBufferManager with allow_stall serves one ope
     holding memtables over the budget would stall every other's writes until it closed; \
     share a budget without allow_stall, or give each database its own";
 
-// SAFETY: `WriteBufferManager` keeps its sizes in atomics (`buffer_size_`,
-// `memory_used_`, `allow_stall_`) and locks `mu_` for its stall queue and cache
-// reservations (memory/write_buffer_manager.cc): every method is callable from any thread,
-// as RocksDB's databases call it from theirs.
-unsafe impl Send for RawWriteBufferManager {}
-// SAFETY: see `Send`.
-unsafe impl Sync for RawWriteBufferManager {}
-
 impl WriteBufferManager {
     /// A budget of `buffer_size` bytes of memtables (0: none, only counts). With
     /// `allow_stall`, writes stall while the memtables are over it.
     pub fn new(buffer_size: usize, allow_stall: bool) -> Self {
-        // SAFETY: plain constructor.
-        let raw = unsafe { ffi::rocksdb_write_buffer_manager_create(buffer_size, allow_stall) };
-        Self::own(raw, allow_stall)
+        Self::own(
+            WriteBufferManagerHandle::new(buffer_size, None, allow_stall),
+            allow_stall,
+        )
     }
 
     /// The same, with memtable memory also charged to `cache` (as dummy entries), so one
     /// [`Cache`] bounds block cache and memtables together.
     pub fn with_cache(buffer_size: usize, cache: &Cache, allow_stall: bool) -> Self {
-        // SAFETY: live cache; the manager copies its `shared_ptr`.
-        let raw = unsafe {
-            ffi::rocksdb_write_buffer_manager_create_with_cache(
-                buffer_size,
-                cache.raw(),
-                allow_stall,
-            )
-        };
-        Self::own(raw, allow_stall)
+        let handle = WriteBufferManagerHandle::new(buffer_size, Some(cache.handle()), allow_stall);
+        Self::own(handle, allow_stall)
     }
 
-    fn own(raw: *mut ffi::rocksdb_write_buffer_manager_t, allow_stall: bool) -> Self {
+    fn own(handle: WriteBufferManagerHandle, allow_stall: bool) -> Self {
         WriteBufferManager {
             inner: Arc::new(RawWriteBufferManager {
-                // SAFETY: a new object, ours alone (or NULL).
-                raw: unsafe { Owned::from_raw(raw) }.expect("a NULL write buffer manager"),
+                handle,
                 users: Mutex::new(Users {
                     allow_stall,
                     databases: 0,
                 }),
             }),
         }
-    }
-
-    fn raw(&self) -> *mut ffi::rocksdb_write_buffer_manager_t {
-        self.inner.raw.as_ptr()
     }
 
     fn users(&self) -> std::sync::MutexGuard<'_, Users> {
@@ -136,20 +119,17 @@ impl DatabaseBudget for WriteBufferManager {
 impl WriteBufferManager {
     /// Bytes of memtables counted now, across every database using the budget.
     pub fn memory_usage(&self) -> usize {
-        // SAFETY: live manager; an atomic load.
-        unsafe { ffi::rocksdb_write_buffer_manager_memory_usage(self.raw()) }
+        self.inner.handle.memory_usage()
     }
 
     /// Of [`memory_usage`](Self::memory_usage), the memtables still being written.
     pub fn mutable_memtable_memory_usage(&self) -> usize {
-        // SAFETY: as above.
-        unsafe { ffi::rocksdb_write_buffer_manager_mutable_memtable_memory_usage(self.raw()) }
+        self.inner.handle.mutable_memtable_memory_usage()
     }
 
     /// The budget, in bytes.
     pub fn buffer_size(&self) -> usize {
-        // SAFETY: as above.
-        unsafe { ffi::rocksdb_write_buffer_manager_buffer_size(self.raw()) }
+        self.inner.handle.buffer_size()
     }
 
     /// Changes the budget for every database using it. Refused (`InvalidInput`) for 0 and
@@ -162,8 +142,7 @@ impl WriteBufferManager {
                 "a write buffer manager's budget must be set at creation and stay above 0",
             ));
         }
-        // SAFETY: live, enabled manager; an atomic store of a nonzero size.
-        unsafe { ffi::rocksdb_write_buffer_manager_set_buffer_size(self.raw(), bytes) };
+        self.inner.handle.set_buffer_size(bytes);
         Ok(())
     }
 
@@ -176,9 +155,8 @@ impl WriteBufferManager {
             return Err(Error::invalid("set_allow_stall", STALL_SHARED));
         }
         users.allow_stall = allow;
-        // SAFETY: live manager; an atomic store (under our lock, so that no database
-        // opens between the check and the store).
-        unsafe { ffi::rocksdb_write_buffer_manager_set_allow_stall(self.raw(), allow) };
+        // Under our lock, so that no database opens between the check and the store.
+        self.inner.handle.set_allow_stall(allow);
         Ok(())
     }
 }
@@ -205,84 +183,53 @@ pub struct SstFileManager {
 }
 
 /// Owns one `rocksdb_sst_file_manager_t` (a `shared_ptr<SstFileManager>`).
-struct RawSstFileManager(Owned<ffi::rocksdb_sst_file_manager_t>);
-
-// SAFETY: `SstFileManagerImpl` guards its sizes and limits with its mutex `mu_` and its
-// delete scheduler with its own; RocksDB calls it from every flush and compaction thread of
-// every database using it (file/sst_file_manager_impl.cc).
-unsafe impl Send for RawSstFileManager {}
-// SAFETY: see `Send`.
-unsafe impl Sync for RawSstFileManager {}
+struct RawSstFileManager(SstFileManagerHandle);
 
 impl SstFileManager {
     /// A manager on the default file system, with no space limit and no deletion rate.
     pub fn new() -> Self {
-        // SAFETY: a live wrapper of the process-wide default environment, which is never
-        // freed; the manager keeps the environment's file system and clock by `shared_ptr`.
-        let raw = Env::with_default(|env| unsafe { ffi::rocksdb_sst_file_manager_create(env) });
         SstFileManager {
-            // SAFETY: a new object, ours alone (or NULL).
-            inner: Arc::new(RawSstFileManager(
-                unsafe { Owned::from_raw(raw) }.expect("a NULL SST file manager"),
-            )),
+            inner: Arc::new(RawSstFileManager(SstFileManagerHandle::new())),
         }
-    }
-
-    fn raw(&self) -> *mut ffi::rocksdb_sst_file_manager_t {
-        self.inner.0.as_ptr()
     }
 
     /// The most bytes of SST and blob files all its databases may hold (0: no limit).
     pub fn set_max_allowed_space_usage(&self, bytes: u64) {
-        // SAFETY: live manager; locks its own mutex.
-        unsafe { ffi::rocksdb_sst_file_manager_set_max_allowed_space_usage(self.raw(), bytes) }
+        self.inner.0.set_max_allowed_space_usage(bytes)
     }
 
     /// Bytes kept free for compactions under the space limit: a compaction starts only if
     /// its estimated output fits with this much to spare.
     pub fn set_compaction_buffer_size(&self, bytes: u64) {
-        // SAFETY: as above.
-        unsafe { ffi::rocksdb_sst_file_manager_set_compaction_buffer_size(self.raw(), bytes) }
+        self.inner.0.set_compaction_buffer_size(bytes)
     }
 
     /// Whether the files tracked are at or over the space limit.
     pub fn is_max_allowed_space_reached(&self) -> bool {
-        // SAFETY: as above.
-        unsafe { ffi::rocksdb_sst_file_manager_is_max_allowed_space_reached(self.raw()) }
+        self.inner.0.is_max_allowed_space_reached()
     }
 
     /// Deletes obsolete files at most this fast, through a trash directory (0: at once).
     /// The first nonzero rate starts RocksDB's delete scheduler thread: a thread the system
     /// refuses to start is an error, not an exception through Rust.
     pub fn set_delete_rate_bytes_per_second(&self, rate: i64) -> Result<()> {
-        // SAFETY: live manager; locks its own mutex. Guarded.
-        with_code(|code, err| unsafe {
-            ffi::pinrocks_guarded_sst_file_manager_set_delete_rate_bytes_per_second(
-                code,
-                self.raw(),
-                rate,
-                err,
-            )
-        })
+        self.inner.0.set_delete_rate_bytes_per_second(rate)
     }
 
     /// The share of trash over live data above which files are deleted at once, whatever
     /// the rate.
     pub fn set_max_trash_db_ratio(&self, ratio: f64) {
-        // SAFETY: as above.
-        unsafe { ffi::rocksdb_sst_file_manager_set_max_trash_db_ratio(self.raw(), ratio) }
+        self.inner.0.set_max_trash_db_ratio(ratio)
     }
 
     /// Bytes of SST and blob files tracked, across its databases.
     pub fn total_size(&self) -> u64 {
-        // SAFETY: as above.
-        unsafe { ffi::rocksdb_sst_file_manager_get_total_size(self.raw()) }
+        self.inner.0.total_size()
     }
 
     /// Bytes waiting in the trash to be deleted.
     pub fn total_trash_size(&self) -> u64 {
-        // SAFETY: as above.
-        unsafe { ffi::rocksdb_sst_file_manager_get_total_trash_size(self.raw()) }
+        self.inner.0.total_trash_size()
     }
 }
 
@@ -332,43 +279,21 @@ impl Env {
     /// to the size it had, so none keeps a limit it could not reach.
     pub fn set_background_threads(pool: ThreadPool, threads: i32) -> Result<()> {
         let threads = pool_size(threads, 0)?;
-        // rocksdb::Env::Priority: BOTTOM 0, LOW 1, HIGH 2.
-        let priority = match pool {
-            ThreadPool::Bottom => 0,
-            ThreadPool::Low => 1,
-            ThreadPool::High => 2,
-        };
-        // SAFETY: the process-wide default environment, which lives for the process;
-        // `SetBackgroundThreads` locks the pool. Guarded, pools restored on failure.
-        with_code(|code, err| unsafe {
-            ffi::pinrocks_env_set_background_threads(priority, threads, code, err)
-        })
+        set_background_threads(pool.native(), threads)
     }
 
     /// The threads `pool` has.
     pub fn background_threads(pool: ThreadPool) -> i32 {
-        Self::with_default(|env| {
-            // SAFETY: live environment wrapper; `GetBackgroundThreads` locks the pool.
-            unsafe {
-                match pool {
-                    ThreadPool::Low => ffi::rocksdb_env_get_low_priority_background_threads(env),
-                    ThreadPool::High => ffi::rocksdb_env_get_high_priority_background_threads(env),
-                    ThreadPool::Bottom => {
-                        ffi::rocksdb_env_get_bottom_priority_background_threads(env)
-                    }
-                }
-            }
-        })
+        background_threads(pool.native())
     }
+}
 
-    fn with_default<R>(f: impl FnOnce(*mut ffi::rocksdb_env_t) -> R) -> R {
-        // SAFETY: a wrapper of the process-wide default environment, which destroying the
-        // wrapper does not free (`is_default`).
-        unsafe {
-            let env = ffi::rocksdb_create_default_env();
-            let result = f(env);
-            ffi::rocksdb_env_destroy(env);
-            result
+impl ThreadPool {
+    fn native(self) -> Pool {
+        match self {
+            ThreadPool::Bottom => Pool::Bottom,
+            ThreadPool::Low => Pool::Low,
+            ThreadPool::High => Pool::High,
         }
     }
 }
@@ -386,12 +311,8 @@ impl Options {
     ///
     /// Scope: database (`max_background_jobs`).
     pub fn increase_parallelism(&mut self, threads: i32) -> &mut Self {
-        let outcome = pool_size(threads, 1).and_then(|threads| {
-            // SAFETY: live options owned by `self`; guarded, the pools restored on failure.
-            with_code(|code, err| unsafe {
-                ffi::pinrocks_options_increase_parallelism(self.raw.as_ptr(), threads, code, err)
-            })
-        });
+        let outcome =
+            pool_size(threads, 1).and_then(|threads| self.raw.increase_parallelism(threads));
         self.note_failure("increase_parallelism", outcome);
         self
     }
@@ -401,8 +322,7 @@ impl Options {
     ///
     /// Scope: database (`write_buffer_manager`).
     pub fn write_buffer_manager(&mut self, manager: &WriteBufferManager) -> &mut Self {
-        // SAFETY: live options and manager; the options copy its `shared_ptr`.
-        unsafe { ffi::rocksdb_options_set_write_buffer_manager(self.raw_mut(), manager.raw()) };
+        self.raw.set_write_buffer_manager(&manager.inner.handle);
         self.write_buffer_manager = Some(Arc::new(manager.clone()));
         self
     }
@@ -414,8 +334,7 @@ impl Options {
     ///
     /// Scope: database (`sst_file_manager`).
     pub fn sst_file_manager(&mut self, manager: &SstFileManager) -> &mut Self {
-        // SAFETY: live options and manager; the options copy its `shared_ptr`.
-        unsafe { ffi::rocksdb_options_set_sst_file_manager(self.raw_mut(), manager.raw()) };
+        self.raw.set_sst_file_manager(&manager.inner.0);
         self.sst_file_manager = true;
         self
     }
@@ -426,8 +345,7 @@ impl Options {
     ///
     /// Scope: database (`row_cache`).
     pub fn row_cache(&mut self, cache: &Cache) -> &mut Self {
-        // SAFETY: live options and cache; the options copy its `shared_ptr`.
-        unsafe { ffi::rocksdb_options_set_row_cache(self.raw_mut(), cache.raw()) };
+        self.raw.set_row_cache(cache.handle());
         self
     }
 }

@@ -4,12 +4,12 @@
 
 use std::ffi::c_int;
 
-use crate::options::contract::{check_raw, input_breach, lookup, serialized, Asked};
+use crate::options::contract::{check_options, input_breach, lookup, Asked};
 use crate::options::contract_rules::{Rule, Scope};
 use crate::options::db_options::Options;
+use crate::raw::c_consts::{OPTION_SCOPE_CF, OPTION_SCOPE_DB, OPTION_SCOPE_TABLE};
 use crate::raw::cstr::pairs;
-use crate::raw::error::{ErrPtr, Error, ErrorKind, Result};
-use crate::raw::ffi;
+use crate::raw::error::{Error, ErrorKind, Result};
 use crate::raw::pairs::string_to_map;
 
 impl Options {
@@ -50,27 +50,9 @@ impl Options {
         let pairs = pairs(options)?;
         // Parsed into a copy, checked against the option table as RocksDB will use it,
         // and only then kept: all or none.
-        // SAFETY: live options, read only; the copy is a new handle, ours alone (NULL only
-        // on allocation failure, which `from_raw` refuses).
-        let candidate =
-            unsafe { Options::from_raw(ffi::rocksdb_options_create_copy(self.raw_mut())) };
-        let (mut refused, mut code, mut err) = (0usize, 0, ErrPtr::new());
-        // SAFETY: live options, ours alone; `pairs` holds as many NUL-terminated names as
-        // values, and `scopes` one scope each, alive for the call (RocksDB copies them).
-        // Guarded.
-        unsafe {
-            ffi::pinrocks_options_set_by_name(
-                candidate.raw.as_ptr(),
-                pairs.keys.len(),
-                pairs.keys.as_ptr(),
-                pairs.values.as_ptr(),
-                scopes.as_ptr(),
-                &mut refused,
-                &mut code,
-                err.as_out(),
-            )
-        };
-        match err.check_with_code(Some(code)) {
+        let mut candidate = Options::from_handle(self.raw.copy());
+        let (parsed, refused) = candidate.raw.set_by_name(&pairs, &scopes);
+        match parsed {
             Ok(()) => {}
             Err(Error::RocksDb { kind, message })
                 if matches!(
@@ -88,8 +70,7 @@ impl Options {
             }
             Err(other) => return Err(other),
         }
-        // SAFETY: live options, ours alone, unchanged during the call.
-        unsafe { check_raw(candidate.raw.as_ptr()) }?;
+        check_options(&candidate.raw)?;
         // The copy shares every object the options point at (Env, comparator, caches by
         // shared_ptr), so it replaces them whole; the old handle is freed with `candidate`.
         std::mem::swap(&mut self.raw, &mut { candidate }.raw);
@@ -111,13 +92,8 @@ impl Options {
     /// # Ok(()) }
     /// ```
     pub fn get_by_name(&self, name: &str) -> Result<Option<String>> {
-        for scope in [
-            ffi::PINROCKS_OPTION_SCOPE_DB,
-            ffi::PINROCKS_OPTION_SCOPE_CF,
-            ffi::PINROCKS_OPTION_SCOPE_TABLE,
-        ] {
-            // SAFETY: live options, only read (`&self`) during the call.
-            let pairs = unsafe { serialized(self.raw(), scope as c_int) }?;
+        for scope in [OPTION_SCOPE_DB, OPTION_SCOPE_CF, OPTION_SCOPE_TABLE] {
+            let pairs = self.raw.serialized(scope)?;
             if let Some((_, value)) = pairs.into_iter().find(|(n, _)| n == name) {
                 return Ok(Some(value));
             }
@@ -160,14 +136,10 @@ fn scope_by_name(name: &str, value: &str) -> Result<c_int> {
     let top = name.split('.').next().unwrap_or(name);
     let live = |scope| lookup(scope, top).filter(|row| row.rule != Rule::Ignored);
     let (scope, code) = match (live(Scope::Db), live(Scope::Cf)) {
-        (Some(_), _) => (Scope::Db, ffi::PINROCKS_OPTION_SCOPE_DB),
-        (None, Some(_)) => (Scope::Cf, ffi::PINROCKS_OPTION_SCOPE_CF),
-        (None, None) if lookup(Scope::Db, top).is_some() => {
-            (Scope::Db, ffi::PINROCKS_OPTION_SCOPE_DB)
-        }
-        (None, None) if lookup(Scope::Cf, top).is_some() => {
-            (Scope::Cf, ffi::PINROCKS_OPTION_SCOPE_CF)
-        }
+        (Some(_), _) => (Scope::Db, OPTION_SCOPE_DB),
+        (None, Some(_)) => (Scope::Cf, OPTION_SCOPE_CF),
+        (None, None) if lookup(Scope::Db, top).is_some() => (Scope::Db, OPTION_SCOPE_DB),
+        (None, None) if lookup(Scope::Cf, top).is_some() => (Scope::Cf, OPTION_SCOPE_CF),
         (None, None) => {
             return Err(Error::OptionRejected {
                 options: vec![(name.to_owned(), value.to_owned())],

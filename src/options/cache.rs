@@ -3,9 +3,8 @@
 
 use std::sync::Arc;
 
+use crate::raw::cache::CacheHandle;
 use crate::raw::error::{Error, Result};
-use crate::raw::ffi;
-use crate::raw::owned::Owned;
 
 /// A block cache (`rocksdb::Cache`), shared: give it to [`Options::block_cache`] of as many
 /// column families and databases as should share it. Cheap to clone (one cache). Pinned
@@ -38,21 +37,8 @@ use crate::raw::owned::Owned;
 /// [`Reader::get_bytes`]: crate::Reader::get_bytes
 #[derive(Clone)]
 pub struct Cache {
-    inner: Arc<RawCache>,
+    inner: Arc<CacheHandle>,
 }
-
-/// Owns one `rocksdb_cache_t` (a `shared_ptr<Cache>`): the options and table factories it
-/// is given to copy that `shared_ptr`, so the cache lives as long as the last of them.
-/// Dropping it drops this `shared_ptr`; the cache itself lives on while an options object
-/// or table factory still holds it.
-struct RawCache(Owned<ffi::rocksdb_cache_t>);
-
-// SAFETY: RocksDB's caches (`LRUCache`, `HyperClockCache`) are sharded and thread-safe:
-// every operation locks its shard or uses atomics; `set_capacity` and the usage getters
-// are documented as callable from any thread.
-unsafe impl Send for RawCache {}
-// SAFETY: see `Send`.
-unsafe impl Sync for RawCache {}
 
 /// The options of an LRU cache ([`Cache::lru_with`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -80,25 +66,16 @@ impl LruCacheOptions {
 }
 
 impl Cache {
-    /// Takes over a new cache handle.
-    ///
-    /// # Safety
-    /// `raw` must be a live cache handle (a `shared_ptr` to the cache) that nothing else
-    /// frees.
-    unsafe fn from_raw(raw: *mut ffi::rocksdb_cache_t) -> Cache {
+    fn own(handle: CacheHandle) -> Cache {
         Cache {
-            inner: Arc::new(RawCache(
-                // SAFETY: the caller's contract.
-                unsafe { Owned::from_raw(raw) }.expect("RocksDB returned a NULL cache"),
-            )),
+            inner: Arc::new(handle),
         }
     }
 
     /// An LRU cache of `capacity` bytes, sharded as RocksDB chooses (up to 64 shards of at
     /// least 512 KiB).
     pub fn lru(capacity: usize) -> Cache {
-        // SAFETY: plain constructor: a new cache handle, ours alone.
-        unsafe { Cache::from_raw(ffi::rocksdb_cache_create_lru(capacity)) }
+        Cache::own(CacheHandle::lru(capacity))
     }
 
     /// An LRU cache of `capacity` bytes in `2^shard_bits` shards (0 to 19). A block larger
@@ -111,17 +88,8 @@ impl Cache {
                 format!("cache shard bits {shard_bits} (RocksDB takes at most 19)"),
             ));
         }
-        // SAFETY: the options are created, set, used and destroyed here; the cache is new.
-        let raw = unsafe {
-            let options = ffi::rocksdb_lru_cache_options_create();
-            ffi::rocksdb_lru_cache_options_set_capacity(options, capacity);
-            ffi::rocksdb_lru_cache_options_set_num_shard_bits(options, shard_bits as i32);
-            let raw = ffi::rocksdb_cache_create_lru_opts(options);
-            ffi::rocksdb_lru_cache_options_destroy(options);
-            raw
-        };
-        // SAFETY: a new cache handle, ours alone.
-        Ok(unsafe { Cache::from_raw(raw) })
+        let handle = CacheHandle::lru_sharded(capacity, shard_bits as i32);
+        Ok(Cache::own(handle.expect("RocksDB returned a NULL cache")))
     }
 
     /// An LRU cache with every option of RocksDB's `LRUCacheOptions` pinrocks exposes: a
@@ -146,34 +114,20 @@ impl Cache {
                 "cache shard bits (RocksDB takes at most 19)",
             ));
         }
-        let mut err = crate::raw::error::ErrPtr::new();
-        let mut code = 0;
-        // SAFETY: plain constructor; a new cache, or NULL with an error.
-        let raw = unsafe {
-            ffi::pinrocks_cache_create_lru(
-                options.capacity,
-                options.shard_bits.map_or(-1, |b| b as i32),
-                options.high_pri_pool_ratio,
-                u8::from(options.strict_capacity_limit),
-                &mut code,
-                err.as_out(),
-            )
-        };
-        err.check_with_code(Some(code))?;
-        // SAFETY: a new cache handle, ours alone.
-        Ok(unsafe { Cache::from_raw(raw) })
+        CacheHandle::lru_with(
+            options.capacity,
+            options.shard_bits.map_or(-1, |b| b as i32),
+            options.high_pri_pool_ratio,
+            options.strict_capacity_limit,
+        )
+        .map(Cache::own)
     }
 
     /// An LRU cache that never goes over `capacity`: an insert that would (every block
     /// pinned) fails, and the read that needed it fails with an `Incomplete` error,
     /// instead of growing the cache.
     pub fn lru_strict(capacity: usize) -> Cache {
-        // SAFETY: plain constructor: a new cache handle, ours alone.
-        unsafe {
-            Cache::from_raw(ffi::rocksdb_cache_create_lru_with_strict_capacity_limit(
-                capacity,
-            ))
-        }
+        Cache::own(CacheHandle::lru_strict(capacity))
     }
 
     /// A HyperClockCache of `capacity` bytes: lock-free lookups, for many threads reading
@@ -182,51 +136,36 @@ impl Cache {
     ///
     /// Panics if its table (sized from `capacity` up front) cannot be allocated.
     pub fn hyper_clock(capacity: usize, estimated_entry_charge: usize) -> Cache {
-        let (mut code, mut err) = (0, crate::raw::error::ErrPtr::new());
-        // SAFETY: plain constructor, guarded (its table is allocated up front, sized from
-        // `capacity`): NULL on a caught failure.
-        let raw = unsafe {
-            ffi::pinrocks_guarded_cache_create_hyper_clock(
-                &mut code,
-                capacity,
-                estimated_entry_charge,
-                err.as_out(),
-            )
-        };
-        if let Err(e) = err.check_with_code(Some(code)) {
-            panic!("pinrocks: cannot create a HyperClockCache of {capacity} bytes: {e}");
+        match CacheHandle::hyper_clock(capacity, estimated_entry_charge) {
+            Ok(handle) => Cache::own(handle),
+            Err(e) => panic!("pinrocks: cannot create a HyperClockCache of {capacity} bytes: {e}"),
         }
-        // SAFETY: a new cache handle, ours alone (not NULL: no error above).
-        unsafe { Cache::from_raw(raw) }
     }
 
-    pub(crate) fn raw(&self) -> *mut ffi::rocksdb_cache_t {
-        self.inner.0.as_ptr()
+    /// The native cache, to hand to options and table factories.
+    pub(crate) fn handle(&self) -> &CacheHandle {
+        &self.inner
     }
 
     /// Its capacity in bytes.
     pub fn capacity(&self) -> usize {
-        // SAFETY: live cache.
-        unsafe { ffi::rocksdb_cache_get_capacity(self.raw()) }
+        self.inner.capacity()
     }
 
     /// Changes its capacity; shrinking evicts unpinned blocks.
     pub fn set_capacity(&self, capacity: usize) {
-        // SAFETY: live cache; `SetCapacity` is thread-safe.
-        unsafe { ffi::rocksdb_cache_set_capacity(self.raw(), capacity) }
+        self.inner.set_capacity(capacity)
     }
 
     /// Bytes it holds now.
     pub fn usage(&self) -> usize {
-        // SAFETY: live cache.
-        unsafe { ffi::rocksdb_cache_get_usage(self.raw()) }
+        self.inner.usage()
     }
 
     /// Bytes of it that pins hold now: blocks that cannot be evicted until their readers
     /// let go.
     pub fn pinned_usage(&self) -> usize {
-        // SAFETY: live cache.
-        unsafe { ffi::rocksdb_cache_get_pinned_usage(self.raw()) }
+        self.inner.pinned_usage()
     }
 }
 

@@ -1,7 +1,7 @@
 //! How RocksDB compacts: leveled (the default), universal (fewer rewrites, more space), or
 //! FIFO (drop the oldest files: caches, logs with a size budget).
 
-use crate::raw::ffi;
+use crate::raw::options_handle::OptionsHandle;
 
 /// Universal compaction's main knobs (RocksDB's defaults from `Default`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,63 +61,19 @@ pub enum CompactionStyle {
 }
 
 impl CompactionStyle {
-    /// Sets this style and its options.
-    ///
-    /// # Safety
-    /// `options` must be a live options handle.
-    pub(crate) unsafe fn apply(&self, options: *mut ffi::rocksdb_options_t) {
-        // SAFETY: a live handle (the caller's contract). The style's options are created,
-        // copied into `options` by value (`rocksdb_options_set_*_compaction_options`), and
-        // destroyed.
-        unsafe {
-            match self {
-                CompactionStyle::Level => ffi::rocksdb_options_set_compaction_style(
-                    options,
-                    ffi::rocksdb_level_compaction as i32,
-                ),
-                CompactionStyle::Universal(u) => {
-                    ffi::rocksdb_options_set_compaction_style(
-                        options,
-                        ffi::rocksdb_universal_compaction as i32,
-                    );
-                    let raw = ffi::rocksdb_universal_compaction_options_create();
-                    ffi::rocksdb_universal_compaction_options_set_size_ratio(raw, u.size_ratio);
-                    ffi::rocksdb_universal_compaction_options_set_min_merge_width(
-                        raw,
-                        u.min_merge_width,
-                    );
-                    ffi::rocksdb_universal_compaction_options_set_max_merge_width(
-                        raw,
-                        u.max_merge_width,
-                    );
-                    ffi::rocksdb_universal_compaction_options_set_max_size_amplification_percent(
-                        raw,
-                        u.max_size_amplification_percent,
-                    );
-                    ffi::rocksdb_universal_compaction_options_set_allow_trivial_move(
-                        raw,
-                        u8::from(u.allow_trivial_move),
-                    );
-                    ffi::rocksdb_options_set_universal_compaction_options(options, raw);
-                    ffi::rocksdb_universal_compaction_options_destroy(raw);
-                }
-                CompactionStyle::Fifo(f) => {
-                    ffi::rocksdb_options_set_compaction_style(
-                        options,
-                        ffi::rocksdb_fifo_compaction as i32,
-                    );
-                    let raw = ffi::rocksdb_fifo_compaction_options_create();
-                    ffi::rocksdb_fifo_compaction_options_set_max_table_files_size(
-                        raw,
-                        f.max_table_files_size,
-                    );
-                    ffi::rocksdb_fifo_compaction_options_set_allow_compaction(
-                        raw,
-                        u8::from(f.allow_compaction),
-                    );
-                    ffi::rocksdb_options_set_fifo_compaction_options(options, raw);
-                    ffi::rocksdb_fifo_compaction_options_destroy(raw);
-                }
+    /// Sets this style and its options (copied into the options by value).
+    pub(crate) fn apply(&self, options: &mut OptionsHandle) {
+        match self {
+            CompactionStyle::Level => options.set_level_compaction(),
+            CompactionStyle::Universal(u) => options.set_universal_compaction(
+                u.size_ratio,
+                u.min_merge_width,
+                u.max_merge_width,
+                u.max_size_amplification_percent,
+                u.allow_trivial_move,
+            ),
+            CompactionStyle::Fifo(f) => {
+                options.set_fifo_compaction(f.max_table_files_size, f.allow_compaction)
             }
         }
     }

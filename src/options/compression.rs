@@ -3,7 +3,8 @@
 
 use std::ffi::c_int;
 
-use crate::raw::ffi;
+use crate::raw::c_consts::*;
+use crate::raw::options_handle::OptionsHandle;
 
 /// Block compression for SST files. Only the algorithms compiled in (the `lz4`, `zstd`,
 /// `snappy`, `zlib` and `bzip2` features, all on by default) can be used; RocksDB rejects
@@ -29,13 +30,13 @@ pub enum Compression {
 impl Compression {
     pub(crate) fn raw(self) -> c_int {
         (match self {
-            Compression::None => ffi::rocksdb_no_compression,
-            Compression::Snappy => ffi::rocksdb_snappy_compression,
-            Compression::Lz4 => ffi::rocksdb_lz4_compression,
-            Compression::Lz4hc => ffi::rocksdb_lz4hc_compression,
-            Compression::Zstd => ffi::rocksdb_zstd_compression,
-            Compression::Zlib => ffi::rocksdb_zlib_compression,
-            Compression::Bzip2 => ffi::rocksdb_bz2_compression,
+            Compression::None => NO_COMPRESSION,
+            Compression::Snappy => SNAPPY_COMPRESSION,
+            Compression::Lz4 => LZ4_COMPRESSION,
+            Compression::Lz4hc => LZ4HC_COMPRESSION,
+            Compression::Zstd => ZSTD_COMPRESSION,
+            Compression::Zlib => ZLIB_COMPRESSION,
+            Compression::Bzip2 => BZ2_COMPRESSION,
         }) as c_int
     }
 }
@@ -76,31 +77,10 @@ impl CompressionOptions {
     const DEFAULT_LEVEL: c_int = 32767;
 
     /// Sets these on `options`, for the bottom level if `bottommost`.
-    ///
-    /// # Safety
-    /// `options` must be a live options handle.
-    pub(crate) unsafe fn apply(&self, options: *mut ffi::rocksdb_options_t, bottommost: bool) {
+    pub(crate) fn apply(&self, options: &mut OptionsHandle, bottommost: bool) {
         let level = self.level.unwrap_or(Self::DEFAULT_LEVEL);
         let dict = self.max_dict_bytes as c_int;
-        // SAFETY: a live handle (the caller's contract); plain values copied in. The
-        // window bits and strategy are RocksDB's defaults (-14, 0).
-        unsafe {
-            if bottommost {
-                ffi::rocksdb_options_set_bottommost_compression_options(
-                    options, -14, level, 0, dict, 1,
-                );
-                ffi::rocksdb_options_set_bottommost_compression_options_zstd_max_train_bytes(
-                    options,
-                    self.zstd_max_train_bytes as c_int,
-                    1,
-                );
-            } else {
-                ffi::rocksdb_options_set_compression_options(options, -14, level, 0, dict);
-                ffi::rocksdb_options_set_compression_options_zstd_max_train_bytes(
-                    options,
-                    self.zstd_max_train_bytes as c_int,
-                );
-            }
-        }
+        let train = self.zstd_max_train_bytes as c_int;
+        options.set_compression_options(bottommost, level, dict, train);
     }
 }

@@ -15,13 +15,16 @@
 //! calls, the public view of the table, and the tests that hold the table to RocksDB's own
 //! lists of names.
 
-use std::ffi::c_int;
-
 use crate::options::contract_rules::{Bound, Contract, Rule, Scope};
 use crate::options::contract_table::CONTRACTS;
-use crate::raw::error::{with_code, Error, ErrorKind, Result};
-use crate::raw::ffi;
-use crate::raw::pairs::{collect_pairs, string_to_map};
+use crate::raw::c_consts::{
+    OPTION_SCOPE_BLOCK_BASED, OPTION_SCOPE_CF, OPTION_SCOPE_DB, OPTION_SCOPE_PLAIN,
+    OPTION_SCOPE_TABLE,
+};
+use crate::raw::error::{Error, ErrorKind, Result};
+use crate::raw::options_handle::OptionsHandle;
+use crate::raw::options_text::option_defaults;
+use crate::raw::pairs::string_to_map;
 
 /// The row for `name` in `scope`, if the table has one.
 pub(crate) fn lookup(scope: Scope, name: &str) -> Option<&'static Contract> {
@@ -241,10 +244,10 @@ fn written_by_rocksdb(scope: Scope, name: &str) -> bool {
         .get_or_init(|| {
             let mut names = Vec::new();
             for (scope, code) in [
-                (Scope::Db, ffi::PINROCKS_OPTION_SCOPE_DB),
-                (Scope::Cf, ffi::PINROCKS_OPTION_SCOPE_CF),
-                (Scope::BlockBased, ffi::PINROCKS_OPTION_SCOPE_BLOCK_BASED),
-                (Scope::Plain, ffi::PINROCKS_OPTION_SCOPE_PLAIN),
+                (Scope::Db, OPTION_SCOPE_DB),
+                (Scope::Cf, OPTION_SCOPE_CF),
+                (Scope::BlockBased, OPTION_SCOPE_BLOCK_BASED),
+                (Scope::Plain, OPTION_SCOPE_PLAIN),
             ] {
                 names.extend(defaults(code).into_iter().map(|(n, _)| (scope, n)));
             }
@@ -254,14 +257,10 @@ fn written_by_rocksdb(scope: Scope, name: &str) -> bool {
         .any(|(s, n)| *s == scope && n == name)
 }
 
-/// Each name and value of a default object of `scope` (a `PINROCKS_OPTION_SCOPE_*`), as
-/// RocksDB serializes it (empty if RocksDB could not).
+/// Each name and value of a default object of `scope` (an `OPTION_SCOPE_*`), as RocksDB
+/// serializes it (empty if RocksDB could not).
 fn defaults(scope: u32) -> Vec<(String, String)> {
-    collect_pairs(|f, ctx, code, err| {
-        // SAFETY: `f` matches `ctx`; a guarded call.
-        unsafe { ffi::pinrocks_option_defaults(scope as c_int, f, ctx, code, err) }
-    })
-    .unwrap_or_default()
+    option_defaults(scope).unwrap_or_default()
 }
 
 /// Every breach among `pairs` of `scope` (serialized by RocksDB), nested values checked
@@ -315,22 +314,6 @@ pub(crate) fn table_scope(factory: &str) -> Option<Scope> {
     }
 }
 
-/// Each name and value of `options` in `scope` (a `PINROCKS_OPTION_SCOPE_*`), as RocksDB
-/// serializes them for its OPTIONS file.
-///
-/// # Safety
-/// `options` must be a live options handle, not changed during the call.
-pub(crate) unsafe fn serialized(
-    options: *const ffi::rocksdb_options_t,
-    scope: c_int,
-) -> Result<Vec<(String, String)>> {
-    collect_pairs(|f, ctx, code, err| {
-        // SAFETY: live options (the caller's promise), only read; `f` matches `ctx`.
-        // Guarded.
-        unsafe { ffi::pinrocks_options_serialized(options, scope, f, ctx, code, err) }
-    })
-}
-
 /// The refusal of one option that breaks its contract.
 fn refusal(name: String, value: String, why: String) -> Error {
     Error::OptionRejected {
@@ -344,18 +327,12 @@ fn refusal(name: String, value: String, why: String) -> Error {
 /// table options) against the table, and the rules that join two options: `Err` naming
 /// the first that breaks its contract. Typed-only and deprecated names are refused where
 /// they are set by name, not here.
-///
-/// # Safety
-/// `options` must be a live options handle, not changed during the call.
-pub(crate) unsafe fn check_raw(options: *const ffi::rocksdb_options_t) -> Result<()> {
-    // SAFETY: the caller's promise, for each of the three calls.
-    let (db, cf, table) = unsafe {
-        (
-            serialized(options, ffi::PINROCKS_OPTION_SCOPE_DB as c_int)?,
-            serialized(options, ffi::PINROCKS_OPTION_SCOPE_CF as c_int)?,
-            serialized(options, ffi::PINROCKS_OPTION_SCOPE_TABLE as c_int)?,
-        )
-    };
+pub(crate) fn check_options(options: &OptionsHandle) -> Result<()> {
+    let (db, cf, table) = (
+        options.serialized(OPTION_SCOPE_DB)?,
+        options.serialized(OPTION_SCOPE_CF)?,
+        options.serialized(OPTION_SCOPE_TABLE)?,
+    );
     let checked = |scope, pairs: &[(String, String)]| {
         first_breach(scope, "", pairs, false).map_err(|(n, v, why)| refusal(n, v, why))
     };
@@ -380,9 +357,7 @@ pub(crate) unsafe fn check_raw(options: *const ffi::rocksdb_options_t) -> Result
     // RocksDB's own cross-option rules (the table factory's: a hash index needs a prefix
     // extractor, a format_version it can read back), which an open checks but a family
     // creation and a live change never do.
-    // SAFETY: the caller's promise; only read. Guarded.
-    with_code(|code, err| unsafe { ffi::pinrocks_options_validate(options, code, err) })
-        .map_err(Error::into_option_refusal)?;
+    options.validate().map_err(Error::into_option_refusal)?;
     plain_table_needs_extractor(scope, &get(&cf, "prefix_extractor"), |name| {
         get(&table, name)
     })
@@ -472,14 +447,16 @@ pub fn option_contracts() -> impl Iterator<Item = OptionContract> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::raw::c_consts::OPTION_SCOPE_CUCKOO;
+    use crate::raw::options_text::option_names;
     use std::collections::BTreeSet;
 
     const SCOPES: [(Scope, u32); 5] = [
-        (Scope::Db, ffi::PINROCKS_OPTION_SCOPE_DB),
-        (Scope::Cf, ffi::PINROCKS_OPTION_SCOPE_CF),
-        (Scope::BlockBased, ffi::PINROCKS_OPTION_SCOPE_BLOCK_BASED),
-        (Scope::Plain, ffi::PINROCKS_OPTION_SCOPE_PLAIN),
-        (Scope::Cuckoo, ffi::PINROCKS_OPTION_SCOPE_CUCKOO),
+        (Scope::Db, OPTION_SCOPE_DB),
+        (Scope::Cf, OPTION_SCOPE_CF),
+        (Scope::BlockBased, OPTION_SCOPE_BLOCK_BASED),
+        (Scope::Plain, OPTION_SCOPE_PLAIN),
+        (Scope::Cuckoo, OPTION_SCOPE_CUCKOO),
     ];
 
     /// What RocksDB lists for a default object of `scope`: its names (`mutable_only`: those
@@ -488,20 +465,7 @@ mod tests {
         if with_values {
             return defaults(scope);
         }
-        collect_pairs(|f, ctx, code, err| {
-            // SAFETY: `f` matches `ctx`; a guarded call.
-            unsafe {
-                ffi::pinrocks_option_names(
-                    scope as c_int,
-                    u8::from(mutable_only),
-                    f,
-                    ctx,
-                    code,
-                    err,
-                )
-            }
-        })
-        .unwrap()
+        option_names(scope, mutable_only).unwrap()
     }
 
     /// A test that fails when RocksDB knows a name the table does not: every name each of

@@ -12,7 +12,7 @@ use crate::options::contract_rules::Scope::{BlockBased, Cf, Cuckoo, Db, Plain};
 use crate::options::contract_rules::{
     float, int, one_of, refused, row, zero_or_float, Contract, GIB, KIB, MAX_POOL_THREADS, MIB,
 };
-use crate::raw::ffi;
+use crate::raw::c_consts::MAX_NUM_LEVELS;
 
 /// Integer limits of RocksDB's option types, as bounds.
 const I32_MIN: i128 = i32::MIN as i128;
@@ -921,7 +921,7 @@ pub(crate) const CONTRACTS: &[Contract] = &[
         false,
         int(
             1,
-            ffi::PINROCKS_MAX_NUM_LEVELS as i128,
+            MAX_NUM_LEVELS as i128,
             "arrays allocated per level for every Version, i.e. at every flush and compaction \
              (VersionStorageInfo::VersionStorageInfo, db/version_set.cc); a billion levels throws \
              std::bad_alloc on the flush thread",

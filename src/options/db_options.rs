@@ -8,13 +8,13 @@ use crate::callbacks::comparator::Comparator;
 use crate::callbacks::merge::MergeOperator;
 use crate::options::compaction_style::CompactionStyle;
 use crate::options::compression::{Compression, CompressionOptions};
-use crate::options::contract::check_raw;
+use crate::options::contract::check_options;
 use crate::options::env_owner::{DatabaseBudget, EnvOwner};
 use crate::options::rate_limiter::RateLimiter;
 use crate::options::table_options::{BlockBasedOptions, TableFormat};
-use crate::raw::error::{ErrPtr, Error, Result};
+use crate::raw::error::{Error, Result};
 use crate::raw::ffi;
-use crate::raw::owned::Owned;
+use crate::raw::options_handle::OptionsHandle;
 use crate::raw::setter::setter;
 
 /// What pinrocks needs to know of a column family's options to read it right: its key
@@ -58,7 +58,7 @@ pub(crate) struct FamilyTraits {
 #[doc(alias = "ColumnFamilyOptions")]
 #[doc(alias = "rocksdb_options_t")]
 pub struct Options {
-    pub(crate) raw: Owned<ffi::rocksdb_options_t>,
+    pub(crate) raw: OptionsHandle,
     /// Our copy of the table options: the C API copies them into a new table factory, so
     /// changing one field rebuilds the factory from this.
     pub(super) table: BlockBasedOptions,
@@ -106,14 +106,10 @@ unsafe impl Send for Options {}
 unsafe impl Sync for Options {}
 
 impl Options {
-    /// Takes over `raw` (a whole options handle, freed by `Drop`).
-    ///
-    /// # Safety
-    /// `raw` must be a live options handle that nothing else frees.
-    pub(crate) unsafe fn from_raw(raw: *mut ffi::rocksdb_options_t) -> Self {
+    /// Options over `raw`, with nothing of pinrocks' own set.
+    pub(crate) fn from_handle(raw: OptionsHandle) -> Self {
         Options {
-            // SAFETY: a new object, ours alone (or NULL).
-            raw: unsafe { Owned::from_raw(raw) }.expect("a NULL options handle"),
+            raw,
             table: BlockBasedOptions::default(),
             refused: None,
             comparator: None,
@@ -126,9 +122,7 @@ impl Options {
 
     /// RocksDB's defaults (notably `create_if_missing` is off).
     pub fn new() -> Self {
-        // SAFETY: a new handle (NULL only on allocation failure, which `from_raw` refuses),
-        // ours alone.
-        unsafe { Self::from_raw(ffi::rocksdb_options_create()) }
+        Self::from_handle(OptionsHandle::new())
     }
 
     setter!(
@@ -204,8 +198,7 @@ impl Options {
     ///
     /// Scope: column family (`compression`).
     pub fn compression(&mut self, compression: Compression) -> &mut Self {
-        // SAFETY: `self.raw` is a live options handle owned by `self`.
-        unsafe { ffi::rocksdb_options_set_compression(self.raw.as_ptr(), compression.raw()) };
+        self.raw.set_compression(compression.raw());
         self
     }
 
@@ -214,25 +207,16 @@ impl Options {
     ///
     /// Scope: column family (`merge_operator`).
     pub fn merge_operator(&mut self, operator: &MergeOperator) -> &mut Self {
-        let mut err = ErrPtr::new();
-        let mut code = 0;
+        let mut installed = Ok(());
         operator.install(|name, state, full, partial, destroy| {
-            // SAFETY: live options; the C++ operator takes `state` (and frees it with
-            // `destroy`, also if this call fails) and copies the name.
-            unsafe {
-                ffi::pinrocks_options_set_merge_operator(
-                    self.raw.as_ptr(),
-                    name,
-                    state,
-                    full,
-                    partial,
-                    destroy,
-                    &mut code,
-                    err.as_out(),
-                )
-            }
+            // SAFETY: the operator's name, live for the call, and a new state for its
+            // callbacks, taken over by the C++ operator.
+            installed = unsafe {
+                self.raw
+                    .set_merge_operator(name, state, full, partial, destroy)
+            };
         });
-        self.note_failure("merge_operator", err.check_with_code(Some(code)));
+        self.note_failure("merge_operator", installed);
         self
     }
 
@@ -241,28 +225,24 @@ impl Options {
     ///
     /// Scope: column family (`compaction_filter_factory`).
     pub fn compaction_filter(&mut self, factory: &CompactionFilterFactory) -> &mut Self {
-        let mut err = ErrPtr::new();
-        let mut code = 0;
+        let mut installed = Ok(());
         factory.install(
             |name, state, create, filter, destroy_filter, destroy_factory| {
-                // SAFETY: live options; the C++ factory takes `state` (and frees it with
-                // `destroy_factory`, also if this call fails) and copies the name.
-                unsafe {
-                    ffi::pinrocks_options_set_compaction_filter_factory(
-                        self.raw.as_ptr(),
+                // SAFETY: the factory's name, live for the call, and a new state for its
+                // callbacks, taken over by the C++ factory.
+                installed = unsafe {
+                    self.raw.set_compaction_filter_factory(
                         name,
                         state,
                         create,
                         filter,
                         destroy_filter,
                         destroy_factory,
-                        &mut code,
-                        err.as_out(),
                     )
-                }
+                };
             },
         );
-        self.note_failure("compaction_filter", err.check_with_code(Some(code)));
+        self.note_failure("compaction_filter", installed);
         self
     }
 
@@ -273,7 +253,7 @@ impl Options {
     pub fn comparator(&mut self, comparator: &Comparator) -> &mut Self {
         // SAFETY: live options; RocksDB keeps the pointer, and `self.comparator` (then every
         // database opened with these options) keeps the comparator alive.
-        unsafe { ffi::rocksdb_options_set_comparator(self.raw.as_ptr(), comparator.raw()) };
+        unsafe { self.raw.set_comparator(comparator.raw()) };
         self.comparator = Some(comparator.clone());
         self
     }
@@ -295,18 +275,7 @@ impl Options {
     /// Scope: column family (`compression_per_level`).
     pub fn compression_per_level(&mut self, levels: &[Compression]) -> &mut Self {
         let raw: Vec<c_int> = levels.iter().map(|c| c.raw()).collect();
-        let (mut code, mut err) = (0, crate::raw::error::ErrPtr::new());
-        // SAFETY: live options; RocksDB copies the array (guarded: a vector of its length).
-        unsafe {
-            ffi::pinrocks_guarded_options_set_compression_per_level(
-                &mut code,
-                self.raw.as_ptr(),
-                raw.as_ptr(),
-                raw.len(),
-                err.as_out(),
-            )
-        };
-        if let Err(e) = err.check_with_code(Some(code)) {
+        if let Err(e) = self.raw.set_compression_per_level(&raw) {
             panic!("pinrocks: cannot set {} compressions: {e}", raw.len());
         }
         self
@@ -316,10 +285,7 @@ impl Options {
     ///
     /// Scope: column family (`bottommost_compression`).
     pub fn bottommost_compression(&mut self, compression: Compression) -> &mut Self {
-        // SAFETY: live options.
-        unsafe {
-            ffi::rocksdb_options_set_bottommost_compression(self.raw.as_ptr(), compression.raw())
-        };
+        self.raw.set_bottommost_compression(compression.raw());
         self
     }
 
@@ -327,8 +293,7 @@ impl Options {
     ///
     /// Scope: column family (`compression_opts`).
     pub fn compression_options(&mut self, options: &CompressionOptions) -> &mut Self {
-        // SAFETY: live options.
-        unsafe { options.apply(self.raw.as_ptr(), false) };
+        options.apply(&mut self.raw, false);
         self
     }
 
@@ -336,8 +301,7 @@ impl Options {
     ///
     /// Scope: column family (`bottommost_compression_opts`).
     pub fn bottommost_compression_options(&mut self, options: &CompressionOptions) -> &mut Self {
-        // SAFETY: live options.
-        unsafe { options.apply(self.raw.as_ptr(), true) };
+        options.apply(&mut self.raw, true);
         self
     }
 
@@ -346,8 +310,7 @@ impl Options {
     /// Scope: column family (`compaction_style`, `compaction_options_universal`,
     /// `compaction_options_fifo`).
     pub fn compaction_style(&mut self, style: CompactionStyle) -> &mut Self {
-        // SAFETY: live options.
-        unsafe { style.apply(self.raw.as_ptr()) };
+        style.apply(&mut self.raw);
         self
     }
 
@@ -400,8 +363,7 @@ impl Options {
             WalRecoveryMode::PointInTimeRecovery => 2,
             WalRecoveryMode::SkipAnyCorruptedRecords => 3,
         };
-        // SAFETY: live options.
-        unsafe { ffi::rocksdb_options_set_wal_recovery_mode(self.raw.as_ptr(), raw) };
+        self.raw.set_wal_recovery_mode(raw);
         self
     }
 
@@ -410,8 +372,7 @@ impl Options {
     ///
     /// Scope: database (`rate_limiter`).
     pub fn rate_limiter(&mut self, limiter: &RateLimiter) -> &mut Self {
-        // SAFETY: live options and limiter; the options copy its shared_ptr.
-        unsafe { ffi::rocksdb_options_set_ratelimiter(self.raw.as_ptr(), limiter.raw()) };
+        self.raw.set_ratelimiter(limiter.handle());
         self
     }
 
@@ -421,8 +382,7 @@ impl Options {
     ///
     /// Scope: database (`statistics`).
     pub fn enable_statistics(&mut self) -> &mut Self {
-        // SAFETY: live options.
-        unsafe { ffi::rocksdb_options_enable_statistics(self.raw.as_ptr()) };
+        self.raw.enable_statistics();
         self
     }
 
@@ -432,15 +392,6 @@ impl Options {
             self.refused
                 .get_or_insert_with(|| format!("{setting}: {e}"));
         }
-    }
-
-    pub(crate) fn raw(&self) -> *const ffi::rocksdb_options_t {
-        self.raw.as_ptr()
-    }
-
-    /// The handle, to change (borrowed exclusively with `self`).
-    pub(crate) fn raw_mut(&mut self) -> *mut ffi::rocksdb_options_t {
-        self.raw.as_ptr()
     }
 
     /// The raw `rocksdb_options_t`, for the C API in [`ffi`](crate::ffi) where pinrocks has
@@ -478,8 +429,7 @@ impl Options {
             ));
         }
         // Every option as RocksDB will use it, against the option table.
-        // SAFETY: live options, only read (`&self`) during the call.
-        unsafe { check_raw(self.raw()) }?;
+        check_options(&self.raw)?;
         // `LRUCacheOptions::MakeSharedCache` makes no cache for 20 shard bits or more
         // (cache/lru_cache.cc), and the table factory then silently uses a default one.
         match self.table.block_cache_shard_bits.filter(|&bits| bits >= 20) {

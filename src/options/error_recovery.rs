@@ -5,7 +5,6 @@
 use std::time::Duration;
 
 use crate::options::db_options::Options;
-use crate::raw::ffi;
 
 /// The longest wait between tries, in microseconds: RocksDB adds the wait to the clock's
 /// microseconds and keeps the deadline in a signed 64-bit integer, which a wait near
@@ -22,8 +21,7 @@ impl Options {
     /// Scope: database (`max_bgerror_resume_count`).
     pub fn max_bgerror_resume_count(&mut self, count: u32) -> &mut Self {
         let count = i32::try_from(count).unwrap_or(i32::MAX);
-        // SAFETY: live options handle owned by `self`.
-        unsafe { ffi::rocksdb_options_set_max_bgerror_resume_count(self.raw.as_ptr(), count) };
+        self.raw.set_max_bgerror_resume_count(count);
         self
     }
 
@@ -36,10 +34,7 @@ impl Options {
         let micros = interval
             .as_micros()
             .min(u128::from(MAX_RETRY_INTERVAL_MICROS)) as u64;
-        // SAFETY: live options handle owned by `self`.
-        unsafe {
-            ffi::rocksdb_options_set_bgerror_resume_retry_interval(self.raw.as_ptr(), micros)
-        };
+        self.raw.set_bgerror_resume_retry_interval(micros);
         self
     }
 }

@@ -3,19 +3,18 @@
 //! can stop the disk as a power loss would, drop what was not synced, and inject I/O errors,
 //! then see what the database kept and what it reported.
 
-use std::ptr::NonNull;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::options::db_options::Options;
 use crate::options::env_owner::{DatabaseOnEnv, EnvKeeper};
-use crate::raw::error::{with_code, ErrPtr, Error, Result};
-use crate::raw::ffi;
+use crate::raw::envs::{self as fault, FaultFsHandle};
+use crate::raw::error::{Error, Result};
 
 /// Owns the native file system and the `Env` over it.
 struct RawFaultFs {
-    raw: NonNull<ffi::pinrocks_fault_fs_t>,
+    raw: FaultFsHandle,
     /// Over a file system in memory (`FaultFs::in_memory`).
     in_memory: bool,
     /// Databases open on it (each from before RocksDB opens it until it has closed): a
@@ -41,23 +40,6 @@ impl EnvKeeper for RawFaultFs {
 
     fn in_memory(&self) -> bool {
         self.in_memory
-    }
-}
-
-// SAFETY: `FaultInjectionTestFS` guards its state with its own mutex and is used by RocksDB
-// from every thread; the error contexts it injects from are per thread by design
-// (`ThreadLocalPtr`). The `Env` over it is RocksDB's `CompositeEnvWrapper`, shared by all of
-// RocksDB's threads.
-unsafe impl Send for RawFaultFs {}
-// SAFETY: see `Send`.
-unsafe impl Sync for RawFaultFs {}
-
-impl Drop for RawFaultFs {
-    fn drop(&mut self) {
-        // SAFETY: owned, destroyed once, after every database on it has closed (each keeps
-        // a `FaultFs` until its close returned) and every options handle pointing at it has
-        // dropped (each keeps one too).
-        unsafe { ffi::pinrocks_fault_fs_destroy(self.raw.as_ptr()) };
     }
 }
 
@@ -88,13 +70,13 @@ pub enum FaultKind {
 }
 
 impl FaultKind {
-    fn code(self) -> i32 {
-        (match self {
-            FaultKind::Read => ffi::PINROCKS_FAULT_READ,
-            FaultKind::Write => ffi::PINROCKS_FAULT_WRITE,
-            FaultKind::MetadataRead => ffi::PINROCKS_FAULT_METADATA_READ,
-            FaultKind::MetadataWrite => ffi::PINROCKS_FAULT_METADATA_WRITE,
-        }) as i32
+    fn code(self) -> u32 {
+        match self {
+            FaultKind::Read => fault::READ,
+            FaultKind::Write => fault::WRITE,
+            FaultKind::MetadataRead => fault::METADATA_READ,
+            FaultKind::MetadataWrite => fault::METADATA_WRITE,
+        }
     }
 }
 
@@ -152,36 +134,23 @@ impl FaultFs {
     }
 
     fn create(in_memory: bool) -> Result<FaultFs> {
-        // SAFETY: plain constructor; NULL only with an error.
-        let raw = with_code(|code, err| unsafe {
-            ffi::pinrocks_fault_fs_create(u8::from(in_memory), code, err)
-        })?;
-        let raw =
-            NonNull::new(raw).expect("pinrocks_fault_fs_create returned NULL without an error");
         Ok(FaultFs(Arc::new(RawFaultFs {
-            raw,
+            raw: FaultFsHandle::new(in_memory)?,
             in_memory,
             open_databases: AtomicUsize::new(0),
         })))
-    }
-
-    fn raw(&self) -> *mut ffi::pinrocks_fault_fs_t {
-        self.0.raw.as_ptr()
     }
 
     /// Stops the file system: from now on every file operation of every database on it
     /// fails with `error`, as a machine that lost power (or a dead or full disk) would.
     pub fn stop(&self, error: StopError) {
         let error = match error {
-            StopError::PowerLoss => ffi::PINROCKS_FAULT_STOP_POWER_LOSS,
-            StopError::IoError => ffi::PINROCKS_FAULT_STOP_IO_ERROR,
-            StopError::NoSpace => ffi::PINROCKS_FAULT_STOP_NO_SPACE,
+            StopError::PowerLoss => fault::STOP_POWER_LOSS,
+            StopError::IoError => fault::STOP_IO_ERROR,
+            StopError::NoSpace => fault::STOP_NO_SPACE,
         };
         // Only a failed allocation could fail this, and then the file system runs on.
-        // SAFETY: live file system; guarded.
-        let _ = with_code(|code, err| unsafe {
-            ffi::pinrocks_fault_fs_stop(self.raw(), error as i32, code, err)
-        });
+        let _ = self.0.raw.stop(error);
     }
 
     /// RocksDB's sleeps last at most `max` from now on (`None`: as long as RocksDB asks).
@@ -205,8 +174,7 @@ impl FaultFs {
         let micros = max.map_or(i64::MAX, |max| {
             i64::try_from(max.as_micros()).unwrap_or(i64::MAX)
         });
-        // SAFETY: live file system; an atomic store, cannot fail or throw.
-        unsafe { ffi::pinrocks_fault_fs_cap_sleeps(self.raw(), micros) };
+        self.0.raw.cap_sleeps(micros);
     }
 
     /// After a [`stop`](Self::stop), what a power loss leaves: drops every file's data
@@ -216,7 +184,7 @@ impl FaultFs {
     /// [`Error::InvalidInput`] while one is open (its files would lose data it still writes;
     /// an SST writer or a backup engine working on it is not counted: finish them first).
     pub fn restart_after_power_loss(&self) -> Result<()> {
-        self.restart(ffi::PINROCKS_FAULT_DROP_UNSYNCED, 0)
+        self.restart(fault::DROP_UNSYNCED, 0)
     }
 
     /// As [`restart_after_power_loss`](Self::restart_after_power_loss), but of each file's
@@ -224,7 +192,7 @@ impl FaultFs {
     /// some of its cache before the power went would leave it: a WAL may end in a torn
     /// record.
     pub fn restart_after_partial_power_loss(&self, seed: u32) -> Result<()> {
-        self.restart(ffi::PINROCKS_FAULT_DROP_RANDOM_UNSYNCED, seed)
+        self.restart(fault::DROP_RANDOM_UNSYNCED, seed)
     }
 
     /// After a [`stop`](Self::stop), runs again with nothing lost: the disk is back (space
@@ -234,14 +202,14 @@ impl FaultFs {
     /// killed, its page cache intact), but it is durable only once a flush persists it
     /// (syncing the WAL does not reach a WAL closed before the restart).
     pub fn restart_intact(&self) -> Result<()> {
-        self.restart(ffi::PINROCKS_FAULT_KEEP_UNSYNCED, 0)
+        self.restart(fault::KEEP_UNSYNCED, 0)
     }
 
     fn restart(&self, drop: u32, seed: u32) -> Result<()> {
         let open = self.0.open_databases.load(Ordering::Acquire);
-        if drop != ffi::PINROCKS_FAULT_KEEP_UNSYNCED && open > 0 {
+        if drop != fault::KEEP_UNSYNCED && open > 0 {
             return Err(Error::invalid(
-                if drop == ffi::PINROCKS_FAULT_DROP_RANDOM_UNSYNCED {
+                if drop == fault::DROP_RANDOM_UNSYNCED {
                     "restart_after_partial_power_loss"
                 } else {
                     "restart_after_power_loss"
@@ -249,10 +217,7 @@ impl FaultFs {
                 format!("{open} database(s) still open on this FaultFs: drop them first"),
             ));
         }
-        // SAFETY: live file system; guarded.
-        with_code(|code, err| unsafe {
-            ffi::pinrocks_fault_fs_restart(self.raw(), drop as i32, seed, code, err)
-        })
+        self.0.raw.restart(drop, seed)
     }
 
     /// Fails one in `one_in` of this thread's file operations of `kind` (1: every one) with
@@ -285,45 +250,17 @@ impl FaultFs {
         seed: u32,
     ) {
         let one_in = i32::try_from(one_in).unwrap_or(i32::MAX);
-        let (retryable, data_loss) = (u8::from(retryable), u8::from(data_loss));
-        if background {
-            // SAFETY: live file system; the kind is one of the four codes; atomics only.
-            unsafe {
-                ffi::pinrocks_fault_fs_inject_background(
-                    self.raw(),
-                    kind.code(),
-                    seed,
-                    one_in,
-                    retryable,
-                    data_loss,
-                )
-            };
-            return;
-        }
-        let (mut code, mut err) = (0, ErrPtr::new());
-        // SAFETY: live file system; guarded.
-        unsafe {
-            ffi::pinrocks_fault_fs_inject(
-                self.raw(),
-                kind.code(),
-                seed,
-                one_in,
-                retryable,
-                data_loss,
-                &mut code,
-                err.as_out(),
-            )
-        };
         // Only a failed allocation could fail this, and then nothing is injected.
-        let _ = err.check_with_code(Some(code));
+        let _ = self
+            .0
+            .raw
+            .inject(background, kind.code(), seed, one_in, retryable, data_loss);
     }
 
     /// How many errors of `kind` were injected into this thread's operations since the last
     /// call (or since injection began), resetting the count.
     pub fn take_injected_count(&self, kind: FaultKind) -> usize {
-        // SAFETY: live file system; guarded.
-        let count = unsafe { ffi::pinrocks_fault_fs_injected(self.raw(), kind.code()) };
-        count.max(0) as usize
+        self.0.raw.take_injected(false, kind.code())
     }
 
     /// Fails one in `one_in` of the file operations of `kind` made by each flush and each
@@ -359,9 +296,7 @@ impl FaultFs {
     /// for the count rather than read it once), or at its thread's next job if it had
     /// neither.
     pub fn take_background_injected_count(&self, kind: FaultKind) -> usize {
-        // SAFETY: live file system; the kind is one of the four codes; an atomic exchange.
-        let count = unsafe { ffi::pinrocks_fault_fs_background_injected(self.raw(), kind.code()) };
-        count.max(0) as usize
+        self.0.raw.take_injected(true, kind.code())
     }
 }
 
@@ -375,12 +310,9 @@ impl Options {
     pub fn fault_fs(&mut self, fs: &FaultFs) -> &mut Self {
         // Only a failed allocation could fail this (the `Env` is set first): then no
         // background injection.
-        // SAFETY: live options and file system; RocksDB keeps the `Env` pointer, which
-        // `self.env_owner` (then every database opened with these options) keeps alive; the
-        // listener holds its own references to the file system's parts. Guarded.
-        let _ = with_code(|code, err| unsafe {
-            ffi::pinrocks_options_set_fault_fs(self.raw.as_ptr(), fs.raw(), code, err)
-        });
+        // SAFETY: RocksDB keeps the `Env` pointer, which `self.env_owner` (then every
+        // database opened with these options) keeps alive.
+        let _ = unsafe { fs.0.raw.install(&mut self.raw) };
         self.env_owner = Some(fs.0.clone());
         self
     }

@@ -3,14 +3,14 @@
 //! cuckoo format: RocksDB 11.8.1's cuckoo builder drops every value whose length differs
 //! from the file's first (and every merge) and still reports the flush done.
 
-use std::ffi::c_int;
-
 use crate::callbacks::prefix_extractor::CustomPrefix;
-use crate::options::contract::serialized;
 use crate::options::db_options::Options;
 use crate::options::table_options::TableFormat;
-use crate::raw::error::{with_code, ErrPtr, Error};
-use crate::raw::ffi;
+use crate::raw::c_consts::{
+    MEMTABLE_HASH_LINK_LIST, MEMTABLE_HASH_SKIP_LIST, MEMTABLE_SKIP_LIST, MEMTABLE_VECTOR,
+    OPTION_SCOPE_CF, OPTION_SCOPE_TABLE, PREFIX_CAPPED, PREFIX_FIXED,
+};
+use crate::raw::error::Error;
 use crate::raw::setter::setter;
 
 /// How a key's prefix is taken, for prefix bloom filters and prefix seeks. For any other
@@ -143,13 +143,10 @@ impl Options {
     /// Scope: column family (`prefix_extractor`).
     pub fn prefix_extractor(&mut self, extractor: PrefixExtractor) -> &mut Self {
         let (kind, len) = match extractor {
-            PrefixExtractor::Fixed(n) => (ffi::PINROCKS_PREFIX_FIXED, n),
-            PrefixExtractor::Capped(n) => (ffi::PINROCKS_PREFIX_CAPPED, n),
+            PrefixExtractor::Fixed(n) => (PREFIX_FIXED, n),
+            PrefixExtractor::Capped(n) => (PREFIX_CAPPED, n),
         };
-        // SAFETY: live options; the C++ side makes the extractor and shares it by shared_ptr.
-        let reported = with_code(|code, err| unsafe {
-            ffi::pinrocks_options_set_prefix_extractor(self.raw_mut(), kind as i32, len, code, err)
-        });
+        let reported = self.raw.set_prefix_extractor(kind, len);
         self.note_failure("prefix_extractor", reported);
         self
     }
@@ -162,9 +159,7 @@ impl Options {
         let raw = extractor.to_raw();
         // SAFETY: live options; `raw` is new and taken over by the options (freed by them
         // if the call fails).
-        let reported = with_code(|code, err| unsafe {
-            ffi::pinrocks_options_set_custom_prefix_extractor(self.raw_mut(), raw, code, err)
-        });
+        let reported = unsafe { self.raw.set_custom_prefix_extractor(raw) };
         self.note_failure("custom_prefix_extractor", reported);
         self
     }
@@ -189,46 +184,24 @@ impl Options {
     /// Scope: column family (`memtable_factory`).
     pub fn memtable(&mut self, memtable: Memtable) -> &mut Self {
         let (kind, count, height, branching) = match memtable {
-            Memtable::SkipList => (ffi::PINROCKS_MEMTABLE_SKIP_LIST, 0, 0, 0),
-            Memtable::Vector { reserve } => (ffi::PINROCKS_MEMTABLE_VECTOR, reserve, 0, 0),
+            Memtable::SkipList => (MEMTABLE_SKIP_LIST, 0, 0, 0),
+            Memtable::Vector { reserve } => (MEMTABLE_VECTOR, reserve, 0, 0),
             Memtable::HashSkipList {
                 buckets,
                 height,
                 branching,
-            } => (
-                ffi::PINROCKS_MEMTABLE_HASH_SKIP_LIST,
-                buckets,
-                height,
-                branching,
-            ),
-            Memtable::HashLinkList { buckets } => {
-                (ffi::PINROCKS_MEMTABLE_HASH_LINK_LIST, buckets, 0, 0)
-            }
+            } => (MEMTABLE_HASH_SKIP_LIST, buckets, height, branching),
+            Memtable::HashLinkList { buckets } => (MEMTABLE_HASH_LINK_LIST, buckets, 0, 0),
         };
         if let Err(e) = memtable.check() {
             self.note_failure("memtable", Err(e));
             return self;
         }
-        let concurrent = u8::from(matches!(
-            memtable,
-            Memtable::SkipList | Memtable::Vector { .. }
-        ));
-        let mut err = ErrPtr::new();
-        let mut code = 0;
-        // SAFETY: live options; the factory is made and shared in C++; a plain flag.
-        unsafe {
-            ffi::pinrocks_options_set_memtable(
-                self.raw_mut(),
-                kind as i32,
-                count,
-                height,
-                branching,
-                &mut code,
-                err.as_out(),
-            );
-            ffi::rocksdb_options_set_allow_concurrent_memtable_write(self.raw_mut(), concurrent);
-        }
-        self.note_failure("memtable", err.check_with_code(Some(code)));
+        let concurrent = matches!(memtable, Memtable::SkipList | Memtable::Vector { .. });
+        let made = self
+            .raw
+            .set_memtable(kind, count, height, branching, concurrent);
+        self.note_failure("memtable", made);
         self
     }
 
@@ -239,21 +212,17 @@ impl Options {
     ///
     /// Scope: column family (`table_factory`).
     pub fn plain_table(&mut self, table: &PlainTableOptions) -> &mut Self {
-        // SAFETY: live options; plain values; the options own the new factory.
-        unsafe {
-            ffi::rocksdb_options_set_plain_table_factory(
-                self.raw_mut(),
-                0, // kPlainTableVariableLength: a fixed length is not checked on write
-                table.bloom_bits_per_key,
-                table.hash_table_ratio,
-                table.index_sparseness,
-                0, // huge_page_tlb_size: no huge pages
-                // EncodingType: kPlain 0, kPrefix 1.
-                u8::from(table.prefix_encoding) as std::ffi::c_char,
-                u8::from(table.full_scan_mode),
-                u8::from(table.store_index_in_file),
-            )
-        };
+        self.raw.set_plain_table_factory(
+            0, // kPlainTableVariableLength: a fixed length is not checked on write
+            table.bloom_bits_per_key,
+            table.hash_table_ratio,
+            table.index_sparseness,
+            0, // huge_page_tlb_size: no huge pages
+            // EncodingType: kPlain 0, kPrefix 1.
+            u8::from(table.prefix_encoding) as std::ffi::c_char,
+            u8::from(table.full_scan_mode),
+            u8::from(table.store_index_in_file),
+        );
         self.format = TableFormat::Plain {
             needs_extractor: table.prefix_encoding || table.hash_table_ratio != 0.0,
         };
@@ -263,13 +232,10 @@ impl Options {
     /// The table format RocksDB will use, read back from it (a table factory set by name
     /// changes it behind the typed setters).
     pub(crate) fn format_in_force(&self) -> crate::raw::error::Result<TableFormat> {
-        // SAFETY: live options, only read during the calls.
-        let (cf, table) = unsafe {
-            (
-                serialized(self.raw(), ffi::PINROCKS_OPTION_SCOPE_CF as c_int)?,
-                serialized(self.raw(), ffi::PINROCKS_OPTION_SCOPE_TABLE as c_int)?,
-            )
-        };
+        let (cf, table) = (
+            self.raw.serialized(OPTION_SCOPE_CF)?,
+            self.raw.serialized(OPTION_SCOPE_TABLE)?,
+        );
         let get = |pairs: &[(String, String)], name: &str| {
             pairs
                 .iter()

@@ -2,34 +2,14 @@
 //! the real clock): databases whose files live in this process's memory only, for tests,
 //! fuzzers and scratch data that need no disk.
 
-use std::ptr::NonNull;
 use std::sync::Arc;
 
 use crate::options::db_options::Options;
 use crate::options::env_owner::{DatabaseOnEnv, EnvKeeper};
-use crate::raw::error::{with_code, Result};
-use crate::raw::ffi;
+use crate::raw::envs::MemEnvHandle;
+use crate::raw::error::Result;
 
-/// Owns the native in-memory `Env`.
-struct RawMemEnv(NonNull<ffi::pinrocks_mem_env_t>);
-
-// SAFETY: RocksDB's `MockFileSystem` (env/mock_env.cc) guards its file map with a mutex, and
-// each file its own data (sizes atomic); the `Env` over it is a `CompositeEnvWrapper` of the
-// default `Env`'s threads and clock, used by RocksDB from every thread. Slices into a file's
-// buffer (mmap reads) are refused at open.
-unsafe impl Send for RawMemEnv {}
-// SAFETY: see `Send`.
-unsafe impl Sync for RawMemEnv {}
-
-impl Drop for RawMemEnv {
-    fn drop(&mut self) {
-        // SAFETY: owned, destroyed once, after every database and options handle pointing
-        // at it has let go (each keeps a `MemEnv`).
-        unsafe { ffi::pinrocks_mem_env_destroy(self.0.as_ptr()) };
-    }
-}
-
-impl EnvKeeper for RawMemEnv {
+impl EnvKeeper for MemEnvHandle {
     fn hold_for_database(self: Arc<Self>) -> DatabaseOnEnv {
         Box::new(self)
     }
@@ -67,7 +47,7 @@ impl EnvKeeper for RawMemEnv {
 /// # Ok(()) }
 /// ```
 #[derive(Clone)]
-pub struct MemEnv(Arc<RawMemEnv>);
+pub struct MemEnv(Arc<MemEnvHandle>);
 
 impl std::fmt::Debug for MemEnv {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -78,11 +58,7 @@ impl std::fmt::Debug for MemEnv {
 impl MemEnv {
     /// A new, empty file system in memory.
     pub fn new() -> Result<MemEnv> {
-        // SAFETY: plain constructor; NULL only with an error.
-        let raw = with_code(|code, err| unsafe { ffi::pinrocks_mem_env_create(code, err) })?;
-        let raw =
-            NonNull::new(raw).expect("pinrocks_mem_env_create returned NULL without an error");
-        Ok(MemEnv(Arc::new(RawMemEnv(raw))))
+        Ok(MemEnv(Arc::new(MemEnvHandle::new()?)))
     }
 }
 
@@ -94,7 +70,7 @@ impl Options {
     pub fn mem_env(&mut self, env: &MemEnv) -> &mut Self {
         // SAFETY: live options and env; RocksDB keeps the `Env` pointer, which
         // `self.env_owner` (then every database opened with these options) keeps alive.
-        unsafe { ffi::pinrocks_options_set_mem_env(self.raw.as_ptr(), env.0 .0.as_ptr()) };
+        unsafe { env.0.install(&mut self.raw) };
         self.env_owner = Some(env.0.clone());
         self
     }

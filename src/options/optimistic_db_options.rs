@@ -3,13 +3,11 @@
 //! makes a million of them per database unless told otherwise (a `pthread_mutex_t` each:
 //! 40 MB, every page written at the open); several databases may share one set.
 
-use std::ptr::NonNull;
 use std::sync::Arc;
 
-use crate::raw::error::{with_code, Error, Result};
-use crate::raw::ffi;
-use crate::raw::owned::Owned;
+use crate::raw::error::{Error, Result};
 use crate::raw::setter::setter;
+use crate::raw::transaction_options::{LockBucketsHandle, OptimisticDbOptionsHandle};
 
 /// How an optimistic transaction's commit is checked for conflicts (RocksDB's
 /// `OccValidationPolicy`).
@@ -46,7 +44,7 @@ pub enum OccValidation {
 /// # Ok(()) }
 /// ```
 pub struct OptimisticTransactionDbOptions {
-    raw: Owned<ffi::rocksdb_optimistictransactiondb_options_t>,
+    raw: OptimisticDbOptionsHandle,
     /// Buckets to share were set (the C API has no getter for them): the open then makes
     /// none of the database's own (`own_buckets`).
     shared: bool,
@@ -64,18 +62,14 @@ unsafe impl Sync for OptimisticTransactionDbOptions {}
 
 impl OptimisticTransactionDbOptions {
     /// The handle, for the open.
-    pub(crate) fn raw(&self) -> *const ffi::rocksdb_optimistictransactiondb_options_t {
-        self.raw.as_ptr()
+    pub(crate) fn handle(&self) -> &OptimisticDbOptionsHandle {
+        &self.raw
     }
 
     /// RocksDB's defaults: parallel checks over 1,048,576 buckets of the database's own.
     pub fn new() -> Self {
-        // SAFETY: plain constructor (a small fixed object).
-        let raw = unsafe { ffi::rocksdb_optimistictransactiondb_options_create() };
         OptimisticTransactionDbOptions {
-            // SAFETY: a new object, ours alone (or NULL).
-            raw: unsafe { Owned::from_raw(raw) }
-                .expect("rocksdb_optimistictransactiondb_options_create returned NULL"),
+            raw: OptimisticDbOptionsHandle::new(),
             shared: false,
         }
     }
@@ -84,14 +78,7 @@ impl OptimisticTransactionDbOptions {
     /// the database opens: RocksDB would allocate them after its recovery, unguarded), as
     /// options that share them with it alone; `None` if it needs none of its own.
     pub(crate) fn own_buckets(&self) -> Result<Option<OptimisticTransactionDbOptions>> {
-        let raw = self.raw.as_ptr();
-        // SAFETY: live options; getters.
-        let (policy, count) = unsafe {
-            (
-                ffi::rocksdb_optimistictransactiondb_options_get_validate_policy(raw),
-                ffi::rocksdb_optimistictransactiondb_options_get_occ_lock_buckets(raw),
-            )
-        };
+        let (policy, count) = (self.raw.validate_policy(), self.raw.occ_lock_buckets());
         if policy != VALIDATE_PARALLEL || self.shared {
             return Ok(None);
         }
@@ -108,13 +95,7 @@ impl OptimisticTransactionDbOptions {
             OccValidation::Serial => VALIDATE_SERIAL,
             OccValidation::Parallel => VALIDATE_PARALLEL,
         };
-        // SAFETY: live options; a plain store.
-        unsafe {
-            ffi::rocksdb_optimistictransactiondb_options_set_validate_policy(
-                self.raw.as_ptr(),
-                policy,
-            )
-        };
+        self.raw.set_validate_policy(policy);
         self
     }
 
@@ -129,13 +110,7 @@ impl OptimisticTransactionDbOptions {
     /// them (instead of buckets of its own): the options and each database keep them
     /// alive.
     pub fn shared_lock_buckets(&mut self, buckets: &OccLockBuckets) -> &mut Self {
-        // SAFETY: live options and buckets; copies RocksDB's `shared_ptr` (cannot throw).
-        unsafe {
-            ffi::rocksdb_optimistictransactiondb_options_set_shared_lock_buckets(
-                self.raw.as_ptr(),
-                buckets.0.raw.as_ptr(),
-            )
-        };
+        self.raw.set_shared_lock_buckets(&buckets.0);
         self.shared = true;
         self
     }
@@ -154,32 +129,11 @@ impl std::fmt::Debug for OptimisticTransactionDbOptions {
     }
 }
 
-/// Owns one `rocksdb_optimistictransactiondb_lock_buckets_t` (a `shared_ptr` to RocksDB's
-/// `OccLockBuckets`).
-struct RawLockBuckets {
-    raw: NonNull<ffi::rocksdb_optimistictransactiondb_lock_buckets_t>,
-}
-
-// SAFETY: RocksDB's `OccLockBuckets` is an array of mutexes made to be locked from every
-// thread of every database sharing it; the wrapper only holds a `shared_ptr`, whose count is
-// atomic, released once by `Drop`.
-unsafe impl Send for RawLockBuckets {}
-// SAFETY: see `Send`; `approximate_memory_usage` only reads sizes fixed at creation.
-unsafe impl Sync for RawLockBuckets {}
-
-impl Drop for RawLockBuckets {
-    fn drop(&mut self) {
-        // SAFETY: owned, destroyed once; databases and options using the buckets hold
-        // their own `shared_ptr`.
-        unsafe { ffi::rocksdb_optimistictransactiondb_lock_buckets_destroy(self.raw.as_ptr()) };
-    }
-}
-
 /// Lock buckets that optimistic transaction databases check their commits with, made once
 /// and shared ([`OptimisticTransactionDbOptions::shared_lock_buckets`]): a process with many
 /// such databases pays for one set. Cheap to clone.
 #[derive(Clone)]
-pub struct OccLockBuckets(Arc<RawLockBuckets>);
+pub struct OccLockBuckets(Arc<LockBucketsHandle>);
 
 impl std::fmt::Debug for OccLockBuckets {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -202,28 +156,15 @@ impl OccLockBuckets {
                 format!("{count} buckets: from 1 to u32::MAX"),
             ));
         }
-        // SAFETY: plain constructor, guarded (allocates `count` mutexes); NULL only with an
-        // error.
-        let raw = with_code(|code, err| unsafe {
-            ffi::pinrocks_guarded_optimistictransactiondb_lock_buckets_create(
-                code,
-                count,
-                u8::from(cache_aligned),
-                err,
-            )
-        })?;
-        let raw = NonNull::new(raw).expect("lock buckets: NULL without an error");
-        Ok(OccLockBuckets(Arc::new(RawLockBuckets { raw })))
+        Ok(OccLockBuckets(Arc::new(LockBucketsHandle::new(
+            count,
+            cache_aligned,
+        )?)))
     }
 
     /// Bytes the buckets take, as RocksDB counts them (the array and its header).
     pub fn approximate_memory_usage(&self) -> usize {
-        // SAFETY: live buckets; reads two sizes.
-        unsafe {
-            ffi::rocksdb_optimistictransactiondb_lock_buckets_approximate_memory_usage(
-                self.0.raw.as_ptr(),
-            )
-        }
+        self.0.approximate_memory_usage()
     }
 }
 
@@ -235,20 +176,15 @@ mod tests {
     #[test]
     fn setters_reach_rocksdb() {
         let mut occ = OptimisticTransactionDbOptions::new();
-        let raw = occ.raw.as_ptr();
-        // SAFETY: live options; getters.
-        let read = || unsafe {
-            (
-                ffi::rocksdb_optimistictransactiondb_options_get_validate_policy(raw),
-                ffi::rocksdb_optimistictransactiondb_options_get_occ_lock_buckets(raw),
-            )
+        let read = |occ: &OptimisticTransactionDbOptions| {
+            (occ.raw.validate_policy(), occ.raw.occ_lock_buckets())
         };
-        assert_eq!(read(), (1, 1 << 20));
+        assert_eq!(read(&occ), (1, 1 << 20));
         occ.validation(OccValidation::Serial).lock_buckets(77);
-        assert_eq!(read(), (0, 77));
+        assert_eq!(read(&occ), (0, 77));
         assert!(occ.own_buckets().unwrap().is_none());
         occ.validation(OccValidation::Parallel);
-        assert_eq!(read(), (1, 77));
+        assert_eq!(read(&occ), (1, 77));
         assert!(occ.own_buckets().unwrap().is_some());
         occ.shared_lock_buckets(&OccLockBuckets::new(8, false).unwrap());
         assert!(occ.own_buckets().unwrap().is_none());

@@ -3,24 +3,13 @@
 
 use std::sync::Arc;
 
+use crate::raw::budgets::RateLimiterHandle;
 use crate::raw::error::{Error, Result};
-use crate::raw::ffi;
-use crate::raw::owned::Owned;
-
-/// Dropping it drops this handle; options that were given it hold their own `shared_ptr`
-/// to the limiter.
-struct RawLimiter(Owned<ffi::rocksdb_ratelimiter_t>);
-
-// SAFETY: `GenericRateLimiter` is thread-safe (its requests take its own mutex); the handle
-// is only a shared_ptr to it, never changed after creation.
-unsafe impl Send for RawLimiter {}
-// SAFETY: see `Send`.
-unsafe impl Sync for RawLimiter {}
 
 /// Limits the bytes per second RocksDB's flushes and compactions write. Cheap to clone.
 #[derive(Clone)]
 pub struct RateLimiter {
-    raw: Arc<RawLimiter>,
+    raw: Arc<RateLimiterHandle>,
 }
 
 impl std::fmt::Debug for RateLimiter {
@@ -49,21 +38,15 @@ impl RateLimiter {
                     ),
                 )
             })?;
-        // SAFETY: plain constructor with a positive rate; 100 ms refill period and
-        // fairness 10 are RocksDB's defaults.
-        let raw = unsafe { ffi::rocksdb_ratelimiter_create(rate, 100_000, 10) };
         Ok(RateLimiter {
-            raw: Arc::new(RawLimiter(
-                // SAFETY: a new object, ours alone (or NULL).
-                unsafe { Owned::from_raw(raw) }.expect("rocksdb_ratelimiter_create returned NULL"),
-            )),
+            raw: Arc::new(RateLimiterHandle::new(rate)),
         })
     }
 
     /// The smallest rate RocksDB serves with its 100 ms refill period: one byte a period.
     pub const MIN_BYTES_PER_SEC: u64 = 10;
 
-    pub(crate) fn raw(&self) -> *mut ffi::rocksdb_ratelimiter_t {
-        self.raw.0.as_ptr()
+    pub(crate) fn handle(&self) -> &RateLimiterHandle {
+        &self.raw
     }
 }

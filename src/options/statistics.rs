@@ -7,9 +7,10 @@ use std::ffi::CString;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use crate::raw::error::{with_code, Result};
-use crate::raw::ffi;
-use crate::raw::owned::Owned;
+use crate::raw::c_consts;
+use crate::raw::error::Result;
+use crate::raw::options_handle::OptionsHandle;
+use crate::raw::statistics::{PerfContextHandle, StatisticsHandle};
 
 macro_rules! named {
     ($(#[$outer:meta])* $name:ident { $($(#[$doc:meta])* $variant:ident => $text:literal,)* }) => {
@@ -174,19 +175,11 @@ pub struct HistogramData {
     pub std_dev: f64,
 }
 
-struct RawStatistics(Owned<ffi::pinrocks_statistics_t>);
-
-// SAFETY: a shared_ptr to RocksDB's `StatisticsImpl`, whose counters are per-core atomics
-// and whose histograms and `Reset` take its own mutex: any thread may read or reset it.
-unsafe impl Send for RawStatistics {}
-// SAFETY: see `Send`.
-unsafe impl Sync for RawStatistics {}
-
 /// The statistics of a database (shared with every database opened with the same
 /// [`Options`](crate::Options)). Cheap to clone; lives as long as any clone.
 #[derive(Clone)]
 pub struct Statistics {
-    raw: Arc<RawStatistics>,
+    raw: Arc<StatisticsHandle>,
 }
 
 impl std::fmt::Debug for Statistics {
@@ -197,16 +190,8 @@ impl std::fmt::Debug for Statistics {
 
 impl Statistics {
     /// The statistics of `options`, if they collect any.
-    ///
-    /// # Safety
-    /// `options` must be a live options handle for the call.
-    pub(crate) unsafe fn of_options(options: *const ffi::rocksdb_options_t) -> Option<Statistics> {
-        // SAFETY: live options (the caller's contract); the result is a new reference.
-        let raw = unsafe { ffi::pinrocks_statistics_of_options(options) };
-        // SAFETY: a new object, ours alone (or NULL).
-        unsafe { Owned::from_raw(raw) }.map(|raw| Statistics {
-            raw: Arc::new(RawStatistics(raw)),
-        })
+    pub(crate) fn of_options(options: &OptionsHandle) -> Option<Statistics> {
+        StatisticsHandle::of_options(options).map(|raw| Statistics { raw: Arc::new(raw) })
     }
 
     /// A ticker's count.
@@ -218,12 +203,7 @@ impl Statistics {
     /// The count of the ticker RocksDB names `name`, if there is one.
     pub fn ticker_by_name(&self, name: &str) -> Option<u64> {
         let name = CString::new(name).ok()?;
-        let mut value = 0u64;
-        // SAFETY: live statistics; the name is read during the call.
-        let found = unsafe {
-            ffi::pinrocks_statistics_ticker(self.raw.0.as_ptr(), name.as_ptr(), &mut value)
-        };
-        (found != 0).then_some(value)
+        self.raw.ticker(&name)
     }
 
     /// A histogram's summary.
@@ -235,22 +215,7 @@ impl Statistics {
     /// The histogram RocksDB names `name`, if there is one.
     pub fn histogram_by_name(&self, name: &str) -> Option<HistogramData> {
         let name = CString::new(name).ok()?;
-        let mut out = ffi::pinrocks_histogram {
-            count: 0,
-            sum: 0,
-            min: 0.0,
-            max: 0.0,
-            average: 0.0,
-            median: 0.0,
-            p95: 0.0,
-            p99: 0.0,
-            std_dev: 0.0,
-        };
-        // SAFETY: live statistics; the name is read and `out` written during the call.
-        let found = unsafe {
-            ffi::pinrocks_statistics_histogram(self.raw.0.as_ptr(), name.as_ptr(), &mut out)
-        };
-        (found != 0).then_some(HistogramData {
+        self.raw.histogram(&name).map(|out| HistogramData {
             count: out.count,
             sum: out.sum,
             min: out.min,
@@ -265,10 +230,7 @@ impl Statistics {
 
     /// Every ticker and histogram back to zero.
     pub fn reset(&self) -> Result<()> {
-        // SAFETY: live statistics.
-        with_code(|code, err| unsafe {
-            ffi::pinrocks_statistics_reset(self.raw.0.as_ptr(), code, err)
-        })
+        self.raw.reset()
     }
 }
 
@@ -277,10 +239,7 @@ impl Statistics {
 /// `"Supported on x86"` when it was compiled with SSE4.2, `"Not supported on x86"` when it
 /// falls back to software (librocksdb-sys' default build). See docs/guide.md ("Hardware CRC32c") for turning it on.
 pub fn crc32c_mode() -> String {
-    let mut buf = [0u8; 64];
-    // SAFETY: writes at most `buf.len()` bytes into `buf`.
-    let len = unsafe { ffi::pinrocks_crc32c_mode(buf.as_mut_ptr().cast(), buf.len()) };
-    String::from_utf8_lossy(&buf[..len.min(buf.len())]).into_owned()
+    crate::raw::statistics::crc32c_mode()
 }
 
 /// How much the perf context measures on this thread.
@@ -327,21 +286,21 @@ named!(
 );
 
 impl PerfMetric {
-    fn raw(self) -> i32 {
-        (match self {
-            PerfMetric::UserKeyComparisonCount => ffi::rocksdb_user_key_comparison_count,
-            PerfMetric::BlockCacheHitCount => ffi::rocksdb_block_cache_hit_count,
-            PerfMetric::BlockReadCount => ffi::rocksdb_block_read_count,
-            PerfMetric::BlockReadByte => ffi::rocksdb_block_read_byte,
-            PerfMetric::GetReadBytes => ffi::rocksdb_get_read_bytes,
-            PerfMetric::InternalKeySkippedCount => ffi::rocksdb_internal_key_skipped_count,
-            PerfMetric::InternalMergeCount => ffi::rocksdb_internal_merge_count,
-            PerfMetric::GetFromMemtableCount => ffi::rocksdb_get_from_memtable_count,
-            PerfMetric::BloomMemtableHitCount => ffi::rocksdb_bloom_memtable_hit_count,
-            PerfMetric::BloomMemtableMissCount => ffi::rocksdb_bloom_memtable_miss_count,
-            PerfMetric::BloomSstHitCount => ffi::rocksdb_bloom_sst_hit_count,
-            PerfMetric::BloomSstMissCount => ffi::rocksdb_bloom_sst_miss_count,
-        }) as i32
+    fn raw(self) -> u32 {
+        match self {
+            PerfMetric::UserKeyComparisonCount => c_consts::perf::USER_KEY_COMPARISON_COUNT,
+            PerfMetric::BlockCacheHitCount => c_consts::perf::BLOCK_CACHE_HIT_COUNT,
+            PerfMetric::BlockReadCount => c_consts::perf::BLOCK_READ_COUNT,
+            PerfMetric::BlockReadByte => c_consts::perf::BLOCK_READ_BYTE,
+            PerfMetric::GetReadBytes => c_consts::perf::GET_READ_BYTES,
+            PerfMetric::InternalKeySkippedCount => c_consts::perf::INTERNAL_KEY_SKIPPED_COUNT,
+            PerfMetric::InternalMergeCount => c_consts::perf::INTERNAL_MERGE_COUNT,
+            PerfMetric::GetFromMemtableCount => c_consts::perf::GET_FROM_MEMTABLE_COUNT,
+            PerfMetric::BloomMemtableHitCount => c_consts::perf::BLOOM_MEMTABLE_HIT_COUNT,
+            PerfMetric::BloomMemtableMissCount => c_consts::perf::BLOOM_MEMTABLE_MISS_COUNT,
+            PerfMetric::BloomSstHitCount => c_consts::perf::BLOOM_SST_HIT_COUNT,
+            PerfMetric::BloomSstMissCount => c_consts::perf::BLOOM_SST_MISS_COUNT,
+        }
     }
 }
 
@@ -368,7 +327,7 @@ impl PerfMetric {
 /// # Ok(()) }
 /// ```
 pub struct PerfContext {
-    raw: Owned<ffi::rocksdb_perfcontext_t>,
+    raw: PerfContextHandle,
     /// Thread-bound: RocksDB's perf context is a thread-local.
     _thread: PhantomData<*const ()>,
 }
@@ -377,33 +336,25 @@ impl PerfContext {
     /// Sets this thread's perf level and returns its perf context.
     pub fn enable(level: PerfLevel) -> PerfContext {
         let raw_level = match level {
-            PerfLevel::Disable => ffi::rocksdb_disable,
-            PerfLevel::EnableCount => ffi::rocksdb_enable_count,
-            PerfLevel::EnableTimeExceptForMutex => ffi::rocksdb_enable_time_except_for_mutex,
-            PerfLevel::EnableTime => ffi::rocksdb_enable_time,
+            PerfLevel::Disable => c_consts::perf::DISABLE,
+            PerfLevel::EnableCount => c_consts::perf::ENABLE_COUNT,
+            PerfLevel::EnableTimeExceptForMutex => c_consts::perf::ENABLE_TIME_EXCEPT_FOR_MUTEX,
+            PerfLevel::EnableTime => c_consts::perf::ENABLE_TIME,
         };
-        // SAFETY: sets a thread-local; the context handle wraps this thread's perf context
-        // and is freed by `Drop` on this thread (the type is not `Send`).
-        let raw = unsafe {
-            ffi::rocksdb_set_perf_level(raw_level as i32);
-            ffi::rocksdb_perfcontext_create()
-        };
+        // Freed by `Drop` on this thread (the type is not `Send`).
         PerfContext {
-            // SAFETY: a new object, ours alone (or NULL).
-            raw: unsafe { Owned::from_raw(raw) }.expect("rocksdb_perfcontext_create returned NULL"),
+            raw: PerfContextHandle::enable(raw_level),
             _thread: PhantomData,
         }
     }
 
     /// Every counter back to zero.
     pub fn reset(&self) {
-        // SAFETY: this thread's live perf context.
-        unsafe { ffi::rocksdb_perfcontext_reset(self.raw.as_ptr()) };
+        self.raw.reset();
     }
 
     /// A counter's value on this thread since the last reset.
     pub fn get(&self, metric: PerfMetric) -> u64 {
-        // SAFETY: this thread's live perf context; the metric is one of the C API's.
-        unsafe { ffi::rocksdb_perfcontext_metric(self.raw.as_ptr(), metric.raw()) }
+        self.raw.metric(metric.raw())
     }
 }

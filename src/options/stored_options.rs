@@ -2,7 +2,6 @@
 //! keeps beside it, so a database made by another program (another language, the
 //! `rocksdb` crate, `ldb`) opens without restating its settings.
 
-use std::ffi::{c_char, CStr};
 use std::path::Path;
 
 use crate::callbacks::comparator::Comparator;
@@ -11,8 +10,8 @@ use crate::options::contract::{input_breach, Asked};
 use crate::options::contract_rules::Scope;
 use crate::options::db_options::Options;
 use crate::raw::cstr::path_to_cstring;
-use crate::raw::error::{ErrPtr, Error, ErrorKind, Result};
-use crate::raw::ffi;
+use crate::raw::error::{Error, ErrorKind, Result};
+use crate::raw::options_text::load_latest_options;
 
 /// The options of a database and of each of its column families, as stored.
 ///
@@ -63,49 +62,14 @@ impl StoredOptions {
             check_options_file(&text)?;
         }
         let c_path = path_to_cstring(path.as_ref())?;
-        let mut err = ErrPtr::new();
-        let mut code = 0;
-        let mut db_options = std::ptr::null_mut();
-        let mut count = 0usize;
-        let mut names: *mut *mut c_char = std::ptr::null_mut();
-        let mut cf_options: *mut *mut ffi::rocksdb_options_t = std::ptr::null_mut();
-        // SAFETY: a default env (destroyed after the call) and a live cache; RocksDB fills
-        // the out-parameters on success (each options handle a separate allocation that we
-        // own from here, the two arrays and the names malloc'd) and NULLs on failure.
-        // Guarded (it parses the OPTIONS file into new objects).
-        unsafe {
-            let env = ffi::rocksdb_create_default_env();
-            ffi::pinrocks_guarded_load_latest_options(
-                &mut code,
-                c_path.as_ptr(),
-                env,
-                false,
-                cache.raw(),
-                &mut db_options,
-                &mut count,
-                &mut names,
-                &mut cf_options,
-                err.as_out(),
-            );
-            ffi::rocksdb_env_destroy(env);
+        let (db, families) = load_latest_options(&c_path, cache.handle())?;
+        let mut db = Options::from_handle(db);
+        let mut column_families = Vec::with_capacity(families.len());
+        for (name, options) in families {
+            let mut options = Options::from_handle(options);
+            adopt_comparator(&mut options);
+            column_families.push((name, options));
         }
-        err.check_with_code(Some(code))?;
-        // SAFETY: on success every pointer is valid: `count` names and options, each taken
-        // over once, then the arrays freed with RocksDB's allocator.
-        let (mut db, mut column_families) = unsafe {
-            let db = Options::from_raw(db_options);
-            let mut families = Vec::with_capacity(count);
-            for i in 0..count {
-                let name = CStr::from_ptr(*names.add(i)).to_string_lossy().into_owned();
-                ffi::rocksdb_free((*names.add(i)).cast());
-                let mut options = Options::from_raw(*cf_options.add(i));
-                adopt_comparator(&mut options);
-                families.push((name, options));
-            }
-            ffi::rocksdb_free(names.cast());
-            ffi::rocksdb_free(cf_options.cast());
-            (db, families)
-        };
         // What pinrocks records of the table format, from what the file set (the file's
         // values themselves meet the option table when the options open a database).
         db.format = db.format_in_force()?;
@@ -130,12 +94,7 @@ impl StoredOptions {
 /// Gives pinrocks the loaded comparator when it is one pinrocks can order keys with (the
 /// reverse bytewise one), so that its own bound checks use the same order.
 fn adopt_comparator(options: &mut Options) {
-    let mut buf = [0u8; 128];
-    // SAFETY: live options; the name is copied into `buf` (truncated to its length).
-    let len = unsafe {
-        ffi::pinrocks_options_comparator_name(options.raw(), buf.as_mut_ptr().cast(), buf.len())
-    };
-    let name = &buf[..len.min(buf.len())];
+    let name = options.raw.comparator_name();
     if name == Comparator::reverse_bytewise().name().as_bytes() {
         options.comparator(&Comparator::reverse_bytewise());
     }
@@ -145,29 +104,7 @@ fn adopt_comparator(options: &mut Options) {
 /// options' file system (the disk, or one in memory). `None` if there is none.
 pub(crate) fn newest_options_file(options: &Options, path: &Path) -> Result<Option<String>> {
     let dir = path_to_cstring(path)?;
-    let (mut len, mut code, mut err) = (0usize, 0, ErrPtr::new());
-    // SAFETY: live options and a NUL-terminated path; the text comes back malloc'd (NULL when
-    // there is no OPTIONS file, or on an error), `len` bytes long, copied here and then
-    // freed with `rocksdb_free` (free) before the error is looked at.
-    let text = unsafe {
-        let raw = ffi::pinrocks_options_env_read_newest_options_file(
-            options.raw(),
-            dir.as_ptr(),
-            &mut len,
-            &mut code,
-            err.as_out(),
-        );
-        if raw.is_null() {
-            None
-        } else {
-            let text = std::slice::from_raw_parts(raw.cast::<u8>(), len);
-            let text = String::from_utf8_lossy(text).into_owned();
-            ffi::rocksdb_free(raw.cast());
-            Some(text)
-        }
-    };
-    err.check_with_code(Some(code))?;
-    Ok(text)
+    options.raw.read_newest_options_file(&dir)
 }
 
 /// The values of an OPTIONS file against the option table, before RocksDB parses them:

@@ -4,7 +4,13 @@
 //! keeps its own copy to change one field at a time).
 
 use crate::options::cache::Cache;
-use crate::raw::ffi;
+use crate::raw::block_based::BlockBasedHandle;
+use crate::raw::c_consts::{
+    DATA_BLOCK_BINARY_SEARCH, DATA_BLOCK_BINARY_SEARCH_AND_HASH, INDEX_BINARY_SEARCH,
+    INDEX_HASH_SEARCH, INDEX_TWO_LEVEL_SEARCH,
+};
+use crate::raw::cache::CacheHandle;
+use crate::raw::handle_calls::flag;
 
 /// The filter that lets a point read skip an SST file that cannot hold its key.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -186,113 +192,82 @@ impl BlockBasedOptions {
         no_block_cache(bool)
     );
 
-    /// Builds RocksDB's table options; the caller destroys them once copied.
-    pub(crate) fn build(&self) -> *mut ffi::rocksdb_block_based_table_options_t {
-        // SAFETY: a new handle configured field by field: each setter copies plain values;
-        // the cache and filter policy are taken by shared_ptr (the filter handle is owned by
-        // the table options from here, the cache's handle stays the caller's).
-        unsafe {
-            let t = ffi::rocksdb_block_based_options_create();
-            if let Some(cache) = &self.shared_cache {
-                ffi::rocksdb_block_based_options_set_block_cache(t, cache.raw());
-            } else if let Some(bytes) = self.block_cache_bytes {
-                let lru = ffi::rocksdb_lru_cache_options_create();
-                ffi::rocksdb_lru_cache_options_set_capacity(lru, bytes);
-                ffi::rocksdb_lru_cache_options_set_num_shard_bits(
-                    lru,
-                    self.block_cache_shard_bits.unwrap_or(-1),
-                );
-                let cache = ffi::rocksdb_cache_create_lru_opts(lru);
-                ffi::rocksdb_lru_cache_options_destroy(lru);
-                ffi::rocksdb_block_based_options_set_block_cache(t, cache);
-                ffi::rocksdb_cache_destroy(cache);
+    /// Builds RocksDB's table options.
+    pub(crate) fn build(&self) -> BlockBasedHandle {
+        let mut t = BlockBasedHandle::new();
+        if let Some(cache) = &self.shared_cache {
+            t.set_block_cache(cache.handle());
+        } else if let Some(bytes) = self.block_cache_bytes {
+            // A cache of the table's own; none where RocksDB makes none (20 shard bits or
+            // more: refused when the options are used).
+            let shard_bits = self.block_cache_shard_bits.unwrap_or(-1);
+            if let Some(cache) = CacheHandle::lru_sharded(bytes, shard_bits) {
+                t.set_block_cache(&cache);
             }
-            match self.filter {
-                Some(FilterPolicy::Bloom(bits)) => {
-                    ffi::rocksdb_block_based_options_set_filter_policy(
-                        t,
-                        ffi::rocksdb_filterpolicy_create_bloom_full(bits),
-                    )
-                }
-                Some(FilterPolicy::Ribbon(bits)) => {
-                    ffi::rocksdb_block_based_options_set_filter_policy(
-                        t,
-                        ffi::rocksdb_filterpolicy_create_ribbon(bits),
-                    )
-                }
-                None => {}
-            }
-            let flag = |v: bool| u8::from(v);
-            if let Some(v) = self.block_size {
-                ffi::rocksdb_block_based_options_set_block_size(t, v);
-            }
-            if let Some(v) = self.metadata_block_size {
-                ffi::rocksdb_block_based_options_set_metadata_block_size(t, v);
-            }
-            if let Some(v) = self.cache_index_and_filter_blocks {
-                ffi::rocksdb_block_based_options_set_cache_index_and_filter_blocks(t, flag(v));
-            }
-            if let Some(v) = self.cache_index_and_filter_blocks_with_high_priority {
-                ffi::rocksdb_block_based_options_set_cache_index_and_filter_blocks_with_high_priority(t, flag(v));
-            }
-            if let Some(v) = self.pin_l0_filter_and_index_blocks_in_cache {
-                ffi::rocksdb_block_based_options_set_pin_l0_filter_and_index_blocks_in_cache(
-                    t,
-                    flag(v),
-                );
-            }
-            if let Some(v) = self.pin_top_level_index_and_filter {
-                ffi::rocksdb_block_based_options_set_pin_top_level_index_and_filter(t, flag(v));
-            }
-            if let Some(v) = self.index_type {
-                let raw = match v {
-                    IndexType::BinarySearch => {
-                        ffi::rocksdb_block_based_table_index_type_binary_search
-                    }
-                    IndexType::HashSearch => ffi::rocksdb_block_based_table_index_type_hash_search,
-                    IndexType::TwoLevelIndexSearch => {
-                        ffi::rocksdb_block_based_table_index_type_two_level_index_search
-                    }
-                };
-                ffi::rocksdb_block_based_options_set_index_type(t, raw as i32);
-            }
-            if let Some(v) = self.partition_filters {
-                ffi::rocksdb_block_based_options_set_partition_filters(t, flag(v));
-            }
-            if let Some(v) = self.whole_key_filtering {
-                ffi::rocksdb_block_based_options_set_whole_key_filtering(t, flag(v));
-            }
-            if let Some(v) = self.data_block_index_type {
-                let raw = match v {
-                    DataBlockIndexType::BinarySearch => {
-                        ffi::rocksdb_block_based_table_data_block_index_type_binary_search
-                    }
-                    DataBlockIndexType::BinaryAndHash => {
-                        ffi::rocksdb_block_based_table_data_block_index_type_binary_search_and_hash
-                    }
-                };
-                ffi::rocksdb_block_based_options_set_data_block_index_type(t, raw as i32);
-            }
-            if let Some(v) = self.data_block_hash_table_util_ratio {
-                ffi::rocksdb_block_based_options_set_data_block_hash_ratio(t, v);
-            }
-            if let Some(v) = self.format_version {
-                ffi::rocksdb_block_based_options_set_format_version(t, v);
-            }
-            if let Some(v) = self.checksum {
-                let raw = match v {
-                    ChecksumType::None => 0,
-                    ChecksumType::Crc32c => 1,
-                    ChecksumType::XxHash => 2,
-                    ChecksumType::XxHash64 => 3,
-                    ChecksumType::Xxh3 => 4,
-                };
-                ffi::rocksdb_block_based_options_set_checksum(t, raw);
-            }
-            if let Some(v) = self.no_block_cache {
-                ffi::rocksdb_block_based_options_set_no_block_cache(t, flag(v));
-            }
-            t
         }
+        match self.filter {
+            Some(FilterPolicy::Bloom(bits)) => t.set_filter(true, bits),
+            Some(FilterPolicy::Ribbon(bits)) => t.set_filter(false, bits),
+            None => {}
+        }
+        if let Some(v) = self.block_size {
+            t.set_block_size(v);
+        }
+        if let Some(v) = self.metadata_block_size {
+            t.set_metadata_block_size(v);
+        }
+        if let Some(v) = self.cache_index_and_filter_blocks {
+            t.set_cache_index_and_filter_blocks(flag(v));
+        }
+        if let Some(v) = self.cache_index_and_filter_blocks_with_high_priority {
+            t.set_cache_index_and_filter_blocks_with_high_priority(flag(v));
+        }
+        if let Some(v) = self.pin_l0_filter_and_index_blocks_in_cache {
+            t.set_pin_l0_filter_and_index_blocks_in_cache(flag(v));
+        }
+        if let Some(v) = self.pin_top_level_index_and_filter {
+            t.set_pin_top_level_index_and_filter(flag(v));
+        }
+        if let Some(v) = self.index_type {
+            let raw = match v {
+                IndexType::BinarySearch => INDEX_BINARY_SEARCH,
+                IndexType::HashSearch => INDEX_HASH_SEARCH,
+                IndexType::TwoLevelIndexSearch => INDEX_TWO_LEVEL_SEARCH,
+            };
+            t.set_index_type(raw as i32);
+        }
+        if let Some(v) = self.partition_filters {
+            t.set_partition_filters(flag(v));
+        }
+        if let Some(v) = self.whole_key_filtering {
+            t.set_whole_key_filtering(flag(v));
+        }
+        if let Some(v) = self.data_block_index_type {
+            let raw = match v {
+                DataBlockIndexType::BinarySearch => DATA_BLOCK_BINARY_SEARCH,
+                DataBlockIndexType::BinaryAndHash => DATA_BLOCK_BINARY_SEARCH_AND_HASH,
+            };
+            t.set_data_block_index_type(raw as i32);
+        }
+        if let Some(v) = self.data_block_hash_table_util_ratio {
+            t.set_data_block_hash_ratio(v);
+        }
+        if let Some(v) = self.format_version {
+            t.set_format_version(v);
+        }
+        if let Some(v) = self.checksum {
+            let raw = match v {
+                ChecksumType::None => 0,
+                ChecksumType::Crc32c => 1,
+                ChecksumType::XxHash => 2,
+                ChecksumType::XxHash64 => 3,
+                ChecksumType::Xxh3 => 4,
+            };
+            t.set_checksum(raw);
+        }
+        if let Some(v) = self.no_block_cache {
+            t.set_no_block_cache(flag(v));
+        }
+        t
     }
 }

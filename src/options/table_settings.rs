@@ -5,7 +5,6 @@
 use crate::options::cache::Cache;
 use crate::options::db_options::Options;
 use crate::options::table_options::{BlockBasedOptions, FilterPolicy, TableFormat};
-use crate::raw::ffi;
 impl Options {
     /// Reads through `cache`, shared with every other column family and database given
     /// the same [`Cache`]. Replaces [`block_cache_size`](Self::block_cache_size).
@@ -81,13 +80,7 @@ impl Options {
     }
 
     pub(super) fn apply_table_settings(&mut self) -> &mut Self {
-        let table = self.table.build();
-        // SAFETY: `table` is a live handle made above; the options copy it into a new table
-        // factory (and its cache and filter by shared_ptr), then we destroy our handle.
-        unsafe {
-            ffi::rocksdb_options_set_block_based_table_factory(self.raw.as_ptr(), table);
-            ffi::rocksdb_block_based_options_destroy(table);
-        }
+        self.table.build().install(&mut self.raw);
         self
     }
 }

@@ -2,7 +2,6 @@
 //! comparator as a family's key order.
 
 use crate::options::db_options::Options;
-use crate::raw::ffi;
 
 impl Options {
     /// Orders keys bytewise, each with a `u64` timestamp after it (RocksDB's built-in
@@ -40,8 +39,7 @@ impl Options {
     /// Scope: column family (`comparator`).
     #[doc(alias = "BytewiseComparatorWithU64Ts")]
     pub fn u64_timestamps(&mut self) -> &mut Self {
-        // SAFETY: live options; the comparator is a static object of RocksDB's.
-        unsafe { ffi::pinrocks_options_set_u64_timestamps(self.raw.as_ptr()) };
+        self.raw.set_u64_timestamps(); // a static comparator of RocksDB's
         self.comparator = None; // bytewise on the keys, which is how pinrocks compares them
         self
     }

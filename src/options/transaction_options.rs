@@ -3,9 +3,10 @@
 
 use std::time::Duration;
 
-use crate::raw::ffi;
-use crate::raw::owned::Owned;
 use crate::raw::setter::setter;
+use crate::raw::transaction_options::{
+    OptimisticTransactionOptionsHandle, TransactionDbOptionsHandle, TransactionOptionsHandle,
+};
 
 /// From this long on a duration means "no limit": RocksDB multiplies its milliseconds by
 /// 1,000 (`int64_t` microseconds) and waits with `condition_variable::wait_for`, which adds
@@ -30,7 +31,7 @@ fn millis_or_unlimited(d: Duration) -> i64 {
 
 /// Options of a pessimistic transaction database (`TransactionDBOptions`).
 pub struct TransactionDbOptions {
-    raw: Owned<ffi::rocksdb_transactiondb_options_t>,
+    raw: TransactionDbOptionsHandle,
 }
 
 // SAFETY: a plain C++ value, read by `TransactionDB::Open` through a const pointer.
@@ -40,18 +41,14 @@ unsafe impl Sync for TransactionDbOptions {}
 
 impl TransactionDbOptions {
     /// The handle, for the calls that begin a transaction or open a database with it.
-    pub(crate) fn raw(&self) -> *mut ffi::rocksdb_transactiondb_options_t {
-        self.raw.as_ptr()
+    pub(crate) fn handle(&self) -> &TransactionDbOptionsHandle {
+        &self.raw
     }
 
     /// RocksDB's defaults: 1 s lock timeout for transactions and for plain writes.
     pub fn new() -> Self {
-        // SAFETY: plain constructor.
-        let raw = unsafe { ffi::rocksdb_transactiondb_options_create() };
         TransactionDbOptions {
-            // SAFETY: a new object, ours alone (or NULL).
-            raw: unsafe { Owned::from_raw(raw) }
-                .expect("rocksdb_transactiondb_options_create returned NULL"),
+            raw: TransactionDbOptionsHandle::new(),
         }
     }
 
@@ -67,26 +64,16 @@ impl TransactionDbOptions {
     /// How long a transaction waits for a lock before `ErrorKind::LockTimeout` (rounded up
     /// to whole milliseconds; 100 years or more, `Duration::MAX` included: for ever).
     pub fn transaction_lock_timeout(&mut self, timeout: Duration) -> &mut Self {
-        // SAFETY: live options.
-        unsafe {
-            ffi::rocksdb_transactiondb_options_set_transaction_lock_timeout(
-                self.raw.as_ptr(),
-                millis_or_unlimited(timeout),
-            )
-        };
+        self.raw
+            .set_transaction_lock_timeout(millis_or_unlimited(timeout));
         self
     }
 
     /// How long a plain write (outside a transaction) waits for a lock (as
     /// [`transaction_lock_timeout`](Self::transaction_lock_timeout)).
     pub fn default_lock_timeout(&mut self, timeout: Duration) -> &mut Self {
-        // SAFETY: live options.
-        unsafe {
-            ffi::rocksdb_transactiondb_options_set_default_lock_timeout(
-                self.raw.as_ptr(),
-                millis_or_unlimited(timeout),
-            )
-        };
+        self.raw
+            .set_default_lock_timeout(millis_or_unlimited(timeout));
         self
     }
 }
@@ -99,7 +86,7 @@ impl Default for TransactionDbOptions {
 
 /// Options of one pessimistic transaction (`TransactionOptions`).
 pub struct TransactionOptions {
-    raw: Owned<ffi::rocksdb_transaction_options_t>,
+    raw: TransactionOptionsHandle,
 }
 
 // SAFETY: a plain C++ value, copied by `BeginTransaction`.
@@ -109,18 +96,14 @@ unsafe impl Sync for TransactionOptions {}
 
 impl TransactionOptions {
     /// The handle, for the calls that begin a transaction or open a database with it.
-    pub(crate) fn raw(&self) -> *mut ffi::rocksdb_transaction_options_t {
-        self.raw.as_ptr()
+    pub(crate) fn handle(&self) -> &TransactionOptionsHandle {
+        &self.raw
     }
 
     /// RocksDB's defaults.
     pub fn new() -> Self {
-        // SAFETY: plain constructor.
-        let raw = unsafe { ffi::rocksdb_transaction_options_create() };
         TransactionOptions {
-            // SAFETY: a new object, ours alone (or NULL).
-            raw: unsafe { Owned::from_raw(raw) }
-                .expect("rocksdb_transaction_options_create returned NULL"),
+            raw: TransactionOptionsHandle::new(),
         }
     }
 
@@ -141,8 +124,7 @@ impl TransactionOptions {
         // Just under FOREVER: the longest wait RocksDB takes here.
         const LONGEST_MS: i64 = FOREVER.as_millis() as i64 - 1;
         let ms = millis(timeout).unwrap_or(LONGEST_MS);
-        // SAFETY: live options.
-        unsafe { ffi::rocksdb_transaction_options_set_lock_timeout(self.raw.as_ptr(), ms) };
+        self.raw.set_lock_timeout(ms);
         self
     }
 
@@ -150,13 +132,7 @@ impl TransactionOptions {
     /// (rounded up to whole milliseconds; `Duration::ZERO` expires at once; 100 years or
     /// more, `Duration::MAX` included: never, RocksDB's default).
     pub fn expiration(&mut self, after: Duration) -> &mut Self {
-        // SAFETY: live options.
-        unsafe {
-            ffi::rocksdb_transaction_options_set_expiration(
-                self.raw.as_ptr(),
-                millis_or_unlimited(after),
-            )
-        };
+        self.raw.set_expiration(millis_or_unlimited(after));
         self
     }
 }
@@ -169,7 +145,7 @@ impl Default for TransactionOptions {
 
 /// Options of one optimistic transaction.
 pub struct OptimisticTransactionOptions {
-    raw: Owned<ffi::rocksdb_optimistictransaction_options_t>,
+    raw: OptimisticTransactionOptionsHandle,
 }
 
 // SAFETY: a plain C++ value, copied by `BeginTransaction`.
@@ -179,18 +155,14 @@ unsafe impl Sync for OptimisticTransactionOptions {}
 
 impl OptimisticTransactionOptions {
     /// The handle, for the calls that begin a transaction or open a database with it.
-    pub(crate) fn raw(&self) -> *mut ffi::rocksdb_optimistictransaction_options_t {
-        self.raw.as_ptr()
+    pub(crate) fn handle(&self) -> &OptimisticTransactionOptionsHandle {
+        &self.raw
     }
 
     /// RocksDB's defaults.
     pub fn new() -> Self {
-        // SAFETY: plain constructor.
-        let raw = unsafe { ffi::rocksdb_optimistictransaction_options_create() };
         OptimisticTransactionOptions {
-            // SAFETY: a new object, ours alone (or NULL).
-            raw: unsafe { Owned::from_raw(raw) }
-                .expect("rocksdb_optimistictransaction_options_create returned NULL"),
+            raw: OptimisticTransactionOptionsHandle::new(),
         }
     }
 

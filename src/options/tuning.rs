@@ -14,9 +14,11 @@ use crate::callbacks::info_log::{destroy_state, log_line, InfoLog, LogLevel};
 use crate::options::db_options::Options;
 use crate::options::statistics::StatsLevel;
 use crate::options::table_options::{BlockBasedOptions, DataBlockIndexType, FilterPolicy};
+use crate::raw::c_consts::{
+    NO_COMPRESSION, PATHS_CF, PATHS_DB, PATH_DB_LOG_DIR, PATH_WAL_DIR, ZSTD_COMPRESSION,
+};
 use crate::raw::cstr::path_to_cstring;
-use crate::raw::error::{with_code, ErrPtr, Result};
-use crate::raw::ffi;
+use crate::raw::error::Result;
 use crate::raw::setter::setter;
 
 /// Whole seconds, rounded up (a sub-second period is one second, not RocksDB's 0, which
@@ -33,12 +35,9 @@ impl Options {
     /// Scope: database (`statistics`).
     #[doc(alias = "set_stats_level")]
     pub fn statistics_level(&mut self, level: StatsLevel) -> &mut Self {
-        // SAFETY: live options; the level is one of the C API's values, set on the
-        // statistics just created (the C API ignores it without statistics).
-        unsafe {
-            ffi::rocksdb_options_enable_statistics(self.raw.as_ptr());
-            ffi::rocksdb_options_set_statistics_level(self.raw.as_ptr(), level as i32);
-        }
+        // Set on the statistics just created (the C API ignores it without statistics).
+        self.raw.enable_statistics();
+        self.raw.set_statistics_level(level as i32);
         self
     }
 
@@ -50,10 +49,7 @@ impl Options {
     #[doc(alias = "file_checksum_gen_factory")]
     pub fn file_checksums(&mut self, on: bool) -> &mut Self {
         // Nothing is allocated but a shared pointer's count: it cannot fail.
-        // SAFETY: live options; guarded (the factory is RocksDB's shared one).
-        let _ = with_code(|code, err| unsafe {
-            ffi::pinrocks_options_set_file_checksums(self.raw.as_ptr(), u8::from(on), code, err)
-        });
+        let _ = self.raw.set_file_checksums(on);
         self
     }
 
@@ -242,10 +238,7 @@ impl Options {
     ///
     /// Scope: column family (`periodic_compaction_seconds`).
     pub fn periodic_compaction(&mut self, period: Duration) -> &mut Self {
-        // SAFETY: `self.raw` is a live options handle owned by `self`.
-        unsafe {
-            ffi::rocksdb_options_set_periodic_compaction_seconds(self.raw.as_ptr(), seconds(period))
-        };
+        self.raw.set_periodic_compaction_seconds(seconds(period));
         self
     }
 
@@ -254,8 +247,7 @@ impl Options {
     ///
     /// Scope: column family (`ttl`).
     pub fn compaction_ttl(&mut self, ttl: Duration) -> &mut Self {
-        // SAFETY: `self.raw` is a live options handle owned by `self`.
-        unsafe { ffi::rocksdb_options_set_ttl(self.raw.as_ptr(), seconds(ttl)) };
+        self.raw.set_ttl(seconds(ttl));
         self
     }
 
@@ -265,8 +257,7 @@ impl Options {
     /// Scope: database (`stats_dump_period_sec`).
     pub fn stats_dump_period(&mut self, period: Duration) -> &mut Self {
         let secs = u32::try_from(seconds(period)).unwrap_or(u32::MAX);
-        // SAFETY: `self.raw` is a live options handle owned by `self`.
-        unsafe { ffi::rocksdb_options_set_stats_dump_period_sec(self.raw.as_ptr(), secs) };
+        self.raw.set_stats_dump_period_sec(secs);
         self
     }
 
@@ -276,8 +267,7 @@ impl Options {
     /// Scope: database (`log_file_time_to_roll`).
     pub fn log_file_time_to_roll(&mut self, period: Duration) -> &mut Self {
         let secs = usize::try_from(seconds(period)).unwrap_or(usize::MAX);
-        // SAFETY: `self.raw` is a live options handle owned by `self`.
-        unsafe { ffi::rocksdb_options_set_log_file_time_to_roll(self.raw.as_ptr(), secs) };
+        self.raw.set_log_file_time_to_roll(secs);
         self
     }
 
@@ -286,13 +276,8 @@ impl Options {
     ///
     /// Scope: database (`wal_compression`).
     pub fn wal_compression(&mut self, on: bool) -> &mut Self {
-        let kind = if on {
-            ffi::rocksdb_zstd_compression
-        } else {
-            ffi::rocksdb_no_compression
-        };
-        // SAFETY: `self.raw` is a live options handle owned by `self`.
-        unsafe { ffi::rocksdb_options_set_wal_compression(self.raw.as_ptr(), kind as i32) };
+        let kind = if on { ZSTD_COMPRESSION } else { NO_COMPRESSION };
+        self.raw.set_wal_compression(kind as i32);
         self
     }
 
@@ -302,8 +287,7 @@ impl Options {
     pub fn info_log_level(&mut self, level: LogLevel) -> &mut Self {
         // RocksDB's InfoLogLevel, in this order from 0.
         let raw = level as i32;
-        // SAFETY: `self.raw` is a live options handle owned by `self`.
-        unsafe { ffi::rocksdb_options_set_info_log_level(self.raw.as_ptr(), raw) };
+        self.raw.set_info_log_level(raw);
         self
     }
 
@@ -314,19 +298,16 @@ impl Options {
     ///
     /// Scope: database (`info_log`, `info_log_level`).
     pub fn info_log(&mut self, log: &InfoLog, level: LogLevel) -> &mut Self {
-        // SAFETY: live options; the C++ logger takes the state (and frees it with
-        // `destroy_state`, also if this call fails); the callbacks match pinrocks.h's.
-        let reported = with_code(|code, err| unsafe {
-            ffi::pinrocks_options_set_info_log(
-                self.raw.as_ptr(),
+        // SAFETY: a new state for `log_line`, taken over by the C++ logger (freed with
+        // `destroy_state`).
+        let reported = unsafe {
+            self.raw.set_info_log(
                 level as i32,
                 log.to_raw(),
                 Some(log_line),
                 Some(destroy_state),
-                code,
-                err,
             )
-        });
+        };
         self.note_failure("info_log", reported);
         self
     }
@@ -336,22 +317,14 @@ impl Options {
     ///
     /// Scope: database (`listeners`).
     pub fn add_event_listener(&mut self, listener: Arc<dyn EventListener>) -> &mut Self {
-        let (mut code, mut err) = (0, ErrPtr::new());
         let (state, events) = event_listener::to_raw(listener);
-        // SAFETY: live options; the C++ listener takes the state (and frees it with
-        // `destroy_listener`, also if this call fails) and copies the table, whose
-        // functions bindgen typed from pinrocks.h.
-        unsafe {
-            ffi::pinrocks_options_add_event_listener(
-                self.raw.as_ptr(),
-                state,
-                &events,
-                Some(event_listener::destroy_listener),
-                &mut code,
-                err.as_out(),
-            )
+        // SAFETY: a new state for the table's functions, taken over by the C++ listener
+        // (freed with `destroy_listener`).
+        let added = unsafe {
+            self.raw
+                .add_event_listener(state, &events, Some(event_listener::destroy_listener))
         };
-        self.note_failure("add_event_listener", err.check_with_code(Some(code)));
+        self.note_failure("add_event_listener", added);
         self
     }
 
@@ -361,7 +334,7 @@ impl Options {
     ///
     /// Scope: database (`wal_dir`).
     pub fn wal_dir(&mut self, dir: impl AsRef<Path>) -> &mut Self {
-        self.set_paths("wal_dir", ffi::PINROCKS_PATH_WAL_DIR, &[(dir.as_ref(), 0)])
+        self.set_paths("wal_dir", PATH_WAL_DIR, &[(dir.as_ref(), 0)])
     }
 
     /// `db_log_dir`: write the info log (`LOG`) there, named after the database's path,
@@ -369,11 +342,7 @@ impl Options {
     ///
     /// Scope: database (`db_log_dir`).
     pub fn db_log_dir(&mut self, dir: impl AsRef<Path>) -> &mut Self {
-        self.set_paths(
-            "db_log_dir",
-            ffi::PINROCKS_PATH_DB_LOG_DIR,
-            &[(dir.as_ref(), 0)],
-        )
+        self.set_paths("db_log_dir", PATH_DB_LOG_DIR, &[(dir.as_ref(), 0)])
     }
 
     /// `db_paths`: SST files spread over these directories, each with the bytes RocksDB
@@ -384,7 +353,7 @@ impl Options {
     /// Scope: database (`db_paths`).
     pub fn db_paths<P: AsRef<Path>>(&mut self, paths: &[(P, u64)]) -> &mut Self {
         let paths: Vec<(&Path, u64)> = paths.iter().map(|(p, n)| (p.as_ref(), *n)).collect();
-        self.set_paths("db_paths", ffi::PINROCKS_PATHS_DB, &paths)
+        self.set_paths("db_paths", PATHS_DB, &paths)
     }
 
     /// `cf_paths`: as [`db_paths`](Self::db_paths), for the column families given these
@@ -393,7 +362,7 @@ impl Options {
     /// Scope: column family (`cf_paths`).
     pub fn cf_paths<P: AsRef<Path>>(&mut self, paths: &[(P, u64)]) -> &mut Self {
         let paths: Vec<(&Path, u64)> = paths.iter().map(|(p, n)| (p.as_ref(), *n)).collect();
-        self.set_paths("cf_paths", ffi::PINROCKS_PATHS_CF, &paths)
+        self.set_paths("cf_paths", PATHS_CF, &paths)
     }
 
     fn set_paths(&mut self, setting: &str, kind: u32, paths: &[(&Path, u64)]) -> &mut Self {
@@ -402,20 +371,8 @@ impl Options {
                 .iter()
                 .map(|(path, _)| path_to_cstring(path))
                 .collect::<Result<Vec<CString>>>()?;
-            let pointers: Vec<_> = names.iter().map(|n| n.as_ptr()).collect();
             let sizes: Vec<u64> = paths.iter().map(|(_, size)| *size).collect();
-            // SAFETY: live options; `count` paths and sizes borrowed for the call, copied.
-            with_code(|code, err| unsafe {
-                ffi::pinrocks_options_set_paths(
-                    self.raw.as_ptr(),
-                    kind as i32,
-                    pointers.as_ptr(),
-                    sizes.as_ptr(),
-                    paths.len(),
-                    code,
-                    err,
-                )
-            })
+            self.raw.set_paths(kind, &names, &sizes)
         })();
         self.note_failure(setting, outcome);
         self
@@ -449,11 +406,7 @@ impl Options {
     /// `target_file_size_base`, `max_bytes_for_level_base`, `compaction_style`,
     /// `compression_per_level`).
     pub fn optimize_level_style_compaction(&mut self, memtable_budget: u64) -> &mut Self {
-        // SAFETY: `self.raw` is a live options handle owned by `self`; plain values (the
-        // compression vector is small and fixed).
-        unsafe {
-            ffi::rocksdb_options_optimize_level_style_compaction(self.raw.as_ptr(), memtable_budget)
-        };
+        self.raw.optimize_level_style_compaction(memtable_budget);
         self
     }
 
@@ -463,13 +416,8 @@ impl Options {
     /// Scope: column family (`write_buffer_size`, `max_write_buffer_number`,
     /// `min_write_buffer_number_to_merge`, `compaction_style`, `compaction_options_universal`).
     pub fn optimize_universal_style_compaction(&mut self, memtable_budget: u64) -> &mut Self {
-        // SAFETY: `self.raw` is a live options handle owned by `self`; plain values.
-        unsafe {
-            ffi::rocksdb_options_optimize_universal_style_compaction(
-                self.raw.as_ptr(),
-                memtable_budget,
-            )
-        };
+        self.raw
+            .optimize_universal_style_compaction(memtable_budget);
         self
     }
 
@@ -485,8 +433,7 @@ impl Options {
     /// `num_levels`, `max_write_buffer_number`, `min_write_buffer_number_to_merge`,
     /// `max_compaction_bytes`, `target_file_size_base`).
     pub fn prepare_for_bulk_load(&mut self) -> &mut Self {
-        // SAFETY: `self.raw` is a live options handle owned by `self`; plain values.
-        unsafe { ffi::rocksdb_options_prepare_for_bulk_load(self.raw.as_ptr()) };
+        self.raw.prepare_for_bulk_load();
         self
     }
 }

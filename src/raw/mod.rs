@@ -4,18 +4,29 @@
 //! above it.
 
 pub(crate) mod batch_records;
+pub(crate) mod block_based;
+pub(crate) mod budgets;
+pub(crate) mod c_consts;
+pub(crate) mod cache;
 pub(crate) mod cstr;
 pub(crate) mod entity;
+pub(crate) mod envs;
 pub(crate) mod error;
 pub mod ffi;
+pub(crate) mod handle_calls;
 #[cfg(test)]
 mod layout_tests;
 pub(crate) mod metadata;
 pub(crate) mod new_value;
+pub(crate) mod options_callbacks;
+pub(crate) mod options_handle;
+pub(crate) mod options_text;
 pub(crate) mod owned;
 pub(crate) mod pairs;
 pub(crate) mod pinned;
 pub(crate) mod read_source;
 pub(crate) mod reentry;
 pub(crate) mod setter;
+pub(crate) mod statistics;
 pub(crate) mod trampoline;
+pub(crate) mod transaction_options;

@@ -43,6 +43,7 @@ destroyed_by! {
     rocksdb_ingestexternalfileoptions_t => rocksdb_ingestexternalfileoptions_destroy,
     rocksdb_perfcontext_t => rocksdb_perfcontext_destroy,
     rocksdb_cache_t => rocksdb_cache_destroy,
+    rocksdb_block_based_table_options_t => rocksdb_block_based_options_destroy,
     rocksdb_write_buffer_manager_t => rocksdb_write_buffer_manager_destroy,
     rocksdb_sst_file_manager_t => rocksdb_sst_file_manager_destroy,
     rocksdb_ratelimiter_t => rocksdb_ratelimiter_destroy,

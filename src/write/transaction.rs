@@ -95,7 +95,7 @@ impl Db {
             ffi::rocksdb_transaction_begin(
                 txn_db.as_ptr(),
                 write.raw(),
-                options.raw(),
+                options.handle().as_ptr(),
                 std::ptr::null_mut(),
             )
         };
@@ -116,7 +116,7 @@ impl Db {
             ffi::rocksdb_optimistictransaction_begin(
                 txn_db.as_ptr(),
                 write.raw(),
-                options.raw(),
+                options.handle().as_ptr(),
                 std::ptr::null_mut(),
             )
         };

@@ -585,6 +585,7 @@ fn options_files_meet_the_table() {
 /// backup and restore, repair, destroy) on its own file system; the disk is left as it
 /// was, and the real database opens with its data.
 #[test]
+#[cfg(feature = "fault-injection")] // it also runs each helper on a `FaultFs`
 fn every_helper_acts_on_the_database_s_env() {
     let dir = tempfile::tempdir().unwrap();
     let real = dir.path().join("db");

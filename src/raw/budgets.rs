@@ -1,0 +1,200 @@
+//! The native handles of the budgets databases share: the memtable memory budget
+//! (`WriteBufferManager`), the SST file manager, and the default environment's thread
+//! pools.
+
+use crate::raw::cache::CacheHandle;
+use crate::raw::error::{with_code, Result};
+use crate::raw::ffi;
+use crate::raw::handle_calls::{handle_arg, handle_calls};
+use crate::raw::owned::Owned;
+
+/// Owns one `rocksdb_write_buffer_manager_t` (a `shared_ptr<WriteBufferManager>`).
+pub(crate) struct WriteBufferManagerHandle(Owned<ffi::rocksdb_write_buffer_manager_t>);
+
+// SAFETY: `WriteBufferManager` keeps its sizes in atomics (`buffer_size_`,
+// `memory_used_`, `allow_stall_`) and locks `mu_` for its stall queue and cache
+// reservations (memory/write_buffer_manager.cc): every method is callable from any thread,
+// as RocksDB's databases call it from theirs.
+unsafe impl Send for WriteBufferManagerHandle {}
+// SAFETY: see `Send`.
+unsafe impl Sync for WriteBufferManagerHandle {}
+
+impl WriteBufferManagerHandle {
+    /// A budget of `buffer_size` bytes, memtable memory charged to `cache` if given.
+    pub(crate) fn new(
+        buffer_size: usize,
+        cache: Option<&CacheHandle>,
+        allow_stall: bool,
+    ) -> WriteBufferManagerHandle {
+        // SAFETY: plain constructors; the manager copies the cache's `shared_ptr`.
+        let raw = unsafe {
+            match cache {
+                None => ffi::rocksdb_write_buffer_manager_create(buffer_size, allow_stall),
+                Some(cache) => ffi::rocksdb_write_buffer_manager_create_with_cache(
+                    buffer_size,
+                    cache.as_ptr(),
+                    allow_stall,
+                ),
+            }
+        };
+        // SAFETY: a new object, ours alone (or NULL).
+        WriteBufferManagerHandle(
+            unsafe { Owned::from_raw(raw) }.expect("a NULL write buffer manager"),
+        )
+    }
+
+    /// The handle, live while `self` is.
+    pub(crate) fn as_ptr(&self) -> *mut ffi::rocksdb_write_buffer_manager_t {
+        self.0.as_ptr()
+    }
+}
+
+handle_arg!(WriteBufferManagerHandle => ffi::rocksdb_write_buffer_manager_t);
+
+handle_calls!(WriteBufferManagerHandle {
+    /// Bytes of memtables counted (an atomic load).
+    fn memory_usage(&self) -> usize = rocksdb_write_buffer_manager_memory_usage;
+    /// Of those, the memtables still written.
+    fn mutable_memtable_memory_usage(&self) -> usize =
+        rocksdb_write_buffer_manager_mutable_memtable_memory_usage;
+    /// The budget.
+    fn buffer_size(&self) -> usize = rocksdb_write_buffer_manager_buffer_size;
+    /// Changes the budget (an atomic store); the caller keeps an enabled manager enabled.
+    fn set_buffer_size(&self, bytes: usize) = rocksdb_write_buffer_manager_set_buffer_size;
+    /// Whether writes stall over the budget (an atomic store).
+    fn set_allow_stall(&self, allow: bool) = rocksdb_write_buffer_manager_set_allow_stall;
+});
+
+/// Owns one `rocksdb_sst_file_manager_t` (a `shared_ptr<SstFileManager>`).
+pub(crate) struct SstFileManagerHandle(Owned<ffi::rocksdb_sst_file_manager_t>);
+
+// SAFETY: `SstFileManagerImpl` guards its sizes and limits with its mutex `mu_` and its
+// delete scheduler with its own; RocksDB calls it from every flush and compaction thread of
+// every database using it (file/sst_file_manager_impl.cc).
+unsafe impl Send for SstFileManagerHandle {}
+// SAFETY: see `Send`.
+unsafe impl Sync for SstFileManagerHandle {}
+
+impl SstFileManagerHandle {
+    /// A manager on the default file system.
+    pub(crate) fn new() -> SstFileManagerHandle {
+        // SAFETY: a live wrapper of the process-wide default environment, which is never
+        // freed; the manager keeps the environment's file system and clock by `shared_ptr`.
+        let raw = with_default_env(|env| unsafe { ffi::rocksdb_sst_file_manager_create(env) });
+        // SAFETY: a new object, ours alone (or NULL).
+        SstFileManagerHandle(unsafe { Owned::from_raw(raw) }.expect("a NULL SST file manager"))
+    }
+
+    /// The handle, live while `self` is.
+    pub(crate) fn as_ptr(&self) -> *mut ffi::rocksdb_sst_file_manager_t {
+        self.0.as_ptr()
+    }
+
+    /// Deletes obsolete files at most this fast; the first nonzero rate starts a thread,
+    /// whose failure to start is an error.
+    pub(crate) fn set_delete_rate_bytes_per_second(&self, rate: i64) -> Result<()> {
+        // SAFETY: live manager; locks its own mutex. Guarded.
+        with_code(|code, err| unsafe {
+            ffi::pinrocks_guarded_sst_file_manager_set_delete_rate_bytes_per_second(
+                code,
+                self.as_ptr(),
+                rate,
+                err,
+            )
+        })
+    }
+}
+
+handle_arg!(SstFileManagerHandle => ffi::rocksdb_sst_file_manager_t);
+
+handle_calls!(SstFileManagerHandle {
+    /// The space limit (locks the manager's mutex).
+    fn set_max_allowed_space_usage(&self, bytes: u64) =
+        rocksdb_sst_file_manager_set_max_allowed_space_usage;
+    /// Bytes kept free for compactions under the limit.
+    fn set_compaction_buffer_size(&self, bytes: u64) =
+        rocksdb_sst_file_manager_set_compaction_buffer_size;
+    /// Whether the files tracked are at or over the limit.
+    fn is_max_allowed_space_reached(&self) -> bool =
+        rocksdb_sst_file_manager_is_max_allowed_space_reached;
+    /// The share of trash over live data above which files go at once.
+    fn set_max_trash_db_ratio(&self, ratio: f64) = rocksdb_sst_file_manager_set_max_trash_db_ratio;
+    /// Bytes of SST and blob files tracked.
+    fn total_size(&self) -> u64 = rocksdb_sst_file_manager_get_total_size;
+    /// Bytes in the trash.
+    fn total_trash_size(&self) -> u64 = rocksdb_sst_file_manager_get_total_trash_size;
+});
+
+/// A thread pool of the default environment, as `rocksdb::Env::Priority` numbers it.
+#[derive(Clone, Copy)]
+pub(crate) enum Pool {
+    Bottom = 0,
+    Low = 1,
+    High = 2,
+}
+
+/// Sizes `pool` of the process-wide default environment to `threads` (bounded by the
+/// caller); a thread the system refuses to start is an error, every pool set back.
+pub(crate) fn set_background_threads(pool: Pool, threads: i32) -> Result<()> {
+    // SAFETY: the process-wide default environment, which lives for the process;
+    // `SetBackgroundThreads` locks the pool. Guarded, pools restored on failure.
+    with_code(|code, err| unsafe {
+        ffi::pinrocks_env_set_background_threads(pool as i32, threads, code, err)
+    })
+}
+
+/// The threads `pool` of the default environment has.
+pub(crate) fn background_threads(pool: Pool) -> i32 {
+    with_default_env(|env| {
+        // SAFETY: live environment wrapper; `GetBackgroundThreads` locks the pool.
+        unsafe {
+            match pool {
+                Pool::Low => ffi::rocksdb_env_get_low_priority_background_threads(env),
+                Pool::High => ffi::rocksdb_env_get_high_priority_background_threads(env),
+                Pool::Bottom => ffi::rocksdb_env_get_bottom_priority_background_threads(env),
+            }
+        }
+    })
+}
+
+/// Runs `f` on a wrapper of the process-wide default environment.
+pub(crate) fn with_default_env<R>(f: impl FnOnce(*mut ffi::rocksdb_env_t) -> R) -> R {
+    // SAFETY: a wrapper of the process-wide default environment, which destroying the
+    // wrapper does not free (`is_default`).
+    unsafe {
+        let env = ffi::rocksdb_create_default_env();
+        let result = f(env);
+        ffi::rocksdb_env_destroy(env);
+        result
+    }
+}
+
+/// Owns one `rocksdb_ratelimiter_t` (a `shared_ptr` to a `GenericRateLimiter`): options
+/// given it hold their own `shared_ptr`.
+pub(crate) struct RateLimiterHandle(Owned<ffi::rocksdb_ratelimiter_t>);
+
+// SAFETY: `GenericRateLimiter` is thread-safe (its requests take its own mutex); the handle
+// is only a shared_ptr to it, never changed after creation.
+unsafe impl Send for RateLimiterHandle {}
+// SAFETY: see `Send`.
+unsafe impl Sync for RateLimiterHandle {}
+
+impl RateLimiterHandle {
+    /// At most `rate` bytes a second (the caller keeps it at least 10: RocksDB refills
+    /// `rate / 10` every 100 ms), RocksDB's refill period and fairness.
+    pub(crate) fn new(rate: i64) -> RateLimiterHandle {
+        debug_assert!(rate >= 10);
+        // SAFETY: plain constructor with a positive rate; 100 ms refill period and
+        // fairness 10 are RocksDB's defaults.
+        let raw = unsafe { ffi::rocksdb_ratelimiter_create(rate, 100_000, 10) };
+        // SAFETY: a new object, ours alone (or NULL).
+        RateLimiterHandle(unsafe { Owned::from_raw(raw) }.expect("a NULL rate limiter"))
+    }
+
+    /// The handle, live while `self` is.
+    pub(crate) fn as_ptr(&self) -> *mut ffi::rocksdb_ratelimiter_t {
+        self.0.as_ptr()
+    }
+}
+
+handle_arg!(RateLimiterHandle => ffi::rocksdb_ratelimiter_t);

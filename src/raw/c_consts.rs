@@ -1,0 +1,48 @@
+//! The C API's numbers that the layers above hand through to it (compression kinds, option
+//! scopes, memtable and prefix kinds, fault kinds, perf metrics): a curated list, as heed's
+//! `lmdb_ffi.rs` re-exports LMDB's flags, so that no file above `raw/` names the bindings.
+
+#[cfg(test)]
+pub(crate) use crate::raw::ffi::PINROCKS_OPTION_SCOPE_CUCKOO as OPTION_SCOPE_CUCKOO;
+pub(crate) use crate::raw::ffi::{
+    rocksdb_block_based_table_data_block_index_type_binary_search as DATA_BLOCK_BINARY_SEARCH,
+    rocksdb_block_based_table_data_block_index_type_binary_search_and_hash as DATA_BLOCK_BINARY_SEARCH_AND_HASH,
+    rocksdb_block_based_table_index_type_binary_search as INDEX_BINARY_SEARCH,
+    rocksdb_block_based_table_index_type_hash_search as INDEX_HASH_SEARCH,
+    rocksdb_block_based_table_index_type_two_level_index_search as INDEX_TWO_LEVEL_SEARCH,
+    rocksdb_bz2_compression as BZ2_COMPRESSION, rocksdb_lz4_compression as LZ4_COMPRESSION,
+    rocksdb_lz4hc_compression as LZ4HC_COMPRESSION, rocksdb_no_compression as NO_COMPRESSION,
+    rocksdb_prepopulate_blob_disable as PREPOPULATE_BLOB_DISABLE,
+    rocksdb_prepopulate_blob_flush_only as PREPOPULATE_BLOB_FLUSH_ONLY,
+    rocksdb_snappy_compression as SNAPPY_COMPRESSION, rocksdb_zlib_compression as ZLIB_COMPRESSION,
+    rocksdb_zstd_compression as ZSTD_COMPRESSION, PINROCKS_MAX_NUM_LEVELS as MAX_NUM_LEVELS,
+    PINROCKS_MEMTABLE_HASH_LINK_LIST as MEMTABLE_HASH_LINK_LIST,
+    PINROCKS_MEMTABLE_HASH_SKIP_LIST as MEMTABLE_HASH_SKIP_LIST,
+    PINROCKS_MEMTABLE_SKIP_LIST as MEMTABLE_SKIP_LIST, PINROCKS_MEMTABLE_VECTOR as MEMTABLE_VECTOR,
+    PINROCKS_OPTION_SCOPE_BLOCK_BASED as OPTION_SCOPE_BLOCK_BASED,
+    PINROCKS_OPTION_SCOPE_CF as OPTION_SCOPE_CF, PINROCKS_OPTION_SCOPE_DB as OPTION_SCOPE_DB,
+    PINROCKS_OPTION_SCOPE_PLAIN as OPTION_SCOPE_PLAIN,
+    PINROCKS_OPTION_SCOPE_TABLE as OPTION_SCOPE_TABLE, PINROCKS_PATHS_CF as PATHS_CF,
+    PINROCKS_PATHS_DB as PATHS_DB, PINROCKS_PATH_DB_LOG_DIR as PATH_DB_LOG_DIR,
+    PINROCKS_PATH_WAL_DIR as PATH_WAL_DIR, PINROCKS_PREFIX_CAPPED as PREFIX_CAPPED,
+    PINROCKS_PREFIX_FIXED as PREFIX_FIXED,
+};
+
+/// The perf context's levels and metrics.
+pub(crate) mod perf {
+    pub(crate) use crate::raw::ffi::{
+        rocksdb_block_cache_hit_count as BLOCK_CACHE_HIT_COUNT,
+        rocksdb_block_read_byte as BLOCK_READ_BYTE, rocksdb_block_read_count as BLOCK_READ_COUNT,
+        rocksdb_bloom_memtable_hit_count as BLOOM_MEMTABLE_HIT_COUNT,
+        rocksdb_bloom_memtable_miss_count as BLOOM_MEMTABLE_MISS_COUNT,
+        rocksdb_bloom_sst_hit_count as BLOOM_SST_HIT_COUNT,
+        rocksdb_bloom_sst_miss_count as BLOOM_SST_MISS_COUNT, rocksdb_disable as DISABLE,
+        rocksdb_enable_count as ENABLE_COUNT, rocksdb_enable_time as ENABLE_TIME,
+        rocksdb_enable_time_except_for_mutex as ENABLE_TIME_EXCEPT_FOR_MUTEX,
+        rocksdb_get_from_memtable_count as GET_FROM_MEMTABLE_COUNT,
+        rocksdb_get_read_bytes as GET_READ_BYTES,
+        rocksdb_internal_key_skipped_count as INTERNAL_KEY_SKIPPED_COUNT,
+        rocksdb_internal_merge_count as INTERNAL_MERGE_COUNT,
+        rocksdb_user_key_comparison_count as USER_KEY_COMPARISON_COUNT,
+    };
+}
