@@ -3,22 +3,22 @@
 
 use crate::db::column_family::ColumnFamily;
 use crate::db::database::Db;
+use crate::db::handles::{CfHandle, DbInner};
 use crate::options::blob_files::{is_ratio, NOT_A_RATIO, RATIOS};
 use crate::options::contract::written_option;
 use crate::options::db_options::Options;
 use crate::raw::c_consts::OPTION_SCOPE_CF;
 use crate::raw::cstr::pairs;
-use crate::raw::error::{with_code, ErrPtr, Error, ErrorKind, Result};
-use crate::raw::ffi;
-use crate::raw::options_handle::OptionsHandle;
+use crate::raw::db_state;
+use crate::raw::error::{Error, ErrorKind, Result};
 
 /// RocksDB's refusal of a name or value, with what was asked. `code` is the status code
 /// the guarded call reported (0 if none).
-fn rejected(options: &[(&str, &str)], err: ErrPtr, code: i32) -> Result<()> {
+fn rejected(options: &[(&str, &str)], outcome: Result<()>) -> Result<()> {
     // RocksDB refuses a name or value with InvalidArgument (or NotSupported); another
     // failure (writing the OPTIONS file) comes after the options were applied, and a
     // caught C++ exception (std::bad_alloc: MemoryLimit) is no refusal either.
-    err.check_with_code(Some(code)).map_err(|e| match e {
+    outcome.map_err(|e| match e {
         Error::RocksDb {
             kind: kind @ (ErrorKind::InvalidArgument | ErrorKind::NotSupported),
             message,
@@ -52,18 +52,12 @@ fn refuse_unusable_ratio(options: &[(&str, &str)]) -> Result<()> {
 /// uses now (so a rule joining two options sees the other's live value), then checked as
 /// at an open. A bound on threads or buffers must hold before `SetDBOptions` starts the
 /// threads; a name RocksDB cannot change while open is still RocksDB's to refuse.
-fn keeps_contracts(
-    db: *mut ffi::rocksdb_t,
-    handle: *mut ffi::rocksdb_column_family_handle_t,
-    options: &[(&str, &str)],
-) -> Result<()> {
+fn keeps_contracts(db: &DbInner, handle: &CfHandle, options: &[(&str, &str)]) -> Result<()> {
     one_pair_per_option(options)?;
     // SAFETY: an open database and a handle of it that the caller holds (a dropped
-    // family's handle still reads its options); guarded; a new handle, ours alone, or NULL
-    // with an error.
-    let raw = with_code(|code, err| unsafe { ffi::pinrocks_live_options(db, handle, code, err) })?;
-    // SAFETY: a new options handle, ours alone.
-    let mut live = Options::from_handle(unsafe { OptionsHandle::own(raw) });
+    // family's handle still reads its options).
+    let raw = unsafe { db_state::live_options(db.raw(), handle.raw()) }?;
+    let mut live = Options::from_handle(raw);
     let before = family_option(&family_options(&live)?, "table_factory");
     live.set_by_name(options)?;
     let after = family_options(&live)?;
@@ -197,28 +191,13 @@ impl ColumnFamily<'_> {
     pub fn set_options(&self, options: &[(&str, &str)]) -> Result<()> {
         refuse_unusable_ratio(options)?;
         let _one_change = self.db.one_option_change();
-        keeps_contracts(self.db.raw(), self.handle().raw(), options)?;
+        keeps_contracts(self.db, self.handle(), options)?;
         let pairs = pairs(options)?;
-        let count =
-            i32::try_from(options.len()).map_err(|_| Error::invalid("options", "too many"))?;
-        let mut err = ErrPtr::new();
-        let mut code = 0;
-        self.db.with_live_family("set_options", self.handle(), || {
-            // SAFETY: live database and handle; the strings are read (copied) during the
-            // call. No C++ exception leaves the call.
-            unsafe {
-                ffi::pinrocks_set_options_cf(
-                    self.db.raw(),
-                    self.handle().raw(),
-                    count,
-                    pairs.keys.as_ptr(),
-                    pairs.values.as_ptr(),
-                    &mut code,
-                    err.as_out(),
-                )
-            }
+        let set = self.db.with_live_family("set_options", self.handle(), || {
+            // SAFETY: a live database and a handle of it, borrowed for the call.
+            unsafe { db_state::set_family_options(self.db.raw(), self.handle().raw(), &pairs) }
         })?;
-        rejected(options, err, code)
+        rejected(options, set)
     }
 }
 
@@ -251,29 +230,11 @@ impl Db {
     pub fn set_db_options(&self, options: &[(&str, &str)]) -> Result<()> {
         self.check_writable("set_db_options")?;
         let _one_change = self.inner().one_option_change();
-        keeps_contracts(
-            self.inner().raw(),
-            self.default_cf().handle().raw(),
-            options,
-        )?;
+        keeps_contracts(self.inner(), self.default_cf().handle(), options)?;
         let pairs = pairs(options)?;
-        let count =
-            i32::try_from(options.len()).map_err(|_| Error::invalid("options", "too many"))?;
-        let mut err = ErrPtr::new();
-        let mut code = 0;
-        // SAFETY: live database; the strings are read (copied) during the call. No C++
-        // exception leaves the call.
-        unsafe {
-            ffi::pinrocks_set_db_options(
-                self.inner().raw(),
-                count,
-                pairs.keys.as_ptr(),
-                pairs.values.as_ptr(),
-                &mut code,
-                err.as_out(),
-            )
-        };
-        rejected(options, err, code)
+        // SAFETY: the open database, for the call.
+        let set = unsafe { db_state::set_db_options(self.inner().raw(), &pairs) };
+        rejected(options, set)
     }
 
     /// Approximate memory use, summed over every column family (RocksDB's properties).

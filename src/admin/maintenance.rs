@@ -3,7 +3,7 @@
 //! with options and of several families at once, pausing and cancelling background work,
 //! holding file deletions, and destroying or repairing a database that is not open.
 
-use std::ffi::{c_char, c_void, CString};
+use std::ffi::{c_char, CString};
 use std::path::Path;
 
 use crate::db::column_family::ColumnFamily;
@@ -11,8 +11,8 @@ use crate::db::database::Db;
 use crate::db::handles::{DbKind, DirInUse, DirUse};
 use crate::options::db_options::Options;
 use crate::raw::cstr::path_to_cstring;
-use crate::raw::error::{with_code, Error, ErrorSeverity, Result};
-use crate::raw::ffi;
+use crate::raw::db::{bg, destroy_or_repair as destroy_or_repair_at, FamilyPtr, DESTROY, REPAIR};
+use crate::raw::error::{Error, ErrorSeverity, Result};
 use crate::raw::reentry;
 
 use crate::admin::maintenance_options::{CompactOptions, FlushOptions};
@@ -34,23 +34,12 @@ impl ColumnFamily<'_> {
     ) -> Result<()> {
         self.db.check_writable("compact_range")?;
         options.check()?;
-        let (from_ptr, from_len) = from.map_or((std::ptr::null(), 0), |k| (k.as_ptr(), k.len()));
-        let (to_ptr, to_len) = to.map_or((std::ptr::null(), 0), |k| (k.as_ptr(), k.len()));
-        // SAFETY: live database and handle; the bounds and options are borrowed for the
-        // call only. No C++ exception leaves it.
-        with_code(|code, err| unsafe {
-            ffi::pinrocks_compact_range(
-                self.db.raw(),
-                &options.raw,
-                self.handle().raw(),
-                from_ptr.cast(),
-                from_len,
-                to_ptr.cast(),
-                to_len,
-                code,
-                err,
-            )
-        })
+        // SAFETY: a live handle of this database, for the call.
+        unsafe {
+            self.db
+                .raw_db()
+                .compact_range(self.handle().raw(), &options.raw, from, to)
+        }
     }
 
     /// Compacts exactly these SST files (names as [`Db::live_files`] gives them, such as
@@ -68,36 +57,12 @@ impl ColumnFamily<'_> {
             })
             .collect::<Result<Vec<_>>>()?;
         let pointers: Vec<*const c_char> = names.iter().map(|n| n.as_ptr()).collect();
-        let mut outputs: Vec<String> = Vec::new();
-        // SAFETY: live database and handle; the names live for the call; `collect` is
-        // called during the call only, with `outputs` as its context. No C++ exception
-        // leaves the call, and `collect` cannot panic (it pushes a lossily decoded name).
-        with_code(|code, err| unsafe {
-            ffi::pinrocks_compact_files(
-                self.db.raw(),
-                self.handle().raw(),
-                pointers.len(),
-                pointers.as_ptr(),
-                output_level,
-                Some(collect),
-                (&mut outputs as *mut Vec<String>).cast(),
-                code,
-                err,
-            )
-        })?;
-        Ok(outputs)
-    }
-}
-
-/// Receives one output file name of `pinrocks_compact_files`.
-unsafe extern "C" fn collect(ctx: *mut c_void, data: *const c_char, len: usize) {
-    // SAFETY: `ctx` is the `Vec<String>` of the caller above, alive and unaliased for the
-    // call; `data` holds `len` bytes for this call.
-    unsafe {
-        let outputs = &mut *ctx.cast::<Vec<String>>();
-        let name = std::slice::from_raw_parts(data.cast::<u8>(), len);
-        // Allocation failure aborts (it does not unwind); nothing else here can panic.
-        outputs.push(String::from_utf8_lossy(name).into_owned());
+        // SAFETY: a live handle of this database, for the call.
+        unsafe {
+            self.db
+                .raw_db()
+                .compact_files(self.handle().raw(), &pointers, output_level)
+        }
     }
 }
 
@@ -120,7 +85,7 @@ impl Db {
         options: &FlushOptions,
     ) -> Result<()> {
         self.check_writable("flush")?;
-        let mut handles: Vec<*mut ffi::rocksdb_column_family_handle_t> = families
+        let mut handles: Vec<FamilyPtr> = families
             .iter()
             .map(|cf| cf.handle_for(self.inner()).raw())
             .collect();
@@ -132,19 +97,13 @@ impl Db {
         if handles.is_empty() {
             return Ok(());
         }
-        // SAFETY: live database; the handles are kept alive by `families` (borrowed for the
-        // call) and are of this database (`handle_for` checks). No C++ exception leaves.
-        with_code(|code, err| unsafe {
-            ffi::pinrocks_flush(
-                self.inner().raw(),
-                handles.len(),
-                handles.as_ptr(),
-                u8::from(options.wait),
-                u8::from(options.allow_write_stall),
-                code,
-                err,
-            )
-        })
+        // SAFETY: the handles are kept alive by `families` (borrowed for the call) and are
+        // of this database (`handle_for` checks).
+        unsafe {
+            self.inner()
+                .raw_db()
+                .flush(&handles, options.wait, options.allow_write_stall)
+        }
     }
 
     /// Compacts keys in `[from, to)` of the default column family (`None`: unbounded).
@@ -171,13 +130,13 @@ impl Db {
     /// continues it first, so a close cannot wait forever.
     #[doc(alias = "PauseBackgroundWork")]
     pub fn pause_background_work(&self) -> Result<()> {
-        self.background(ffi::PINROCKS_BG_PAUSE, "pause_background_work")
+        self.background(bg::PAUSE, "pause_background_work")
     }
 
     /// Undoes one [`pause_background_work`](Self::pause_background_work).
     #[doc(alias = "ContinueBackgroundWork")]
     pub fn continue_background_work(&self) -> Result<()> {
-        self.background(ffi::PINROCKS_BG_CONTINUE, "continue_background_work")
+        self.background(bg::CONTINUE, "continue_background_work")
     }
 
     /// Cancels every background flush and compaction for good, waiting for those running
@@ -187,9 +146,9 @@ impl Db {
     #[doc(alias = "CancelAllBackgroundWork")]
     pub fn cancel_background_work(&self, wait: bool) -> Result<()> {
         let op = if wait {
-            ffi::PINROCKS_BG_CANCEL_AND_WAIT
+            bg::CANCEL_AND_WAIT
         } else {
-            ffi::PINROCKS_BG_CANCEL
+            bg::CANCEL
         };
         self.background(op, "cancel_background_work")
     }
@@ -199,14 +158,14 @@ impl Db {
     /// its enable), so an external copy of the files stays consistent.
     #[doc(alias = "DisableFileDeletions")]
     pub fn disable_file_deletions(&self) -> Result<()> {
-        self.background(ffi::PINROCKS_BG_DISABLE_DELETIONS, "disable_file_deletions")
+        self.background(bg::DISABLE_DELETIONS, "disable_file_deletions")
     }
 
     /// Undoes one [`disable_file_deletions`](Self::disable_file_deletions); the last one
     /// deletes what became obsolete meanwhile.
     #[doc(alias = "EnableFileDeletions")]
     pub fn enable_file_deletions(&self) -> Result<()> {
-        self.background(ffi::PINROCKS_BG_ENABLE_DELETIONS, "enable_file_deletions")
+        self.background(bg::ENABLE_DELETIONS, "enable_file_deletions")
     }
 
     /// Recovers from a background error that stopped writes (a failed flush or compaction:
@@ -225,7 +184,7 @@ impl Db {
     /// `ErrorKind::ShutdownInProgress`; the database must then be reopened for flushes.
     #[doc(alias = "Resume")]
     pub fn resume(&self) -> Result<()> {
-        self.background(ffi::PINROCKS_BG_RESUME, "resume")
+        self.background(bg::RESUME, "resume")
     }
 
     /// Reads every live SST file whole and checks each block's checksum (RocksDB's
@@ -235,7 +194,7 @@ impl Db {
     /// [`verify_file_checksums`](Self::verify_file_checksums)).
     #[doc(alias = "VerifyChecksum")]
     pub fn verify_checksum(&self) -> Result<()> {
-        self.background(ffi::PINROCKS_BG_VERIFY_CHECKSUM, "verify_checksum")
+        self.background(bg::VERIFY_CHECKSUM, "verify_checksum")
     }
 
     /// Reads every live SST and blob file whole and checks it against the whole-file
@@ -246,10 +205,7 @@ impl Db {
     /// checksum and is passed over, not checked.
     #[doc(alias = "VerifyFileChecksums")]
     pub fn verify_file_checksums(&self) -> Result<()> {
-        self.background(
-            ffi::PINROCKS_BG_VERIFY_FILE_CHECKSUMS,
-            "verify_file_checksums",
-        )
+        self.background(bg::VERIFY_FILE_CHECKSUMS, "verify_file_checksums")
     }
 
     /// The background error that stops this database's writes, if one does: what failed
@@ -288,7 +244,7 @@ impl Db {
     /// `Error::DatabaseOpenThere` while this process has it open.
     #[doc(alias = "DestroyDB")]
     pub fn destroy(options: &Options, path: impl AsRef<Path>) -> Result<()> {
-        Self::destroy_or_repair(options, path.as_ref(), ffi::PINROCKS_DESTROY_DB, "destroy")
+        Self::destroy_or_repair(options, path.as_ref(), DESTROY, "destroy")
     }
 
     /// Rebuilds the MANIFEST of the database at `path` from the SST files and WAL it finds
@@ -297,7 +253,7 @@ impl Db {
     /// deleted may come back. Refused while this process has it open.
     #[doc(alias = "RepairDB")]
     pub fn repair(options: &Options, path: impl AsRef<Path>) -> Result<()> {
-        Self::destroy_or_repair(options, path.as_ref(), ffi::PINROCKS_REPAIR_DB, "repair")
+        Self::destroy_or_repair(options, path.as_ref(), REPAIR, "repair")
     }
 
     fn destroy_or_repair(
@@ -311,17 +267,7 @@ impl Db {
         // Exclusive: no open (of any kind) or restore of `path` in this process meanwhile.
         let _claim = DirInUse::claim(path, DirUse::Restore)?;
         let c_path = path_to_cstring(path)?;
-        // SAFETY: live options and a NUL-terminated path, borrowed for the call; no C++
-        // exception leaves it.
-        with_code(|code, err| unsafe {
-            ffi::pinrocks_destroy_or_repair(
-                options.raw.as_ptr(),
-                c_path.as_ptr(),
-                op as i32,
-                code,
-                err,
-            )
-        })
+        destroy_or_repair_at(&options.raw, &c_path, op)
     }
 }
 

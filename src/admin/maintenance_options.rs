@@ -2,8 +2,8 @@
 //! target level, blob garbage collection) and how a flush waits.
 
 use crate::options::blob_files::{is_ratio, NOT_A_RATIO};
+use crate::raw::db::{compact, CompactOptions as RawCompactOptions};
 use crate::raw::error::{Error, Result};
-use crate::raw::ffi;
 
 /// What a manual compaction does with the last level (RocksDB's
 /// `BottommostLevelCompaction`).
@@ -45,7 +45,7 @@ pub enum BlobGarbageCollection {
 /// RocksDB's `CompactRangeOptions`; `default()` is RocksDB's defaults.
 #[derive(Clone)]
 pub struct CompactOptions {
-    pub(super) raw: ffi::pinrocks_compact_options,
+    pub(super) raw: RawCompactOptions,
 }
 
 impl std::fmt::Debug for CompactOptions {
@@ -67,14 +67,14 @@ impl std::fmt::Debug for CompactOptions {
 impl Default for CompactOptions {
     fn default() -> Self {
         CompactOptions {
-            raw: ffi::pinrocks_compact_options {
+            raw: RawCompactOptions {
                 exclusive: 0,
                 change_level: 0,
                 target_level: -1,
-                bottommost: ffi::PINROCKS_BOTTOMMOST_IF_HAVE_COMPACTION_FILTER as i32,
+                bottommost: compact::BOTTOMMOST_IF_HAVE_COMPACTION_FILTER as i32,
                 allow_write_stall: 0,
                 max_subcompactions: 0,
-                blob_gc_policy: ffi::PINROCKS_BLOB_GC_USE_DEFAULT as i32,
+                blob_gc_policy: compact::BLOB_GC_USE_DEFAULT as i32,
                 blob_gc_age_cutoff: FAMILY_AGE_CUTOFF,
             },
         }
@@ -108,12 +108,10 @@ impl CompactOptions {
     /// `bottommost_level_compaction`: see [`Bottommost`].
     pub fn bottommost(&mut self, bottommost: Bottommost) -> &mut Self {
         self.raw.bottommost = match bottommost {
-            Bottommost::Skip => ffi::PINROCKS_BOTTOMMOST_SKIP,
-            Bottommost::IfHaveCompactionFilter => {
-                ffi::PINROCKS_BOTTOMMOST_IF_HAVE_COMPACTION_FILTER
-            }
-            Bottommost::Force => ffi::PINROCKS_BOTTOMMOST_FORCE,
-            Bottommost::ForceOptimized => ffi::PINROCKS_BOTTOMMOST_FORCE_OPTIMIZED,
+            Bottommost::Skip => compact::BOTTOMMOST_SKIP,
+            Bottommost::IfHaveCompactionFilter => compact::BOTTOMMOST_IF_HAVE_COMPACTION_FILTER,
+            Bottommost::Force => compact::BOTTOMMOST_FORCE,
+            Bottommost::ForceOptimized => compact::BOTTOMMOST_FORCE_OPTIMIZED,
         } as i32;
         self
     }
@@ -135,9 +133,9 @@ impl CompactOptions {
     /// `blob_garbage_collection_policy`: see [`BlobGarbageCollection`].
     pub fn blob_garbage_collection(&mut self, policy: BlobGarbageCollection) -> &mut Self {
         self.raw.blob_gc_policy = match policy {
-            BlobGarbageCollection::FamilyDefault => ffi::PINROCKS_BLOB_GC_USE_DEFAULT,
-            BlobGarbageCollection::Force => ffi::PINROCKS_BLOB_GC_FORCE,
-            BlobGarbageCollection::Disable => ffi::PINROCKS_BLOB_GC_DISABLE,
+            BlobGarbageCollection::FamilyDefault => compact::BLOB_GC_USE_DEFAULT,
+            BlobGarbageCollection::Force => compact::BLOB_GC_FORCE,
+            BlobGarbageCollection::Disable => compact::BLOB_GC_DISABLE,
         } as i32;
         self
     }

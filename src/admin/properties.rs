@@ -9,11 +9,9 @@ use std::marker::PhantomData;
 
 use crate::db::column_family::ColumnFamily;
 use crate::db::database::Db;
-use crate::raw::error::{with_code, ErrPtr, Error, Result};
-use crate::raw::ffi;
-use crate::raw::pairs::collect_pair;
+use crate::raw::db_state;
+use crate::raw::error::{Error, Result};
 use crate::raw::reentry;
-use crate::raw::trampoline::Carried;
 
 /// A map property's names and values (`rocksdb.cfstats` as a map, say), in name order.
 pub type PropertyMap = BTreeMap<String, String>;
@@ -129,24 +127,8 @@ impl ColumnFamily<'_> {
     pub fn property_map(&self, name: &str) -> Result<Option<PropertyMap>> {
         reentry::refuse_under_mutex("property_map")?;
         let name = CString::new(name).map_err(|e| Error::invalid("property name", e))?;
-        let mut map = Carried::new(PropertyMap::new());
-        let (mut code, mut err) = (0, ErrPtr::new());
-        // SAFETY: live database and handle; the name is read during the call; `collect_pair`
-        // matches `map`'s type. Guarded C++.
-        let found = unsafe {
-            ffi::pinrocks_property_map_cf(
-                self.db.raw(),
-                self.handle().raw(),
-                name.as_ptr(),
-                Some(collect_pair::<PropertyMap>),
-                map.as_ctx(),
-                &mut code,
-                err.as_out(),
-            )
-        };
-        let map = map.finish();
-        err.check_with_code(Some(code))?;
-        Ok((found != 0).then_some(map))
+        // SAFETY: a live database and a handle of it, borrowed for the call.
+        unsafe { db_state::property_map(self.db.raw(), self.handle().raw(), &name) }
     }
 
     /// The memtables' share of `[start, end)`: approximately how many entries and bytes
@@ -159,22 +141,10 @@ impl ColumnFamily<'_> {
     ) -> Result<MemtableStats> {
         reentry::refuse_under_mutex("approximate_memtable_stats")?;
         let (start, end) = (start.as_ref(), end.as_ref());
-        let (mut entries, mut bytes) = (0u64, 0u64);
-        // SAFETY: live database and handle; the bounds are borrowed for the call. Guarded.
-        with_code(|code, err| unsafe {
-            ffi::pinrocks_approximate_memtable_stats_cf(
-                self.db.raw(),
-                self.handle().raw(),
-                start.as_ptr().cast(),
-                start.len(),
-                end.as_ptr().cast(),
-                end.len(),
-                &mut entries,
-                &mut bytes,
-                code,
-                err,
-            )
-        })?;
+        // SAFETY: a live database and a handle of it, borrowed for the call.
+        let (entries, bytes) = unsafe {
+            db_state::approximate_memtable_stats(self.db.raw(), self.handle().raw(), start, end)
+        }?;
         Ok(MemtableStats { entries, bytes })
     }
 }
@@ -203,17 +173,7 @@ impl Db {
     pub fn aggregated_property(&self, property: &Property<u64>) -> Result<Option<u64>> {
         reentry::refuse_under_mutex("aggregated_property")?;
         let name = CString::new(property.name()).map_err(|e| Error::invalid("property name", e))?;
-        let mut value = 0u64;
-        // SAFETY: the open database; the name is read during the call. Guarded C++.
-        let found = with_code(|code, err| unsafe {
-            ffi::pinrocks_property_int_aggregated(
-                self.inner().raw(),
-                name.as_ptr(),
-                &mut value,
-                code,
-                err,
-            )
-        })?;
-        Ok((found != 0).then_some(value))
+        // SAFETY: the open database, for the call.
+        unsafe { db_state::property_int_aggregated(self.inner().raw(), &name) }
     }
 }

@@ -12,10 +12,12 @@ use crate::db::handles::DbKind;
 use crate::options::db_options::Options;
 use crate::options::env_owner::EnvOwner;
 use crate::raw::cstr::path_to_cstring;
-use crate::raw::error::{with_code, with_errptr, ErrPtr, Error, Result};
-use crate::raw::ffi;
-use crate::raw::owned::Owned;
+use crate::raw::error::{Error, Result};
 use crate::raw::setter::setter;
+use crate::raw::sst::{
+    ingest, verify_sst_file as verify_sst_file_with, IngestOptionsHandle, SstWriterHandle, DELETE,
+    DELETE_RANGE, PUT,
+};
 use crate::typed::encoding::encode;
 use crate::write::writer::check_range;
 
@@ -47,7 +49,7 @@ use crate::write::writer::check_range;
 /// ```
 #[doc(alias = "IngestExternalFile")]
 pub struct SstFileWriter {
-    raw: Owned<ffi::rocksdb_sstfilewriter_t>,
+    raw: SstWriterHandle,
     /// The last key added, to refuse keys out of order with a typed error.
     last_key: Option<Vec<u8>>,
     /// The options' comparator: the writer's copy of the options points to it (so it lives
@@ -71,27 +73,18 @@ impl SstFileWriter {
         options.check()?;
         let path = path.as_ref();
         let c_path = path_to_cstring(path)?;
-        // SAFETY: plain constructor; the writer copies the env options and the options.
-        let raw = unsafe {
-            let env = ffi::rocksdb_envoptions_create();
-            let raw = ffi::rocksdb_sstfilewriter_create(env, options.raw.as_ptr());
-            ffi::rocksdb_envoptions_destroy(env);
-            raw
-        };
+        // SAFETY: the writer's copy of the options points at their comparator and `Env`,
+        // which `order` and `_env` keep alive until the writer is destroyed (`raw` is
+        // declared first, so it drops first).
+        let raw = unsafe { SstWriterHandle::create(&options.raw, &c_path) }?;
         let writer = SstFileWriter {
-            // SAFETY: a new object, ours alone (or NULL).
-            raw: unsafe { Owned::from_raw(raw) }
-                .expect("rocksdb_sstfilewriter_create returned NULL"),
+            raw,
             last_key: None,
             order: options.order().cloned(),
             _env: options.env_owner.clone(),
             entries: 0,
             path: path.to_path_buf(),
         };
-        // SAFETY: live writer (owned); the path is copied.
-        with_errptr(|err| unsafe {
-            ffi::rocksdb_sstfilewriter_open(writer.raw.as_ptr(), c_path.as_ptr(), err)
-        })?;
         Ok(writer)
     }
 
@@ -117,7 +110,7 @@ impl SstFileWriter {
     /// Adds `key` with `value`. `key` must sort after every key added before.
     pub fn put(&mut self, key: &[u8], value: &[u8]) -> Result<()> {
         self.check_order(key)?;
-        self.write(ffi::PINROCKS_RECORD_PUT, key, value)?;
+        self.write(PUT, key, value)?;
         self.added(key);
         Ok(())
     }
@@ -125,7 +118,7 @@ impl SstFileWriter {
     /// Adds a deletion of `key`: ingested, it hides older values of `key` in the database.
     pub fn delete(&mut self, key: &[u8]) -> Result<()> {
         self.check_order(key)?;
-        self.write(ffi::PINROCKS_RECORD_DELETE, key, &[])?;
+        self.write(DELETE, key, &[])?;
         self.added(key);
         Ok(())
     }
@@ -137,7 +130,7 @@ impl SstFileWriter {
     #[doc(alias = "DeleteRange")]
     pub fn delete_range(&mut self, from: &[u8], to: &[u8]) -> Result<()> {
         check_range(self.order.as_ref(), from, to)?;
-        self.write(ffi::PINROCKS_RECORD_DELETE_RANGE, from, to)?;
+        self.write(DELETE_RANGE, from, to)?;
         self.entries += 1;
         Ok(())
     }
@@ -146,20 +139,7 @@ impl SstFileWriter {
     /// `rocksdb_sstfilewriter_put` / `_delete` inside a try/catch): `op` is a
     /// `PINROCKS_RECORD_*` value, `value` unused for a delete.
     fn write(&mut self, op: u32, key: &[u8], value: &[u8]) -> Result<()> {
-        // SAFETY: live writer (owned, `&mut self`); the bytes are copied during the call. No
-        // C++ exception leaves the call.
-        with_code(|code, err| unsafe {
-            ffi::pinrocks_sstfilewriter_write(
-                self.raw.as_ptr(),
-                op as i32,
-                key.as_ptr().cast(),
-                key.len(),
-                value.as_ptr().cast(),
-                value.len(),
-                code,
-                err,
-            )
-        })
+        self.raw.write(op, key, value)
     }
 
     /// Adds `key` with `value`, both encoded by their codecs (see
@@ -175,19 +155,15 @@ impl SstFileWriter {
 
     /// Writes the file's index, filter and footer and closes it; returns its path. A file
     /// with no entry cannot be finished (RocksDB refuses an empty SST file).
-    pub fn finish(self) -> Result<PathBuf> {
-        // SAFETY: live writer (owned); destroyed by `Drop` after this. No C++ exception
-        // leaves the call.
-        with_code(|code, err| unsafe {
-            ffi::pinrocks_sstfilewriter_finish(self.raw.as_ptr(), code, err)
-        })?;
+    pub fn finish(mut self) -> Result<PathBuf> {
+        self.raw.finish()?;
         Ok(self.path.clone())
     }
 }
 
 /// How [`ColumnFamily::ingest`] takes SST files in (`IngestExternalFileOptions`).
 pub struct IngestOptions {
-    raw: Owned<ffi::rocksdb_ingestexternalfileoptions_t>,
+    raw: IngestOptionsHandle,
 }
 
 // SAFETY: a plain C++ value that `DB::IngestExternalFile` takes by const reference.
@@ -199,12 +175,8 @@ impl IngestOptions {
     /// RocksDB's defaults: copy the files, keep snapshots consistent, allow a global
     /// sequence number for files that overlap the database, flush a memtable that overlaps.
     pub fn new() -> Self {
-        // SAFETY: plain constructor.
-        let raw = unsafe { ffi::rocksdb_ingestexternalfileoptions_create() };
         IngestOptions {
-            // SAFETY: a new object, ours alone (or NULL).
-            raw: unsafe { Owned::from_raw(raw) }
-                .expect("rocksdb_ingestexternalfileoptions_create returned NULL"),
+            raw: IngestOptionsHandle::new(),
         }
     }
 
@@ -241,10 +213,7 @@ impl IngestOptions {
 pub fn verify_sst_file(options: &Options, path: impl AsRef<Path>) -> Result<()> {
     options.check()?;
     let c_path = path_to_cstring(path.as_ref())?;
-    // SAFETY: live options, copied by the reader; the path is borrowed for the call; guarded.
-    with_code(|code, err| unsafe {
-        ffi::pinrocks_verify_sst_file(options.raw.as_ptr(), c_path.as_ptr(), code, err)
-    })
+    verify_sst_file_with(&options.raw, &c_path)
 }
 
 impl Default for IngestOptions {
@@ -269,24 +238,10 @@ impl<'db> ColumnFamily<'db> {
                 "a TTL database stores a write time after every value; an SST file has none",
             ));
         }
-        let mut err = ErrPtr::new();
-        let mut code = 0;
         self.db.with_live_family("ingest", self.handle(), || {
-            // SAFETY: live database, handle and options; the paths are borrowed for the
-            // call (RocksDB copies them into strings); guarded.
-            unsafe {
-                ffi::pinrocks_guarded_ingest_external_file_cf(
-                    &mut code,
-                    self.db.raw(),
-                    self.handle().raw(),
-                    pointers.as_ptr(),
-                    pointers.len(),
-                    options.raw.as_ptr(),
-                    err.as_out(),
-                )
-            }
-        })?;
-        err.check_with_code(Some(code))
+            // SAFETY: live database and handle, for the call.
+            unsafe { ingest(self.db.raw(), self.handle().raw(), &pointers, &options.raw) }
+        })?
     }
 }
 

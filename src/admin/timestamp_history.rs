@@ -2,8 +2,8 @@
 //! which compaction may collapse a key's versions into the newest (and reads are refused).
 
 use crate::db::column_family::ColumnFamily;
-use crate::raw::error::{with_code, ErrPtr, Result};
-use crate::raw::ffi;
+use crate::raw::db_state;
+use crate::raw::error::Result;
 use crate::raw::reentry;
 use crate::read::timestamps::TIMESTAMP_SIZE;
 
@@ -45,23 +45,12 @@ impl ColumnFamily<'_> {
         let cf = self.handle();
         self.check_timestamps()?;
         let ts = ts.to_le_bytes();
-        let (mut code, mut err) = (0, ErrPtr::new());
         self.db
             .with_live_family("increase_full_history_ts_low", cf, || {
-                // SAFETY: live database and handle (the family cannot be dropped meanwhile);
-                // the timestamp is copied. No C++ exception leaves the call.
-                unsafe {
-                    ffi::pinrocks_increase_full_history_ts_low(
-                        self.db.raw(),
-                        cf.raw(),
-                        ts.as_ptr().cast(),
-                        ts.len(),
-                        &mut code,
-                        err.as_out(),
-                    )
-                }
-            })?;
-        err.check_with_code(Some(code))
+                // SAFETY: a live database and a handle of it (the family cannot be dropped
+                // meanwhile), for the call.
+                unsafe { db_state::increase_full_history_ts_low(self.db.raw(), cf.raw(), &ts) }
+            })?
     }
 
     /// The timestamp below which this family's history may be collapsed (see
@@ -72,18 +61,9 @@ impl ColumnFamily<'_> {
         reentry::refuse_under_mutex("full_history_ts_low")?;
         self.check_timestamps()?;
         let mut ts = [0u8; TIMESTAMP_SIZE];
-        // SAFETY: live database and handle; RocksDB copies at most `ts.len()` bytes into
-        // `ts`. No C++ exception leaves the call.
-        let len = with_code(|code, err| unsafe {
-            ffi::pinrocks_get_full_history_ts_low(
-                self.db.raw(),
-                self.handle().raw(),
-                ts.as_mut_ptr().cast(),
-                ts.len(),
-                code,
-                err,
-            )
-        })?;
+        // SAFETY: a live database and a handle of it, borrowed for the call.
+        let len =
+            unsafe { db_state::full_history_ts_low(self.db.raw(), self.handle().raw(), &mut ts) }?;
         Ok((len == TIMESTAMP_SIZE).then(|| u64::from_le_bytes(ts)))
     }
 

@@ -4,10 +4,9 @@
 use std::marker::PhantomData;
 
 use crate::db::database::Db;
-use crate::raw::batch_records::{for_each_record, BatchRecord};
-use crate::raw::error::{with_code, ErrPtr, Error, Result};
-use crate::raw::ffi;
-use crate::raw::owned::Owned;
+use crate::raw::batch_records::BatchRecord;
+use crate::raw::error::{Error, Result};
+use crate::raw::wal::{LoggedBatchHandle, WalIterHandle};
 
 /// The write batches logged since a sequence number, oldest first, from
 /// [`Db::updates_since`]. A std [`Iterator`]; an error reading the log is its last item.
@@ -19,7 +18,7 @@ use crate::raw::owned::Owned;
 /// It reads the WAL files, so it sees what they still hold: RocksDB deletes WAL files once
 /// their memtables are flushed (unless `WAL_ttl_seconds` / `WAL_size_limit_MB` keep them).
 pub struct Updates<'db> {
-    raw: Owned<ffi::rocksdb_wal_iterator_t>,
+    raw: WalIterHandle,
     started: bool,
     done: bool,
     /// The sequence number the next batch must start at: at most the one asked for, then
@@ -42,12 +41,8 @@ impl Drop for Updates<'_> {
 /// One logged write batch: its first sequence number and its records.
 pub struct LoggedBatch {
     sequence: u64,
-    raw: Owned<ffi::rocksdb_writebatch_t>,
+    raw: LoggedBatchHandle,
 }
-
-// SAFETY: an owned `rocksdb::WriteBatch` moved out of the log iterator: a buffer with no
-// thread affinity, only read through `&self` (`WriteBatch::Iterate`, `Count` are const).
-unsafe impl Send for LoggedBatch {}
 
 impl LoggedBatch {
     /// The sequence number of the batch's first record; each record after it takes the
@@ -58,8 +53,7 @@ impl LoggedBatch {
 
     /// How many records the batch holds.
     pub fn len(&self) -> usize {
-        // SAFETY: live batch, owned.
-        unsafe { ffi::pinrocks_writebatch_count(self.raw.as_ptr()) as usize }
+        self.raw.count()
     }
 
     /// Whether the batch holds no record.
@@ -70,8 +64,7 @@ impl LoggedBatch {
     /// Calls `f` with each record, in order, its bytes borrowed from the batch. Column
     /// families are named by id ([`ColumnFamily::id`](crate::ColumnFamily::id)).
     pub fn for_each(&self, f: impl FnMut(BatchRecord<'_>)) -> Result<()> {
-        // SAFETY: the logged batch is ours and borrowed unchanged for the call.
-        unsafe { for_each_record(self.raw.as_ptr(), f) }
+        self.raw.for_each(f)
     }
 }
 
@@ -117,54 +110,34 @@ impl Iterator for Updates<'_> {
 impl Updates<'_> {
     /// The next batch, the end, or what stopped the iteration.
     fn step(&mut self) -> Option<Result<LoggedBatch>> {
-        let mut err = ErrPtr::new();
-        let mut code = 0;
-        // SAFETY: live iterator; the database it reads is borrowed for 'db. Each position's
-        // batch is taken once (`rocksdb_wal_iter_get_batch` moves it out of the iterator).
-        // Moving and taking go through guarded calls (each reads a logged batch whole: an
-        // exception is reported, and the iteration ends there).
-        unsafe {
-            if self.started {
-                ffi::pinrocks_wal_iter_next(self.raw.as_ptr(), &mut code, err.as_out());
-                if let Err(e) =
-                    std::mem::replace(&mut err, ErrPtr::new()).check_with_code(Some(code))
-                {
-                    return Some(Err(e));
-                }
-            }
-            self.started = true;
-            if ffi::rocksdb_wal_iter_valid(self.raw.as_ptr()) == 0 {
-                ffi::rocksdb_wal_iter_status(self.raw.as_ptr(), err.as_out());
-                return err.check().err().map(Err);
-            }
-            let mut sequence = 0u64;
-            let raw = ffi::pinrocks_wal_iter_get_batch(
-                self.raw.as_ptr(),
-                &mut sequence,
-                &mut code,
-                err.as_out(),
-            );
-            if let Err(e) = err.check_with_code(Some(code)) {
+        if self.started {
+            if let Err(e) = self.raw.next() {
                 return Some(Err(e));
             }
-            let batch = LoggedBatch {
-                sequence,
-                // A new batch, ours alone (the enclosing block's contract).
-                raw: Owned::from_raw(raw).expect("rocksdb_wal_iter_get_batch returned NULL"),
-            };
-            // A prepared transaction's batch uses no sequence numbers and its commit's uses
-            // them with no records: RocksDB's log iterator then reports prepared (maybe
-            // rolled back) writes as done and skips later batches, ending short or with "Gap
-            // in sequence numbers". Refused rather than followed wrongly.
-            if ffi::pinrocks_writebatch_has_2pc_markers(batch.raw.as_ptr()) != 0 {
-                return Some(Err(Error::TwoPhaseCommitInLog { sequence }));
-            }
-            if let Err(e) = self.expected.check(sequence) {
-                return Some(Err(e));
-            }
-            self.expected = Expected::Exactly(sequence + batch.len() as u64);
-            Some(Ok(batch))
         }
+        self.started = true;
+        match self.raw.valid() {
+            Ok(true) => {}
+            Ok(false) => return None,
+            Err(e) => return Some(Err(e)),
+        }
+        let (sequence, raw) = match self.raw.take_batch() {
+            Ok(taken) => taken,
+            Err(e) => return Some(Err(e)),
+        };
+        // A prepared transaction's batch uses no sequence numbers and its commit's uses
+        // them with no records: RocksDB's log iterator then reports prepared (maybe rolled
+        // back) writes as done and skips later batches, ending short or with "Gap in
+        // sequence numbers". Refused rather than followed wrongly.
+        if raw.has_2pc_markers() {
+            return Some(Err(Error::TwoPhaseCommitInLog { sequence }));
+        }
+        let batch = LoggedBatch { sequence, raw };
+        if let Err(e) = self.expected.check(sequence) {
+            return Some(Err(e));
+        }
+        self.expected = Expected::Exactly(sequence + batch.len() as u64);
+        Some(Ok(batch))
     }
 }
 
@@ -194,15 +167,10 @@ impl Db {
     /// ```
     #[doc(alias = "GetUpdatesSince")]
     pub fn updates_since(&self, sequence: u64) -> Result<Updates<'_>> {
-        // SAFETY: live database, borrowed by the iterator for its life; RocksDB's default
-        // read options; guarded (no exception leaves the call).
-        let raw = with_code(|code, err| unsafe {
-            ffi::pinrocks_get_updates_since(self.as_raw().0, sequence, code, err)
-        })?;
+        // SAFETY: live database, borrowed by the iterator for its life ('_).
+        let raw = unsafe { WalIterHandle::updates_since(self.as_raw().0, sequence) }?;
         Ok(Updates {
-            // SAFETY: a new object, ours alone (or NULL).
-            raw: unsafe { Owned::from_raw(raw) }
-                .expect("rocksdb_get_updates_since returned NULL without an error"),
+            raw,
             started: false,
             done: false,
             // RocksDB takes 0 for "from the first", which is 1.

@@ -12,7 +12,6 @@
 use std::collections::HashMap;
 use std::ffi::CString;
 use std::path::PathBuf;
-use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
@@ -24,7 +23,8 @@ use crate::db::recovered_txn::RecoveredTxn;
 use crate::options::db_options::FamilyTraits;
 use crate::options::env_owner::DatabaseOnEnv;
 use crate::options::statistics::Statistics;
-use crate::raw::error::{with_code, ErrPtr, Error, Result};
+pub(crate) use crate::raw::db::RawDb;
+use crate::raw::error::{Error, Result};
 use crate::raw::ffi;
 
 /// What the open database is, shared by everything that must keep it open.
@@ -141,152 +141,6 @@ pub(crate) enum DbKind {
     Ttl,
 }
 
-/// Owns the open database; closes it on drop. A transaction database is reached through a
-/// C API `rocksdb_t` whose `rep` is the transaction database itself (rocksdb-c/), so every
-/// C API call on `handle` goes through it (plain writes take its locks).
-pub(crate) enum RawDb {
-    Plain(NonNull<ffi::rocksdb_t>),
-    Transaction {
-        handle: NonNull<ffi::rocksdb_t>,
-        txn_db: NonNull<ffi::rocksdb_transactiondb_t>,
-    },
-    Optimistic {
-        handle: NonNull<ffi::rocksdb_t>,
-        txn_db: NonNull<ffi::rocksdb_optimistictransactiondb_t>,
-    },
-}
-
-impl RawDb {
-    fn handle(&self) -> NonNull<ffi::rocksdb_t> {
-        match self {
-            RawDb::Plain(h) => *h,
-            RawDb::Transaction { handle, .. } | RawDb::Optimistic { handle, .. } => *handle,
-        }
-    }
-
-    /// One control of the database's background work (`op`: a `PINROCKS_BG_*`).
-    pub(crate) fn background(&self, op: u32) -> Result<()> {
-        // SAFETY: the open database, owned; no C++ exception leaves the call.
-        with_code(|code, err| unsafe {
-            ffi::pinrocks_db_background(self.handle().as_ptr(), op as i32, code, err)
-        })
-    }
-
-    /// The background error that stops writes, with its severity
-    /// (`pinrocks_db_background_error`): `Ok(None)` while writes go on, `Err` if the probe
-    /// failed or cannot be made.
-    pub(crate) fn stopped_by(&self) -> Result<Option<(i32, Error)>> {
-        let (mut severity, mut code, mut err) = (0, 0, ErrPtr::new());
-        // SAFETY: the open database, owned; no C++ exception leaves the call.
-        let stopped = unsafe {
-            ffi::pinrocks_db_background_error(
-                self.handle().as_ptr(),
-                &mut severity,
-                &mut code,
-                err.as_out(),
-            )
-        };
-        match err.check_with_code(Some(code)) {
-            Err(error) if stopped != 0 => Ok(Some((severity, error))),
-            Err(error) => Err(error),
-            Ok(()) => Ok(None),
-        }
-    }
-
-    /// Readies the database for its close, so that the close cannot wait for ever:
-    /// undoes every `pause_background_work` in force (a close may flush and wait; RocksDB
-    /// refuses a continue when nothing is paused), then, if a flush or compaction failed
-    /// in this open, marks the shutdown.
-    ///
-    /// The mark is RocksDB 11.8.1's `CancelAllBackgroundWork(false)`, which `DB::Close`
-    /// calls too, but only after it has joined RocksDB's own recovery thread
-    /// (`ErrorHandler::EndAutoRecovery`). That thread can wait for ever in
-    /// `WaitForFlushMemTables` for a flush request RocksDB dropped (counted as a failed
-    /// flush; `recovery_hangs.rs`, `docs/faults.md`). The mark wakes that wait, which returns
-    /// `ShutdownInProgress`, and the close joins the thread. The cost, only after a failed
-    /// flush or compaction: a recovery still running is cut short instead of awaited, so
-    /// what was written without the WAL since the error may be lost, as in a crash. Last,
-    /// the database leaves its `SstFileManager`'s space recovery, which RocksDB's close
-    /// can free it under (`rocksdb-c/space_recovery.cc`).
-    fn ready_to_close(&self) {
-        for _ in 0..=u32::from(u16::MAX) {
-            if self.background(ffi::PINROCKS_BG_CONTINUE).is_err() {
-                break;
-            }
-        }
-        // A failure leaves the close as RocksDB orders it; nobody to report to.
-        let _ = self.background(ffi::PINROCKS_BG_READY_TO_CLOSE);
-    }
-
-    /// Frees the database: for a transaction database its `rocksdb_t` wrapper first, then
-    /// the database; closes it first if `DB::Close` has not (the destructor closes).
-    /// Guarded: a failure here has no one to report to, and only the exception must not
-    /// reach Rust.
-    fn free(&mut self) {
-        let (mut code, mut err) = (0, ErrPtr::new());
-        // SAFETY: owned by `self` and freed exactly once (by `Drop`, or by `close`, which
-        // forgets `self` after), after the handles (field order in `DbInner`) and after
-        // every snapshot, iterator, transaction and pin (their owners hold or borrow the
-        // `DbInner`).
-        unsafe {
-            match self {
-                RawDb::Plain(db) => {
-                    ffi::pinrocks_guarded_close(&mut code, db.as_ptr(), err.as_out())
-                }
-                RawDb::Transaction { handle, txn_db } => {
-                    ffi::pinrocks_guarded_transactiondb_close_base_db(
-                        &mut code,
-                        handle.as_ptr(),
-                        err.as_out(),
-                    );
-                    ffi::pinrocks_guarded_transactiondb_close(
-                        &mut code,
-                        txn_db.as_ptr(),
-                        err.as_out(),
-                    );
-                }
-                RawDb::Optimistic { handle, txn_db } => {
-                    ffi::pinrocks_guarded_optimistictransactiondb_close_base_db(
-                        &mut code,
-                        handle.as_ptr(),
-                        err.as_out(),
-                    );
-                    ffi::pinrocks_guarded_optimistictransactiondb_close(
-                        &mut code,
-                        txn_db.as_ptr(),
-                        err.as_out(),
-                    );
-                }
-            }
-        }
-    }
-
-    /// `DB::Close` (rocksdb-c/), reporting its status, then the free: nothing else touches
-    /// the closed database (RocksDB's logger and version set are gone after `Close`).
-    /// `NotSupported` (a database that closes in its destructor) counts as closed.
-    fn close(self) -> Result<()> {
-        let mut this = std::mem::ManuallyDrop::new(self);
-        this.ready_to_close();
-        let mut err = ErrPtr::new();
-        let mut code = 0;
-        // SAFETY: the open database, owned; closed once here and then only freed
-        // (`DB::Close` is idempotent and the destructor does nothing more after it).
-        unsafe { ffi::pinrocks_db_close(this.handle().as_ptr(), &mut code, err.as_out()) };
-        this.free();
-        match err.check_with_code(Some(code)) {
-            Err(e) if e.kind() == Some(crate::raw::error::ErrorKind::NotSupported) => Ok(()),
-            other => other,
-        }
-    }
-}
-
-impl Drop for RawDb {
-    fn drop(&mut self) {
-        self.ready_to_close();
-        self.free();
-    }
-}
-
 /// Source of `DbInner::id`: a 64-bit counter does not wrap in the life of a process.
 static NEXT_DB_ID: AtomicU64 = AtomicU64::new(1);
 
@@ -354,7 +208,7 @@ impl DbInner {
     }
 
     pub(crate) fn raw(&self) -> *mut ffi::rocksdb_t {
-        self.native.raw.handle().as_ptr()
+        self.native.raw.as_ptr()
     }
 
     /// Closes the database as dropping it would (column family handles first, comparators
@@ -480,9 +334,7 @@ impl DbInner {
         // OPTIONS file), so a failure may mean dropped or not. Either way no write may reach
         // the family again in this open: a write to a dropped family stops the database.
         // If it was not dropped after all, it is back, whole, at the next open.
-        // SAFETY: live database and handle (both owned here); guarded.
-        with_code(|code, err| unsafe {
-            ffi::pinrocks_guarded_drop_column_family(code, self.raw(), handle.raw(), err)
-        })
+        // SAFETY: a live handle of this database (owned here).
+        unsafe { self.native.raw.drop_column_family(handle.raw()) }
     }
 }

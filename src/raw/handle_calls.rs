@@ -105,3 +105,29 @@ macro_rules! handle_calls {
     };
 }
 pub(crate) use handle_calls;
+
+/// A handle owning one plain C API options object, made by its `create` function.
+macro_rules! plain_handle {
+    ($(#[$doc:meta])* $name:ident => $c:ident, $create:ident) => {
+        $(#[$doc])*
+        pub(crate) struct $name($crate::raw::owned::Owned<$crate::raw::ffi::$c>);
+
+        impl $name {
+            /// RocksDB's defaults.
+            pub(crate) fn new() -> $name {
+                // SAFETY: plain constructor: a new object, ours alone (or NULL, refused).
+                let raw = unsafe { $crate::raw::ffi::$create() };
+                // SAFETY: as above.
+                $name(unsafe { $crate::raw::owned::Owned::from_raw(raw) }.expect(concat!(stringify!($create), " returned NULL")))
+            }
+
+            /// The handle, live while `self` is.
+            pub(crate) fn as_ptr(&self) -> *mut $crate::raw::ffi::$c {
+                self.0.as_ptr()
+            }
+        }
+
+        $crate::raw::handle_calls::handle_arg!($name => $crate::raw::ffi::$c);
+    };
+}
+pub(crate) use plain_handle;

@@ -3,12 +3,15 @@
 //! guard against calls from inside callbacks, and buffers RocksDB frees. Imports nothing
 //! above it.
 
+pub(crate) mod backup;
 pub(crate) mod batch_records;
 pub(crate) mod block_based;
 pub(crate) mod budgets;
 pub(crate) mod c_consts;
 pub(crate) mod cache;
 pub(crate) mod cstr;
+pub(crate) mod db;
+pub(crate) mod db_state;
 pub(crate) mod entity;
 pub(crate) mod envs;
 pub(crate) mod error;
@@ -27,6 +30,8 @@ pub(crate) mod pinned;
 pub(crate) mod read_source;
 pub(crate) mod reentry;
 pub(crate) mod setter;
+pub(crate) mod sst;
 pub(crate) mod statistics;
 pub(crate) mod trampoline;
 pub(crate) mod transaction_options;
+pub(crate) mod wal;

@@ -5,33 +5,7 @@ use std::ptr::NonNull;
 
 use crate::raw::error::{with_code, Result};
 use crate::raw::ffi;
-use crate::raw::handle_calls::{handle_arg, handle_calls};
-use crate::raw::owned::Owned;
-
-/// A handle owning one plain C API options object, made by its `create` function.
-macro_rules! plain_handle {
-    ($(#[$doc:meta])* $name:ident => $c:ident, $create:ident) => {
-        $(#[$doc])*
-        pub(crate) struct $name(Owned<ffi::$c>);
-
-        impl $name {
-            /// RocksDB's defaults.
-            pub(crate) fn new() -> $name {
-                // SAFETY: plain constructor: a new object, ours alone (or NULL, refused).
-                let raw = unsafe { ffi::$create() };
-                // SAFETY: as above.
-                $name(unsafe { Owned::from_raw(raw) }.expect(concat!(stringify!($create), " returned NULL")))
-            }
-
-            /// The handle, live while `self` is.
-            pub(crate) fn as_ptr(&self) -> *mut ffi::$c {
-                self.0.as_ptr()
-            }
-        }
-
-        handle_arg!($name => ffi::$c);
-    };
-}
+use crate::raw::handle_calls::{handle_arg, handle_calls, plain_handle};
 
 plain_handle!(
     /// `TransactionDBOptions`.
