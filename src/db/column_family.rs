@@ -4,7 +4,8 @@ use std::ffi::CString;
 use std::sync::Arc;
 
 use crate::db::handles::{CfHandle, DbInner};
-use crate::raw::error::{with_code, ErrPtr, Error, Result};
+use crate::raw::db_state;
+use crate::raw::error::{Error, Result};
 use crate::raw::ffi;
 
 /// A column family of an open [`Db`](crate::Db). Borrowing the `Db`, it cannot outlive it.
@@ -100,29 +101,15 @@ impl<'db> ColumnFamily<'db> {
     /// The column family's id in its database: what write batches and the WAL name it by
     /// ([`BatchRecord`](crate::write::BatchRecord)). The default family is 0.
     pub fn id(&self) -> u32 {
-        // SAFETY: live handle; `ColumnFamilyHandleImpl::GetID` only reads it.
-        unsafe { ffi::rocksdb_column_family_handle_get_id(self.handle.raw()) }
+        self.handle.id()
     }
 
     /// Flushes this column family's memtable to an SST file and waits for it, and for the
     /// event listeners' `on_flush_completed`.
     pub fn flush(&self) -> Result<()> {
         self.db.check_writable("flush")?;
-        let (mut code, mut err) = (0, ErrPtr::new());
-        let families = [self.handle.raw()];
-        // SAFETY: live database and handle; one family; guarded.
-        unsafe {
-            ffi::pinrocks_flush(
-                self.db.raw(),
-                1,
-                families.as_ptr(),
-                1,
-                0,
-                &mut code,
-                err.as_out(),
-            )
-        };
-        err.check_with_code(Some(code))
+        // SAFETY: a live handle of this database, for the call.
+        unsafe { self.db.raw_db().flush(&[self.handle.raw()], true, false) }
     }
 
     /// A RocksDB property of this column family (for example `rocksdb.stats`), or `None`
@@ -131,29 +118,8 @@ impl<'db> ColumnFamily<'db> {
     pub fn property(&self, name: &str) -> Result<Option<String>> {
         crate::raw::reentry::refuse_under_mutex("property")?;
         let name = CString::new(name).map_err(|e| Error::invalid("property name", e))?;
-        let mut err = ErrPtr::new();
-        let mut code = 0;
-        // SAFETY: live db and handle; the name is read during the call. The result is a
-        // malloc'd C string or NULL (absent, or on error: checked first), copied, then freed
-        // with rocksdb_free. No C++ exception leaves the call.
-        unsafe {
-            let value = ffi::pinrocks_property_value_cf(
-                self.db.raw(),
-                self.handle.raw(),
-                name.as_ptr(),
-                &mut code,
-                err.as_out(),
-            );
-            err.check_with_code(Some(code))?;
-            if value.is_null() {
-                return Ok(None);
-            }
-            let text = std::ffi::CStr::from_ptr(value)
-                .to_string_lossy()
-                .into_owned();
-            ffi::rocksdb_free(value.cast());
-            Ok(Some(text))
-        }
+        // SAFETY: a live database and a handle of it, for the call.
+        unsafe { db_state::property_text(self.db.raw(), self.handle.raw(), &name) }
     }
 
     /// An integer property of this column family (for example
@@ -162,20 +128,8 @@ impl<'db> ColumnFamily<'db> {
     pub fn property_int(&self, name: &str) -> Result<Option<u64>> {
         crate::raw::reentry::refuse_under_mutex("property_int")?;
         let name = CString::new(name).map_err(|e| Error::invalid("property name", e))?;
-        let mut value = 0u64;
-        // SAFETY: live db and handle; `value` is written only on success (return 0). No C++
-        // exception leaves the call.
-        let rc = with_code(|code, err| unsafe {
-            ffi::pinrocks_property_int_cf(
-                self.db.raw(),
-                self.handle.raw(),
-                name.as_ptr(),
-                &mut value,
-                code,
-                err,
-            )
-        })?;
-        Ok((rc == 0).then_some(value))
+        // SAFETY: a live database and a handle of it, for the call.
+        unsafe { db_state::property_int(self.db.raw(), self.handle.raw(), &name) }
     }
 }
 

@@ -9,8 +9,9 @@ use std::sync::Arc;
 
 use crate::db::handles::{CfHandle, DbInner, DbKind, RawDb};
 use crate::options::db_options::FamilyTraits;
-use crate::raw::error::{with_code, ErrPtr, Error, Result};
-use crate::raw::ffi;
+use crate::raw::error::{Error, Result};
+use crate::raw::family::FamilyPtr;
+use crate::raw::options_handle::OptionsHandle;
 
 impl DbInner {
     /// Creates a column family (`rocksdb_create_column_family`, or with `ttl` seconds
@@ -19,7 +20,7 @@ impl DbInner {
     pub(crate) fn create_cf(
         &self,
         name: &str,
-        options: *const ffi::rocksdb_options_t,
+        options: &OptionsHandle,
         traits: FamilyTraits,
         ttl: Option<i32>,
     ) -> Result<Arc<CfHandle>> {
@@ -34,21 +35,7 @@ impl DbInner {
         if let Some(order) = &traits.order {
             self.keep_comparator(order);
         }
-        // SAFETY: live database (owned) and options (borrowed by the caller); RocksDB
-        // copies the options and the name. The result is a new handle (NULL on error),
-        // owned by us; guarded (no exception leaves the call); a TTL call only on a TTL
-        // database (asserted above).
-        let raw = with_code(|code, err| unsafe {
-            ffi::pinrocks_create_column_family(
-                self.raw(),
-                options,
-                c_name.as_ptr(),
-                ttl.unwrap_or(0),
-                u8::from(ttl.is_some()),
-                code,
-                err,
-            )
-        })?;
+        let raw = self.raw_db().create_column_family(options, &c_name, ttl)?;
         Ok(self.keep_family(raw, name, traits))
     }
 
@@ -59,7 +46,7 @@ impl DbInner {
     /// below).
     pub(crate) fn create_cfs(
         &self,
-        families: &[(&str, *const ffi::rocksdb_options_t, FamilyTraits)],
+        families: &[(&str, &OptionsHandle, FamilyTraits)],
     ) -> Result<Vec<Arc<CfHandle>>> {
         self.check_writable("create_cfs")?;
         let mut seen = HashSet::new();
@@ -79,7 +66,7 @@ impl DbInner {
         if self.kind == DbKind::Ttl || matches!(self.raw_db(), RawDb::Transaction { .. }) {
             return families
                 .iter()
-                .map(|(name, options, traits)| self.create_cf(name, *options, traits.clone(), None))
+                .map(|(name, options, traits)| self.create_cf(name, options, traits.clone(), None))
                 .collect();
         }
         for (_, _, traits) in families {
@@ -88,31 +75,15 @@ impl DbInner {
             }
         }
         let name_ptrs: Vec<_> = names.iter().map(|n| n.as_ptr()).collect();
-        let options: Vec<_> = families.iter().map(|(_, options, _)| *options).collect();
-        let mut handles = vec![std::ptr::null_mut(); families.len()];
-        let (mut created, mut code, mut err) = (0usize, 0, ErrPtr::new());
-        // SAFETY: live database (owned); `count` options (borrowed by the caller, copied by
-        // RocksDB), names and handle slots; RocksDB fills `created` slots with new handles,
-        // ours, whatever the status. Guarded.
-        unsafe {
-            ffi::pinrocks_create_column_families(
-                self.raw(),
-                families.len(),
-                options.as_ptr(),
-                name_ptrs.as_ptr(),
-                handles.as_mut_ptr(),
-                &mut created,
-                &mut code,
-                err.as_out(),
-            )
-        };
+        let options: Vec<&OptionsHandle> =
+            families.iter().map(|(_, options, _)| *options).collect();
+        let (handles, created) = self.raw_db().create_column_families(&options, &name_ptrs);
         let kept: Vec<Arc<CfHandle>> = families
             .iter()
-            .zip(&handles)
-            .take(created.min(families.len()))
-            .map(|((name, _, traits), &raw)| self.keep_family(raw, name, traits.clone()))
+            .zip(handles)
+            .map(|((name, _, traits), raw)| self.keep_family(raw, name, traits.clone()))
             .collect();
-        err.check_with_code(Some(code))?;
+        created?;
         Ok(kept)
     }
 
@@ -131,12 +102,7 @@ impl DbInner {
     }
 
     /// Takes ownership of `raw`, a new handle RocksDB made for `name`, into the map.
-    fn keep_family(
-        &self,
-        raw: *mut ffi::rocksdb_column_family_handle_t,
-        name: &str,
-        traits: FamilyTraits,
-    ) -> Arc<CfHandle> {
+    fn keep_family(&self, raw: FamilyPtr, name: &str, traits: FamilyTraits) -> Arc<CfHandle> {
         let handle = Arc::new(CfHandle::new(raw, name.to_owned(), self.id, traits));
         self.column_families_mut()
             .insert(name.to_owned(), Arc::clone(&handle));

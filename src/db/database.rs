@@ -99,7 +99,7 @@ impl Db {
         options.check()?;
         let handle = self
             .inner
-            .create_cf(name, options.raw.as_ptr(), options.traits(), None)?;
+            .create_cf(name, &options.raw, options.traits(), None)?;
         Ok(ColumnFamily::new(&self.inner, handle))
     }
 
@@ -133,7 +133,7 @@ impl Db {
         }
         let raw: Vec<_> = families
             .iter()
-            .map(|(name, options)| (*name, options.raw.as_ptr().cast_const(), options.traits()))
+            .map(|(name, options)| (*name, &options.raw, options.traits()))
             .collect();
         Ok(self
             .inner

@@ -1,13 +1,12 @@
 //! A column family's native handle (`CfHandle`) and its write gate: who is writing to the
 //! family, and whether `drop_cf` may drop it.
 
-use std::ptr::NonNull;
 use std::sync::{Arc, Condvar, Mutex};
 
 use crate::callbacks::comparator::Comparator;
 use crate::options::db_options::FamilyTraits;
 use crate::raw::error::{Error, ErrorKind, Result};
-use crate::raw::ffi;
+use crate::raw::family::{FamilyHandle, FamilyPtr, CAN_DELETE_RANGES, CAN_MERGE};
 
 /// The name RocksDB gives the column family every database has.
 pub const DEFAULT_COLUMN_FAMILY: &str = "default";
@@ -84,7 +83,7 @@ impl Drop for WritingAll {
 /// `ColumnFamilyData` (`ColumnFamilyHandleImpl`'s destructor unrefs it): its options, table
 /// factory and block cache, which pinned blocks live in.
 pub(crate) struct CfHandle {
-    raw: NonNull<ffi::rocksdb_column_family_handle_t>,
+    raw: FamilyHandle,
     pub(crate) name: String,
     /// The `DbInner::id` of the database it belongs to.
     pub(crate) db_id: u64,
@@ -104,32 +103,22 @@ pub(crate) struct CfHandle {
     pub(crate) timestamp_size: usize,
 }
 
-// SAFETY: `ColumnFamilyHandleImpl` (db/column_family.h) is immutable after creation (a
-// `ColumnFamilyData*`, the `DBImpl*` and the mutex pointer); RocksDB's reads, writes and
-// `DropColumnFamily` take it by pointer from any thread. It is destroyed only by `Drop`.
-unsafe impl Send for CfHandle {}
-// SAFETY: see `Send`.
-unsafe impl Sync for CfHandle {}
-
 impl CfHandle {
-    pub(crate) fn new(
-        raw: *mut ffi::rocksdb_column_family_handle_t,
-        name: String,
-        db_id: u64,
-        traits: FamilyTraits,
-    ) -> Self {
+    /// Takes over `raw`, a new handle of a database that outlives it (its owners hold the
+    /// database longer: see `db::handles`' module comment).
+    pub(crate) fn new(raw: FamilyPtr, name: String, db_id: u64, traits: FamilyTraits) -> Self {
+        // SAFETY: a new handle RocksDB just made, ours alone; its database outlives it.
+        let raw = unsafe { FamilyHandle::own(raw) };
         CfHandle {
-            raw: NonNull::new(raw).expect("RocksDB returned a NULL column family handle"),
             is_default: name == DEFAULT_COLUMN_FAMILY,
             name,
             db_id,
             gate: Mutex::new(Gate::default()),
             idle: Condvar::new(),
             order: traits.order,
-            // SAFETY: the new handle, live (RocksDB just made it); guarded.
-            capabilities: unsafe { ffi::pinrocks_cf_capabilities(raw) },
-            // SAFETY: as above; reads the comparator RocksDB holds for the family.
-            timestamp_size: unsafe { ffi::pinrocks_cf_timestamp_size(raw) },
+            capabilities: raw.capabilities(),
+            timestamp_size: raw.timestamp_size(),
+            raw,
         }
     }
 
@@ -137,17 +126,14 @@ impl CfHandle {
     /// `DB::Merge` refuses it. In a batch or a transaction RocksDB would take it into the
     /// WAL, fail it in the memtable, and then refuse every later write until a reopen.
     pub(crate) fn check_merge(&self) -> Result<()> {
-        self.check_can(
-            ffi::PINROCKS_CF_MERGES,
-            "Provide a merge_operator when opening DB",
-        )
+        self.check_can(CAN_MERGE, "Provide a merge_operator when opening DB")
     }
 
     /// `Err(NotSupported)` for a range delete into a plain-table family: RocksDB would take
     /// it, then fail every flush that meets it and stop the database.
     pub(crate) fn check_range_delete(&self) -> Result<()> {
         self.check_can(
-            ffi::PINROCKS_CF_RANGE_DELETES,
+            CAN_DELETE_RANGES,
             "Range deletion unsupported by the plain table format",
         )
     }
@@ -172,8 +158,13 @@ impl CfHandle {
         }
     }
 
-    pub(crate) fn raw(&self) -> *mut ffi::rocksdb_column_family_handle_t {
+    pub(crate) fn raw(&self) -> FamilyPtr {
         self.raw.as_ptr()
+    }
+
+    /// Its id, as RocksDB numbers families.
+    pub(crate) fn id(&self) -> u32 {
+        self.raw.id()
     }
 
     /// The default family cannot be dropped (RocksDB refuses), so writes to it need no lock.
@@ -258,13 +249,5 @@ impl CfHandle {
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
         }
         Ok(())
-    }
-}
-
-impl Drop for CfHandle {
-    fn drop(&mut self) {
-        // SAFETY: owned by `self`, destroyed once, while its database is still open (see
-        // `db::handles`' module comment: its owners hold the database longer).
-        unsafe { ffi::rocksdb_column_family_handle_destroy(self.raw.as_ptr()) };
     }
 }

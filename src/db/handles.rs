@@ -24,8 +24,8 @@ use crate::options::db_options::FamilyTraits;
 use crate::options::env_owner::DatabaseOnEnv;
 use crate::options::statistics::Statistics;
 pub(crate) use crate::raw::db::RawDb;
+use crate::raw::db::{DbPtr, FamilyPtr};
 use crate::raw::error::{Error, Result};
-use crate::raw::ffi;
 
 /// What the open database is, shared by everything that must keep it open.
 ///
@@ -169,7 +169,7 @@ impl DbInner {
         raw: RawDb,
         path: PathBuf,
         names: &[CString],
-        handles: &[*mut ffi::rocksdb_column_family_handle_t],
+        handles: &[FamilyPtr],
         traits: &[FamilyTraits],
         kind: DbKind,
         statistics: Option<Statistics>,
@@ -207,7 +207,7 @@ impl DbInner {
         })
     }
 
-    pub(crate) fn raw(&self) -> *mut ffi::rocksdb_t {
+    pub(crate) fn raw(&self) -> DbPtr {
         self.native.raw.as_ptr()
     }
 

@@ -22,9 +22,8 @@ use crate::options::stored_options::StoredOptions;
 use crate::options::transaction_options::TransactionDbOptions;
 use crate::options::tuning::seconds;
 use crate::raw::cstr::path_to_cstring;
-use crate::raw::error::{with_code, ErrPtr, Error, Result};
-use crate::raw::ffi;
-use std::ffi::CStr;
+use crate::raw::db_families::list_column_families;
+use crate::raw::error::{Error, Result};
 
 /// A TTL in RocksDB's unit: whole seconds in an `i32`, rounded up (a sub-second TTL is
 /// one second, not RocksDB's zero, which keeps entries forever).
@@ -138,11 +137,7 @@ impl Db {
     /// Reads what the primary has written since (its new WAL records and files). Only for a
     /// database opened with [`open_as_secondary`](Self::open_as_secondary).
     pub fn try_catch_up_with_primary(&self) -> Result<()> {
-        // SAFETY: live database; RocksDB refuses (NotSupported) a database that is not a
-        // secondary instance; guarded (it replays the primary's new WAL records).
-        with_code(|code, err| unsafe {
-            ffi::pinrocks_guarded_try_catch_up_with_primary(code, self.inner().raw(), err)
-        })
+        self.inner().raw_db().try_catch_up_with_primary()
     }
 
     /// Creates a column family of a TTL database whose entries expire after `ttl`
@@ -164,7 +159,7 @@ impl Db {
         }
         options.check()?;
         let ttl = ttl_seconds(ttl)?;
-        let handle = inner.create_cf(name, options.raw.as_ptr(), options.traits(), Some(ttl))?;
+        let handle = inner.create_cf(name, &options.raw, options.traits(), Some(ttl))?;
         Ok(ColumnFamily::new(inner, handle))
     }
 
@@ -256,31 +251,7 @@ impl Db {
     /// The column family names of the database at `path`, without opening it.
     pub fn list_column_families(options: &Options, path: impl AsRef<Path>) -> Result<Vec<String>> {
         let c_path = path_to_cstring(path.as_ref())?;
-        let mut len = 0usize;
-        let mut err = ErrPtr::new();
-        let mut code = 0;
-        // SAFETY: RocksDB returns `len` NUL-terminated strings in a malloc'd array -- also on
-        // error, then empty but still allocated -- which we copy and then free with the
-        // matching destroy function before looking at the error.
-        let names = unsafe {
-            let list = ffi::pinrocks_guarded_list_column_families(
-                &mut code,
-                options.raw.as_ptr(),
-                c_path.as_ptr(),
-                &mut len,
-                err.as_out(),
-            );
-            if list.is_null() {
-                Vec::new()
-            } else {
-                let names = (0..len)
-                    .map(|i| CStr::from_ptr(*list.add(i)).to_string_lossy().into_owned())
-                    .collect();
-                ffi::rocksdb_list_column_families_destroy(list, len);
-                names
-            }
-        };
-        err.check_with_code(Some(code)).map(|()| names)
+        list_column_families(&options.raw, &c_path)
     }
 
     /// Opens (or creates) a pessimistic transaction database with these column families
@@ -298,7 +269,7 @@ impl Db {
             path.as_ref(),
             column_families,
             Mode::Transaction {
-                options: txn_db_options.handle().as_ptr(),
+                options: txn_db_options.handle(),
             },
         )
     }
@@ -330,7 +301,7 @@ impl Db {
             path.as_ref(),
             column_families,
             Mode::Optimistic {
-                options: own.as_ref().unwrap_or(occ_options).handle().as_ptr(),
+                options: own.as_ref().unwrap_or(occ_options).handle(),
             },
         )
     }

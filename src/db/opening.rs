@@ -2,26 +2,24 @@
 //! `open.rs`), the TTL kind check, and the adoption of prepared transactions a recovery
 //! found.
 
-use std::ffi::{c_char, CString};
+use std::ffi::CString;
 use std::path::Path;
-use std::ptr::NonNull;
 use std::sync::Arc;
 
 use crate::db::database::Db;
-use crate::db::handles::{
-    CfHandle, DbInner, DbKind, DirInUse, DirUse, RawDb, DEFAULT_COLUMN_FAMILY,
-};
+use crate::db::handles::{CfHandle, DbInner, DbKind, DirInUse, DirUse, DEFAULT_COLUMN_FAMILY};
 use crate::db::recovered_txn::RecoveredTxn;
 use crate::options::db_options::Options;
 use crate::options::statistics::Statistics;
 use crate::options::stored_options::newest_options_file;
-use crate::raw::batch_records::{for_each_record, BatchRecord};
 use crate::raw::cstr::path_to_cstring;
-use crate::raw::error::{with_code, ErrPtr, Error, Result};
-use crate::raw::ffi;
+use crate::raw::error::{Error, Result};
+use crate::raw::open::{open, OpenAs};
+use crate::raw::options_handle::OptionsHandle;
+use crate::raw::transaction_options::{OptimisticDbOptionsHandle, TransactionDbOptionsHandle};
 
 /// How a database is opened.
-pub(crate) enum Mode {
+pub(crate) enum Mode<'a> {
     ReadWrite,
     ReadOnly {
         error_if_wal_exists: bool,
@@ -36,11 +34,11 @@ pub(crate) enum Mode {
     },
     /// A pessimistic `TransactionDB` with these options.
     Transaction {
-        options: *const ffi::rocksdb_transactiondb_options_t,
+        options: &'a TransactionDbOptionsHandle,
     },
     /// An `OptimisticTransactionDB` with these options.
     Optimistic {
-        options: *const ffi::rocksdb_optimistictransactiondb_options_t,
+        options: &'a OptimisticDbOptionsHandle,
     },
 }
 
@@ -53,7 +51,7 @@ impl Db {
         options: &'o Options,
         path: &Path,
         column_families: impl IntoIterator<Item = (&'o str, &'o Options)>,
-        mode: Mode,
+        mode: Mode<'_>,
     ) -> Result<Db> {
         let in_memory = options
             .env_owner
@@ -83,118 +81,25 @@ impl Db {
         if let Some(budget) = &options.write_buffer_manager {
             holds.push(budget.hold_for_database()?);
         }
-        let count = i32::try_from(names.len())
-            .map_err(|_| Error::invalid("column families", "more than i32::MAX"))?;
-        let name_ptrs: Vec<*const c_char> = names.iter().map(|n| n.as_ptr()).collect();
-        let opt_ptrs: Vec<*const ffi::rocksdb_options_t> = cf_options
-            .iter()
-            .map(|o| o.raw.as_ptr().cast_const())
-            .collect();
-        let mut handles = vec![std::ptr::null_mut(); names.len()];
-        let mut err = ErrPtr::new();
-        let mut code = 0;
-        // SAFETY: every pointer is live for the call (options, path, names and their
-        // options borrowed; `handles` has one slot per name); RocksDB copies what it keeps
-        // and, on success, fills `handles` in order with handles we then own. Guarded
-        // calls (an open recovers the WAL into memory: no exception leaves it).
-        let raw = unsafe {
-            match &mode {
-                Mode::Transaction {
-                    options: txn_options,
-                } => {
-                    let txn_db = ffi::pinrocks_guarded_transactiondb_open_column_families(
-                        &mut code,
-                        options.raw.as_ptr(),
-                        *txn_options,
-                        c_path.as_ptr(),
-                        count,
-                        name_ptrs.as_ptr(),
-                        opt_ptrs.as_ptr(),
-                        handles.as_mut_ptr(),
-                        err.as_out(),
-                    );
-                    NonNull::new(txn_db).map(|txn_db| RawDb::Transaction {
-                        handle: NonNull::new(ffi::pinrocks_transactiondb_as_db(txn_db.as_ptr()))
-                            .expect("out of memory wrapping the transaction database"),
-                        txn_db,
-                    })
-                }
-                Mode::Optimistic {
-                    options: otxn_options,
-                } => {
-                    let txn_db = ffi::pinrocks_guarded_optimistictransactiondb_open_column_families_with_otxn_db_options(
-                        &mut code,
-                        options.raw.as_ptr(),
-                        *otxn_options,
-                        c_path.as_ptr(),
-                        count,
-                        name_ptrs.as_ptr(),
-                        opt_ptrs.as_ptr(),
-                        handles.as_mut_ptr(),
-                        err.as_out(),
-                    );
-                    NonNull::new(txn_db).map(|txn_db| RawDb::Optimistic {
-                        handle: NonNull::new(ffi::pinrocks_optimistictransactiondb_as_db(
-                            txn_db.as_ptr(),
-                        ))
-                        .expect("out of memory wrapping the transaction database"),
-                        txn_db,
-                    })
-                }
-                Mode::ReadOnly {
-                    error_if_wal_exists,
-                } => plain(ffi::pinrocks_guarded_open_for_read_only_column_families(
-                    &mut code,
-                    options.raw.as_ptr(),
-                    c_path.as_ptr(),
-                    count,
-                    name_ptrs.as_ptr(),
-                    opt_ptrs.as_ptr(),
-                    handles.as_mut_ptr(),
-                    u8::from(*error_if_wal_exists),
-                    err.as_out(),
-                )),
-                Mode::ReadWrite => plain(ffi::pinrocks_guarded_open_column_families(
-                    &mut code,
-                    options.raw.as_ptr(),
-                    c_path.as_ptr(),
-                    count,
-                    name_ptrs.as_ptr(),
-                    opt_ptrs.as_ptr(),
-                    handles.as_mut_ptr(),
-                    err.as_out(),
-                )),
-                Mode::Secondary { path } => {
-                    plain(ffi::pinrocks_guarded_open_as_secondary_column_families(
-                        &mut code,
-                        options.raw.as_ptr(),
-                        c_path.as_ptr(),
-                        path.as_ptr(),
-                        count,
-                        name_ptrs.as_ptr(),
-                        opt_ptrs.as_ptr(),
-                        handles.as_mut_ptr(),
-                        err.as_out(),
-                    ))
-                }
-                Mode::Ttl { ttls } => {
-                    assert_eq!(ttls.len(), names.len(), "one TTL per column family");
-                    plain(ffi::pinrocks_guarded_open_column_families_with_ttl(
-                        &mut code,
-                        options.raw.as_ptr(),
-                        c_path.as_ptr(),
-                        count,
-                        name_ptrs.as_ptr(),
-                        opt_ptrs.as_ptr(),
-                        handles.as_mut_ptr(),
-                        ttls.as_ptr(),
-                        err.as_out(),
-                    ))
-                }
-            }
+        let family_options: Vec<&OptionsHandle> = cf_options.iter().map(|o| &o.raw).collect();
+        let kind = match &mode {
+            Mode::ReadWrite => OpenAs::ReadWrite,
+            Mode::ReadOnly {
+                error_if_wal_exists,
+            } => OpenAs::ReadOnly {
+                error_if_wal_exists: *error_if_wal_exists,
+            },
+            Mode::Secondary { path } => OpenAs::Secondary { path },
+            Mode::Ttl { ttls } => OpenAs::Ttl { ttls },
+            Mode::Transaction { options } => OpenAs::Transaction(options),
+            Mode::Optimistic { options } => OpenAs::Optimistic(options),
         };
-        err.check_with_code(Some(code)).map_err(Error::at_open)?;
-        let raw = raw.expect("RocksDB open returned NULL without an error");
+        // SAFETY: what RocksDB keeps by raw pointer from the options (comparators, `Env`,
+        // info log) the database keeps alive until it has closed: `DbInner` keeps the
+        // comparators, `holds` the `Env`'s owner, and the options keep their logger by
+        // shared_ptr in RocksDB's copy.
+        let (raw, handles) = unsafe { open(&options.raw, &c_path, &names, &family_options, kind) }
+            .map_err(Error::at_open)?;
         let statistics = Statistics::of_options(&options.raw);
         let db = Db::from_inner(DbInner::new(
             raw,
@@ -222,11 +127,7 @@ impl Db {
 /// (the disk, or one in memory).
 pub(crate) fn has_database(options: &Options, path: &Path) -> Result<bool> {
     let current = path_to_cstring(&path.join("CURRENT"))?;
-    // SAFETY: live options and a NUL-terminated path, both borrowed for the call.
-    let exists = with_code(|code, err| unsafe {
-        ffi::pinrocks_options_env_file_exists(options.raw.as_ptr(), current.as_ptr(), code, err)
-    })?;
-    Ok(exists != 0)
+    options.raw.file_exists(&current)
 }
 
 /// Whether the database at `path` was written as a TTL database, from the newest OPTIONS
@@ -249,8 +150,7 @@ fn stored_as_ttl(options: &Options, path: &Path) -> Result<Option<bool>> {
 /// What a database on a file system in memory cannot be: one read through mmap (RocksDB's
 /// in-memory files hand out slices of a buffer that a write to the same file reallocates).
 fn refuse_in_memory(options: &Options) -> Result<()> {
-    // SAFETY: live options; a getter.
-    if unsafe { ffi::rocksdb_options_get_allow_mmap_reads(options.raw.as_ptr()) } != 0 {
+    if options.raw.allow_mmap_reads() != 0 {
         return Err(Error::invalid(
             "allow_mmap_reads",
             "not on a file system in memory: its files hand out slices that a write moves",
@@ -269,10 +169,6 @@ fn check_ttl_kind(options: &Options, path: &Path, opening_with_ttl: bool) -> Res
 }
 
 /// A plain database as opened, if it was.
-fn plain(raw: *mut ffi::rocksdb_t) -> Option<RawDb> {
-    NonNull::new(raw).map(RawDb::Plain)
-}
-
 /// Names as C strings and their options, with the default column family first if absent.
 pub(crate) fn with_default_cf<'o>(
     options: &'o Options,
@@ -298,50 +194,20 @@ pub(crate) fn with_default_cf<'o>(
 /// recovered as prepared (`Db::prepared_transactions` hands them out), counting each as
 /// prepared in the families it writes to, so none of them can be dropped before it ends.
 pub(crate) fn adopt_recovered(inner: &DbInner) -> Result<()> {
-    let RawDb::Transaction { txn_db, .. } = inner.raw_db() else {
+    let wrappers = inner.raw_db().prepared_transactions();
+    if wrappers.is_empty() {
         return Ok(());
-    };
-    let mut count = 0usize;
-    // SAFETY: live database, no user of it yet (still opening); RocksDB returns a malloc'd
-    // array of `count` new C API wrappers around transactions it owns. Each wrapper is
-    // taken by a `RecoveredTxn`, the array freed.
-    let wrappers: Vec<NonNull<ffi::rocksdb_transaction_t>> = unsafe {
-        let list =
-            ffi::rocksdb_transactiondb_get_prepared_transactions(txn_db.as_ptr(), &mut count);
-        if list.is_null() {
-            return Ok(());
-        }
-        let wrappers = (0..count)
-            .filter_map(|i| NonNull::new(*list.add(i)))
-            .collect();
-        ffi::rocksdb_free(list.cast());
-        wrappers
-    };
+    }
     let by_id: Vec<(u32, Arc<CfHandle>)> = inner
         .column_families()
         .values()
-        .map(|h| {
-            // SAFETY: live handle; `GetID` only reads it.
-            let id = unsafe { ffi::rocksdb_column_family_handle_get_id(h.raw()) };
-            (id, Arc::clone(h))
-        })
+        .map(|h| (h.id(), Arc::clone(h)))
         .collect();
     let mut recovered = Vec::with_capacity(wrappers.len());
     let mut failed = None;
     for raw in wrappers {
-        let mut ids = Vec::new();
-        // SAFETY: the transaction is RocksDB's and used by no one else during the open;
-        // its batch is borrowed for the iteration only.
-        let batch = unsafe { ffi::pinrocks_transaction_write_batch(raw.as_ptr()) };
-        let each = |record: BatchRecord<'_>| {
-            if let Some(id) = record.cf() {
-                if !ids.contains(&id) {
-                    ids.push(id);
-                }
-            }
-        };
-        // SAFETY: the transaction's batch, which nothing changes during the open.
-        if let Err(e) = unsafe { for_each_record(batch, each) } {
+        let (ids, read) = raw.families_written();
+        if let Err(e) = read {
             failed.get_or_insert(e);
         }
         let families = by_id

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use crate::db::handles::DbInner;
-use crate::raw::ffi;
+use crate::raw::db::{snapshot_sequence_number, SnapshotPtr};
 
 /// A consistent view of the database at the moment it was taken. Use it through
 /// [`ReadOptions::snapshot`](crate::ReadOptions::snapshot). Cheap to clone; released when
@@ -32,7 +32,7 @@ pub struct Snapshot {
 
 struct SnapshotInner {
     db: Arc<DbInner>,
-    raw: *const ffi::rocksdb_snapshot_t,
+    raw: SnapshotPtr,
 }
 
 // SAFETY: a `SnapshotImpl` is an immutable sequence number in a list that
@@ -45,8 +45,7 @@ unsafe impl Sync for SnapshotInner {}
 
 impl Snapshot {
     pub(crate) fn new(db: Arc<DbInner>) -> Self {
-        // SAFETY: `db.raw()` is open for as long as `db` (an owning Arc) lives.
-        let raw = unsafe { ffi::rocksdb_create_snapshot(db.raw()) };
+        let raw = db.raw_db().create_snapshot();
         // The C API's wrapper is never NULL; what it wraps, `DBImpl::GetSnapshot`'s answer,
         // is NULL when a family's memtable cannot do snapshots (`is_snapshot_supported_`),
         // which in RocksDB 11.8.1 means `inplace_update_support` (no memtable kind refuses
@@ -63,10 +62,10 @@ impl Snapshot {
     /// one (compare [`Db::latest_sequence_number`](crate::Db::latest_sequence_number)).
     pub fn sequence_number(&self) -> u64 {
         // SAFETY: a live snapshot (held by `self`); `GetSequenceNumber` only reads it.
-        unsafe { ffi::rocksdb_snapshot_get_sequence_number(self.inner.raw) }
+        unsafe { snapshot_sequence_number(self.inner.raw) }
     }
 
-    pub(crate) fn raw(&self) -> *const ffi::rocksdb_snapshot_t {
+    pub(crate) fn raw(&self) -> SnapshotPtr {
         self.inner.raw
     }
 
@@ -78,6 +77,6 @@ impl Snapshot {
 impl Drop for SnapshotInner {
     fn drop(&mut self) {
         // SAFETY: the snapshot belongs to `self.db`, still open because we hold it.
-        unsafe { ffi::rocksdb_release_snapshot(self.db.raw(), self.raw) };
+        unsafe { self.db.raw_db().release_snapshot(self.raw) };
     }
 }

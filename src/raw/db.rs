@@ -46,6 +46,16 @@ impl RawDb {
         self.handle().as_ptr()
     }
 
+    /// Reads what the primary has written since; RocksDB refuses (NotSupported) a
+    /// database that is not a secondary instance.
+    pub(crate) fn try_catch_up_with_primary(&self) -> Result<()> {
+        // SAFETY: the open database, owned; guarded (it replays the primary's new WAL
+        // records), so no C++ exception leaves the call.
+        with_code(|code, err| unsafe {
+            ffi::pinrocks_guarded_try_catch_up_with_primary(code, self.as_ptr(), err)
+        })
+    }
+
     /// One control of the database's background work (`op`: a `bg::*`).
     pub(crate) fn background(&self, op: u32) -> Result<()> {
         // SAFETY: the open database, owned; no C++ exception leaves the call.
@@ -185,8 +195,10 @@ pub(crate) fn destroy_or_repair(
     })
 }
 
-/// A column family handle, as the layers above hold it until their calls move here.
-pub(crate) type FamilyPtr = *mut ffi::rocksdb_column_family_handle_t;
+pub(crate) use crate::raw::family::FamilyPtr;
+
+/// An open database's `rocksdb_t`, as the calls on it take it.
+pub(crate) type DbPtr = *mut ffi::rocksdb_t;
 
 impl RawDb {
     /// Drops the column family `family` (RocksDB may fail after committing the drop).
@@ -367,4 +379,34 @@ pub(crate) unsafe fn delete_files_in_range(
             err,
         )
     })
+}
+
+/// A snapshot of a database, as reads take it.
+pub(crate) type SnapshotPtr = *const ffi::rocksdb_snapshot_t;
+
+impl RawDb {
+    /// A new snapshot (never NULL: the C API's wrapper; what it wraps may be, see the
+    /// caller), to release on this database before it closes.
+    pub(crate) fn create_snapshot(&self) -> SnapshotPtr {
+        // SAFETY: the open database, owned.
+        unsafe { ffi::rocksdb_create_snapshot(self.as_ptr()) }
+    }
+
+    /// Releases `snapshot`.
+    ///
+    /// # Safety
+    /// `snapshot` must be one of this database's, released once.
+    pub(crate) unsafe fn release_snapshot(&self, snapshot: SnapshotPtr) {
+        // SAFETY: the open database and one of its snapshots (the caller's contract).
+        unsafe { ffi::rocksdb_release_snapshot(self.as_ptr(), snapshot) };
+    }
+}
+
+/// The sequence number `snapshot` reads at.
+///
+/// # Safety
+/// `snapshot` must be live.
+pub(crate) unsafe fn snapshot_sequence_number(snapshot: SnapshotPtr) -> u64 {
+    // SAFETY: the caller's contract; `GetSequenceNumber` only reads it.
+    unsafe { ffi::rocksdb_snapshot_get_sequence_number(snapshot) }
 }

@@ -181,3 +181,40 @@ pub(crate) unsafe fn full_history_ts_low(db: Db, family: Family, ts: &mut [u8]) 
         )
     })
 }
+
+/// The text property `name` of `family`; `None` if RocksDB does not know it.
+///
+/// # Safety
+/// `db` must be open and `family` one of its live handles, for the call.
+pub(crate) unsafe fn property_text(db: Db, family: Family, name: &CStr) -> Result<Option<String>> {
+    let mut err = crate::raw::error::ErrPtr::new();
+    let mut code = 0;
+    // SAFETY: live db and handle (the caller's contract); the name is read during the call.
+    // The result is a malloc'd C string or NULL (absent, or on error: checked first),
+    // copied, then freed with rocksdb_free. No C++ exception leaves the call.
+    unsafe {
+        let value =
+            ffi::pinrocks_property_value_cf(db, family, name.as_ptr(), &mut code, err.as_out());
+        err.check_with_code(Some(code))?;
+        if value.is_null() {
+            return Ok(None);
+        }
+        let text = CStr::from_ptr(value).to_string_lossy().into_owned();
+        ffi::rocksdb_free(value.cast());
+        Ok(Some(text))
+    }
+}
+
+/// The integer property `name` of `family`; `None` if RocksDB has no integer for it.
+///
+/// # Safety
+/// `db` must be open and `family` one of its live handles, for the call.
+pub(crate) unsafe fn property_int(db: Db, family: Family, name: &CStr) -> Result<Option<u64>> {
+    let mut value = 0u64;
+    // SAFETY: live db and handle (the caller's contract); `value` is written only on success
+    // (return 0). No C++ exception leaves the call.
+    let rc = with_code(|code, err| unsafe {
+        ffi::pinrocks_property_int_cf(db, family, name.as_ptr(), &mut value, code, err)
+    })?;
+    Ok((rc == 0).then_some(value))
+}

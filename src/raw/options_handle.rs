@@ -242,6 +242,8 @@ handle_calls!(OptionsHandle {
     fn set_blob_compression_type(&mut self, kind: i32) = rocksdb_options_set_blob_compression_type;
     /// Whether flushes put blobs into the blob cache (a C API mode).
     fn set_prepopulate_blob_cache(&mut self, mode: i32) = rocksdb_options_set_prepopulate_blob_cache;
+    /// `allow_mmap_reads`, as set.
+    fn allow_mmap_reads(&self) -> u8 = rocksdb_options_get_allow_mmap_reads;
     /// `blob_garbage_collection_age_cutoff`, as set.
     fn blob_gc_age_cutoff(&self) -> f64 = rocksdb_options_get_blob_gc_age_cutoff;
     /// `blob_garbage_collection_force_threshold`, as set.

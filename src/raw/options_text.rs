@@ -55,6 +55,15 @@ impl OptionsHandle {
         (err.check_with_code(Some(code)), refused)
     }
 
+    /// Whether the file at `path` exists on these options' file system.
+    pub(crate) fn file_exists(&self, path: &CStr) -> Result<bool> {
+        // SAFETY: live options and a NUL-terminated path, both borrowed for the call.
+        let exists = with_code(|code, err| unsafe {
+            ffi::pinrocks_options_env_file_exists(self.as_ptr(), path.as_ptr(), code, err)
+        })?;
+        Ok(exists != 0)
+    }
+
     /// The name of the comparator these options order keys with.
     pub(crate) fn comparator_name(&self) -> Vec<u8> {
         let mut buf = [0u8; 128];

@@ -143,7 +143,7 @@ impl Db {
             .into_iter()
             .map(|txn| {
                 let (raw, families) = txn.hand_out();
-                let mut txn = Transaction::new(self, raw.as_ptr());
+                let mut txn = Transaction::new(self, raw);
                 txn.families = families;
                 txn.prepared = true;
                 txn.drops_seen = 0;

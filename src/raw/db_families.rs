@@ -1,0 +1,96 @@
+//! Column families created on an open database, one or several in one call; the handles
+//! RocksDB makes are handed back for their owner above to take over.
+
+use std::ffi::{c_char, CStr};
+
+use crate::raw::db::RawDb;
+use crate::raw::error::{with_code, ErrPtr, Result};
+use crate::raw::family::FamilyPtr;
+use crate::raw::ffi;
+use crate::raw::options_handle::OptionsHandle;
+
+impl RawDb {
+    /// Creates the family `name` with `options` (with `ttl` seconds: a TTL database's
+    /// family, which the caller asks of a TTL database only): its new handle.
+    pub(crate) fn create_column_family(
+        &self,
+        options: &OptionsHandle,
+        name: &CStr,
+        ttl: Option<i32>,
+    ) -> Result<FamilyPtr> {
+        // SAFETY: live database (owned) and options (borrowed); RocksDB copies the options
+        // and the name. The result is a new handle (NULL on error), the caller's; guarded
+        // (no exception leaves the call); a TTL call only on a TTL database (the caller's).
+        with_code(|code, err| unsafe {
+            ffi::pinrocks_create_column_family(
+                self.as_ptr(),
+                options.as_ptr(),
+                name.as_ptr(),
+                ttl.unwrap_or(0),
+                u8::from(ttl.is_some()),
+                code,
+                err,
+            )
+        })
+    }
+
+    /// Creates one family per name, with its options, in one `DB::CreateColumnFamilies`:
+    /// the handles of those created (RocksDB stops at the first failure) and the outcome.
+    pub(crate) fn create_column_families(
+        &self,
+        options: &[&OptionsHandle],
+        names: &[*const c_char],
+    ) -> (Vec<FamilyPtr>, Result<()>) {
+        assert_eq!(options.len(), names.len());
+        let options: Vec<*const ffi::rocksdb_options_t> =
+            options.iter().map(|o| o.as_ptr().cast_const()).collect();
+        let mut handles = vec![std::ptr::null_mut(); names.len()];
+        let (mut created, mut code, mut err) = (0usize, 0, ErrPtr::new());
+        // SAFETY: live database (owned); `count` options (borrowed, copied by RocksDB),
+        // names and handle slots; RocksDB fills `created` slots with new handles, the
+        // caller's, whatever the status. Guarded.
+        unsafe {
+            ffi::pinrocks_create_column_families(
+                self.as_ptr(),
+                names.len(),
+                options.as_ptr(),
+                names.as_ptr(),
+                handles.as_mut_ptr(),
+                &mut created,
+                &mut code,
+                err.as_out(),
+            )
+        };
+        handles.truncate(created.min(names.len()));
+        (handles, err.check_with_code(Some(code)))
+    }
+}
+
+/// The column family names of the database at `path`, read from its MANIFEST without
+/// opening it.
+pub(crate) fn list_column_families(options: &OptionsHandle, path: &CStr) -> Result<Vec<String>> {
+    let (mut len, mut code, mut err) = (0usize, 0, ErrPtr::new());
+    // SAFETY: live options and path (borrowed for the call); RocksDB returns `len`
+    // NUL-terminated strings in a malloc'd array -- also on error, then empty but still
+    // allocated -- which are copied and then freed with the matching destroy function
+    // before the error is looked at. Guarded.
+    let names = unsafe {
+        let list = ffi::pinrocks_guarded_list_column_families(
+            &mut code,
+            options.as_ptr(),
+            path.as_ptr(),
+            &mut len,
+            err.as_out(),
+        );
+        if list.is_null() {
+            Vec::new()
+        } else {
+            let names = (0..len)
+                .map(|i| CStr::from_ptr(*list.add(i)).to_string_lossy().into_owned())
+                .collect();
+            ffi::rocksdb_list_column_families_destroy(list, len);
+            names
+        }
+    };
+    err.check_with_code(Some(code)).map(|()| names)
+}
