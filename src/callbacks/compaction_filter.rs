@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use crate::callbacks::merge::c_name;
 use crate::codec::Codec;
+use crate::raw::c_consts::filter;
 use crate::raw::ffi;
 use crate::raw::new_value::NewValue;
 use crate::raw::pinned::value_slice;
@@ -323,8 +324,8 @@ extern "C" fn filter_entry(
         })
     }));
     (match decision {
-        Ok(Decision::Remove) => ffi::PINROCKS_FILTER_REMOVE,
-        Ok(Decision::Change) => ffi::PINROCKS_FILTER_CHANGE,
-        Ok(Decision::Keep) | Err(_) => ffi::PINROCKS_FILTER_KEEP,
+        Ok(Decision::Remove) => filter::REMOVE,
+        Ok(Decision::Change) => filter::CHANGE,
+        Ok(Decision::Keep) | Err(_) => filter::KEEP,
     }) as c_int
 }

@@ -162,6 +162,11 @@ impl CfHandle {
         self.raw.as_ptr()
     }
 
+    /// Its native handle, for the calls in `raw/` that take one.
+    pub(crate) fn handle(&self) -> &FamilyHandle {
+        &self.raw
+    }
+
     /// Its id, as RocksDB numbers families.
     pub(crate) fn id(&self) -> u32 {
         self.raw.id()

@@ -4,7 +4,8 @@
 use std::sync::Arc;
 
 use crate::db::family_handle::CfHandle;
-use crate::raw::recovered::{RecoveredWrapper, TxnPtr};
+use crate::raw::recovered::RecoveredWrapper;
+use crate::raw::transaction::TransactionHandle;
 
 /// A transaction RocksDB recovered as prepared, which RocksDB owns (and deletes at close)
 /// until pinrocks hands it out as a `Transaction`: its C API wrapper (ours to free, not the
@@ -24,7 +25,7 @@ impl RecoveredTxn {
     }
 
     /// Hands the transaction out: its new owner destroys it and ends its prepared count.
-    pub(crate) fn hand_out(self) -> (TxnPtr, Vec<Arc<CfHandle>>) {
-        (self.raw.into_raw(), self.families)
+    pub(crate) fn hand_out(self) -> (TransactionHandle, Vec<Arc<CfHandle>>) {
+        (self.raw.into_transaction(), self.families)
     }
 }

@@ -46,3 +46,53 @@ pub(crate) mod perf {
         rocksdb_user_key_comparison_count as USER_KEY_COMPARISON_COUNT,
     };
 }
+
+/// One write's kind, as every write call and a batch's records name it.
+pub(crate) mod record {
+    pub(crate) use crate::raw::ffi::{
+        PINROCKS_RECORD_DELETE as DELETE, PINROCKS_RECORD_DELETE_RANGE as DELETE_RANGE,
+        PINROCKS_RECORD_LOG_DATA as LOG_DATA, PINROCKS_RECORD_MERGE as MERGE,
+        PINROCKS_RECORD_PUT as PUT, PINROCKS_RECORD_PUT_COLUMNS as PUT_COLUMNS,
+        PINROCKS_RECORD_PUT_ENTITY as PUT_ENTITY, PINROCKS_RECORD_SINGLE_DELETE as SINGLE_DELETE,
+    };
+}
+
+/// How a transaction's read locks (or tracks) the keys it reads.
+pub(crate) mod read_mode {
+    pub(crate) use crate::raw::ffi::{
+        PINROCKS_READ_FOR_UPDATE as FOR_UPDATE,
+        PINROCKS_READ_FOR_UPDATE_SHARED as FOR_UPDATE_SHARED, PINROCKS_READ_PLAIN as PLAIN,
+    };
+}
+
+/// An iterator's moves.
+pub(crate) mod iter {
+    pub(crate) use crate::raw::ffi::{
+        PINROCKS_ITER_FIRST as FIRST, PINROCKS_ITER_LAST as LAST, PINROCKS_ITER_NEXT as NEXT,
+        PINROCKS_ITER_PREV as PREV,
+    };
+}
+
+/// A compaction filter's decisions.
+pub(crate) mod filter {
+    pub(crate) use crate::raw::ffi::{
+        PINROCKS_FILTER_CHANGE as CHANGE, PINROCKS_FILTER_KEEP as KEEP,
+        PINROCKS_FILTER_REMOVE as REMOVE,
+    };
+}
+
+/// A savepoint's operations, on a transaction or an indexed batch.
+pub(crate) mod savepoint {
+    pub(crate) use crate::raw::ffi::{
+        PINROCKS_SAVEPOINT_POP as POP, PINROCKS_SAVEPOINT_ROLLBACK as ROLLBACK,
+        PINROCKS_SAVEPOINT_SET as SET,
+    };
+}
+
+/// How a transaction ends (or prepares to).
+pub(crate) mod txn_end {
+    pub(crate) use crate::raw::ffi::{
+        PINROCKS_TXN_COMMIT as COMMIT, PINROCKS_TXN_PREPARE as PREPARE,
+        PINROCKS_TXN_ROLLBACK as ROLLBACK,
+    };
+}

@@ -4,6 +4,7 @@
 //! above it.
 
 pub(crate) mod backup;
+pub(crate) mod batch;
 pub(crate) mod batch_records;
 pub(crate) mod block_based;
 pub(crate) mod budgets;
@@ -19,6 +20,7 @@ pub(crate) mod error;
 pub(crate) mod family;
 pub mod ffi;
 pub(crate) mod handle_calls;
+pub(crate) mod indexed_batch;
 #[cfg(test)]
 mod layout_tests;
 pub(crate) mod metadata;
@@ -37,5 +39,7 @@ pub(crate) mod setter;
 pub(crate) mod sst;
 pub(crate) mod statistics;
 pub(crate) mod trampoline;
+pub(crate) mod transaction;
 pub(crate) mod transaction_options;
 pub(crate) mod wal;
+pub(crate) mod write_ops;

@@ -7,9 +7,7 @@ use crate::raw::batch_records::{for_each_record, BatchRecord};
 use crate::raw::db::RawDb;
 use crate::raw::error::Result;
 use crate::raw::ffi;
-
-/// A transaction handle as the C API passes it (for calls not yet moved into `raw/`).
-pub(crate) type TxnPtr = *mut ffi::rocksdb_transaction_t;
+use crate::raw::transaction::TransactionHandle;
 
 /// A C API wrapper around a transaction RocksDB recovered as prepared and still owns (it
 /// deletes it at close): the wrapper is ours, freed on drop without the transaction in it.
@@ -36,8 +34,8 @@ impl RecoveredWrapper {
     }
 
     /// Hands the wrapper to its new owner (a `Transaction`), which destroys it.
-    pub(crate) fn into_raw(self) -> TxnPtr {
-        std::mem::ManuallyDrop::new(self).0.as_ptr()
+    pub(crate) fn into_transaction(self) -> TransactionHandle {
+        TransactionHandle::own(std::mem::ManuallyDrop::new(self).0.as_ptr())
     }
 }
 

@@ -9,6 +9,7 @@ use std::ptr::NonNull;
 use crate::callbacks::comparator::{compare, Comparator};
 use crate::db::handles::DbKind;
 use crate::db::snapshot::Snapshot;
+use crate::raw::c_consts::iter;
 use crate::raw::entity::column_slice;
 use crate::raw::error::{ErrPtr, Error, ErrorKind, Result};
 use crate::raw::ffi;
@@ -232,9 +233,7 @@ impl<'a, S> Cursor<'a, S> {
         match std::mem::replace(&mut self.lower, Bound::Unbounded) {
             Bound::Unbounded => {
                 // SAFETY: live iterator; no exception leaves the call (as in `seek`).
-                unsafe {
-                    ffi::pinrocks_iter_move(self.raw.as_ptr(), ffi::PINROCKS_ITER_FIRST as i32)
-                }
+                unsafe { ffi::pinrocks_iter_move(self.raw.as_ptr(), iter::FIRST as i32) }
             }
             Bound::Included(start) => {
                 self.seek(&start);
@@ -259,9 +258,7 @@ impl<'a, S> Cursor<'a, S> {
         match std::mem::replace(&mut self.upper, Bound::Unbounded) {
             Bound::Unbounded => {
                 // SAFETY: live iterator; no exception leaves the call (as in `seek`).
-                unsafe {
-                    ffi::pinrocks_iter_move(self.raw.as_ptr(), ffi::PINROCKS_ITER_LAST as i32)
-                }
+                unsafe { ffi::pinrocks_iter_move(self.raw.as_ptr(), iter::LAST as i32) }
             }
             Bound::Included(end) => {
                 self.seek_for_prev(&end);
@@ -304,7 +301,7 @@ impl<'a, S> Cursor<'a, S> {
     pub fn next(&mut self) {
         // SAFETY: live iterator, moved only if valid (the C++ checks); no exception leaves
         // the call (as in `seek`).
-        unsafe { ffi::pinrocks_iter_move(self.raw.as_ptr(), ffi::PINROCKS_ITER_NEXT as i32) };
+        unsafe { ffi::pinrocks_iter_move(self.raw.as_ptr(), iter::NEXT as i32) };
     }
 
     /// Moves to the previous entry; does nothing before the start.
@@ -313,7 +310,7 @@ impl<'a, S> Cursor<'a, S> {
             return;
         }
         // SAFETY: as in `next`.
-        unsafe { ffi::pinrocks_iter_move(self.raw.as_ptr(), ffi::PINROCKS_ITER_PREV as i32) };
+        unsafe { ffi::pinrocks_iter_move(self.raw.as_ptr(), iter::PREV as i32) };
     }
 
     /// The current key, or `None` past either end (or outside the range).

@@ -6,10 +6,10 @@ use crate::callbacks::comparator::compare;
 use crate::db::column_family::ColumnFamily;
 use crate::db::database::Db;
 use crate::db::handles::{CfHandle, DbInner, DbKind, WritingAll};
+use crate::raw::batch::{BatchPtr, BatchView, WriteBatchHandle};
 use crate::raw::batch_records::{for_each_record, BatchRecord};
-use crate::raw::error::{ErrPtr, Error, Result};
-use crate::raw::ffi;
-use crate::raw::owned::Owned;
+use crate::raw::c_consts::record;
+use crate::raw::error::{Error, Result};
 use crate::write::target::sealed::Target;
 use crate::write::target::DbTarget;
 use crate::write::target::LogDataTarget;
@@ -51,7 +51,7 @@ use crate::write::writer::Writer;
 /// shared(&pinrocks::WriteBatch::new());
 /// ```
 pub struct WriteBatch {
-    raw: Owned<ffi::rocksdb_writebatch_t>,
+    raw: WriteBatchHandle,
     /// The first `delete_range` of a named family whose start sorts after its end in that
     /// family's order: writing it would poison the database (see `Writer::delete_range`),
     /// so the write refuses the batch.
@@ -143,11 +143,8 @@ unsafe impl Send for WriteBatch {}
 impl WriteBatch {
     /// An empty batch.
     pub fn new() -> Self {
-        // SAFETY: plain constructor; NULL only on allocation failure.
-        let raw = unsafe { ffi::rocksdb_writebatch_create() };
         WriteBatch {
-            // SAFETY: a new object, ours alone (or NULL).
-            raw: unsafe { Owned::from_raw(raw) }.expect("rocksdb_writebatch_create returned NULL"),
+            raw: WriteBatchHandle::new(),
             inverted_range: None,
             inverted_default_range: None,
             default_ranges: false,
@@ -180,41 +177,19 @@ impl WriteBatch {
         ts: Option<&[u8; 8]>,
     ) -> Result<()> {
         match (op, cf) {
-            (ffi::PINROCKS_RECORD_MERGE, Some(cf)) => cf.check_merge()?,
-            (ffi::PINROCKS_RECORD_MERGE, None) => self.default_merges = true,
-            (ffi::PINROCKS_RECORD_DELETE_RANGE, Some(cf)) => cf.check_range_delete()?,
+            (record::MERGE, Some(cf)) => cf.check_merge()?,
+            (record::MERGE, None) => self.default_merges = true,
+            (record::DELETE_RANGE, Some(cf)) => cf.check_range_delete()?,
             _ => {} // the default family's ranges: checked at the write (`default_ranges`)
         }
-        let mut err = ErrPtr::new();
-        let mut code = 0;
-        let batch = self.raw.as_ptr();
-        let raw_cf = cf.map_or(std::ptr::null_mut(), |cf| cf.raw());
-        let (ts, ts_len) = ts.map_or((std::ptr::null(), 0), |ts| (ts.as_ptr(), ts.len()));
-        // SAFETY: live batch (owned, `&mut self`) and handle (borrowed through `cf`, or NULL
-        // for the default family, which C++ refuses with a timestamp); the bytes and the
-        // timestamp (or NULL) are copied into the batch during the call.
-        unsafe {
-            ffi::pinrocks_writebatch_write(
-                batch,
-                raw_cf,
-                op as i32,
-                key.as_ptr().cast(),
-                key.len(),
-                value.as_ptr().cast(),
-                value.len(),
-                ts.cast(),
-                ts_len,
-                &mut code,
-                err.as_out(),
-            )
-        };
-        err.check_with_code(Some(code))?;
-        self.default_records |= cf.is_none() && op != ffi::PINROCKS_RECORD_LOG_DATA;
-        self.stamped |= !ts.is_null();
+        self.raw
+            .write(cf.map(|cf| cf.handle()), op, key, value, ts)?;
+        self.default_records |= cf.is_none() && op != record::LOG_DATA;
+        self.stamped |= ts.is_some();
         if let Some(handle) = cf {
             NamedFamily::note(&mut self.families, handle);
         }
-        if op == ffi::PINROCKS_RECORD_DELETE_RANGE {
+        if op == record::DELETE_RANGE {
             let (inverted, order) = match cf {
                 Some(cf) => (&mut self.inverted_range, cf.order.as_ref()),
                 None => {
@@ -231,10 +206,7 @@ impl WriteBatch {
 
     /// The number of operations in the batch.
     pub fn len(&self) -> usize {
-        // SAFETY: live batch; `WriteBatch::Count` only reads the header. (Ours, because the C
-        // API's `rocksdb_writebatch_count` answers a signed int.)
-        let count = unsafe { ffi::pinrocks_writebatch_count(self.raw.as_ptr()) };
-        count as usize
+        self.raw.view().count() as usize
     }
 
     /// Calls `f` with each record of the batch, in order, its bytes borrowed from the
@@ -257,8 +229,7 @@ impl WriteBatch {
     /// # Ok(()) }
     /// ```
     pub fn for_each(&self, f: impl FnMut(BatchRecord<'_>)) -> Result<()> {
-        // SAFETY: live batch, borrowed shared (so unchanged) for the call.
-        unsafe { for_each_record(self.raw.as_ptr(), f) }
+        self.raw.view().for_each(f)
     }
 
     /// Whether the batch holds no operation.
@@ -268,8 +239,7 @@ impl WriteBatch {
 
     /// Removes every operation, keeping the allocation for reuse.
     pub fn clear(&mut self) {
-        // SAFETY: live batch, owned.
-        unsafe { ffi::rocksdb_writebatch_clear(self.raw.as_ptr()) };
+        self.raw.clear();
         self.inverted_range = None;
         self.inverted_default_range = None;
         self.default_ranges = false;
@@ -312,8 +282,13 @@ impl WriteBatch {
         first.as_ref().map_or(Ok(()), |r| Err(inverted(r)))
     }
 
-    pub(crate) fn raw(&self) -> *mut ffi::rocksdb_writebatch_t {
+    pub(crate) fn raw(&self) -> BatchPtr {
         self.raw.as_ptr()
+    }
+
+    /// Its records and bytes.
+    pub(crate) fn view(&self) -> BatchView<'_> {
+        self.raw.view()
     }
 }
 impl std::fmt::Debug for WriteBatch {
@@ -412,11 +387,7 @@ impl<'a> Writer<'a, DbTarget<'a>> {
     /// # Safety
     /// `raw` must be a live batch that no other thread uses during the call: `DB::Write`
     /// writes its sequence number into it (`WriteBatchInternal::SetSequence`).
-    pub(crate) unsafe fn write_raw(
-        &self,
-        raw: *mut ffi::rocksdb_writebatch_t,
-        families: &[NamedFamily],
-    ) -> Result<()> {
+    pub(crate) unsafe fn write_raw(&self, raw: BatchPtr, families: &[NamedFamily]) -> Result<()> {
         let db = self.target.0;
         if db.kind == DbKind::Ttl {
             // `DBWithTTLImpl::Write` rebuilds the batch through a handler without
@@ -437,17 +408,11 @@ impl<'a> Writer<'a, DbTarget<'a>> {
                 ));
             }
         }
-        let mut err = ErrPtr::new();
-        let mut code = 0;
         // The families stay undroppable until the write returns (no lock is held: a write
         // that stalls or waits for row locks holds up only drops of its own families).
         let _writing = NamedFamily::enter_all(families, db)?;
-        // SAFETY: live database and options; `raw` is live and ours alone for the call (the
-        // caller's contract). Guarded: `rocksdb_write` lets `std::bad_alloc` escape.
-        unsafe {
-            ffi::pinrocks_db_write(db.raw(), self.options.raw(), raw, &mut code, err.as_out())
-        };
-        err.check_with_code(Some(code))
+        // SAFETY: `raw` is live and ours alone for the call (the caller's contract).
+        unsafe { db.raw_db().write_batch(self.options.handle(), raw) }
     }
 }
 
@@ -456,7 +421,7 @@ impl<'a> Writer<'a, BatchTarget<'a>> {
     /// written. An inverted range (in the family's order) makes that write fail whole with
     /// [`Error::InvertedRange`].
     pub fn delete_range(&mut self, from: &[u8], to: &[u8]) -> Result<()> {
-        self.apply("delete_range", ffi::PINROCKS_RECORD_DELETE_RANGE, from, to)
+        self.apply("delete_range", record::DELETE_RANGE, from, to)
     }
 }
 

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use crate::db::database::Db;
 use crate::db::handles::CfHandle;
 use crate::raw::batch_records::{for_each_record_in_bytes, BatchRecord};
+use crate::raw::c_consts::record;
 use crate::raw::error::{Error, Result};
-use crate::raw::ffi;
 use crate::read::timestamps::TIMESTAMP_SIZE;
 use crate::write::batch::WriteBatch;
 
@@ -33,14 +33,8 @@ impl WriteBatch {
     /// ```
     #[doc(alias = "Data")]
     pub fn as_bytes(&mut self) -> &[u8] {
-        let mut len = 0;
-        // SAFETY: live batch, borrowed exclusively (unchanged while the slice lives: no
-        // write can take it meanwhile); `rocksdb_writebatch_data` points into its buffer
-        // and cannot throw.
-        unsafe {
-            let data = ffi::rocksdb_writebatch_data(self.raw(), &mut len);
-            crate::raw::pinned::value_slice(data, len)
-        }
+        // Borrowed exclusively: unchanged while the slice lives (no write can take it).
+        self.view().data()
     }
 
     /// Rebuilds a batch from [`as_bytes`](Self::as_bytes) of a batch for `db` (or for a
@@ -75,10 +69,7 @@ impl WriteBatch {
             if id == 0 {
                 return Ok(None);
             }
-            // SAFETY: live handles (held in `families`, their database open: `db`).
-            let found = families
-                .iter()
-                .find(|h| unsafe { ffi::rocksdb_column_family_handle_get_id(h.raw()) } == id);
+            let found = families.iter().find(|h| h.id() == id);
             found.map(Some).ok_or_else(|| Error::ColumnFamilyNotFound {
                 name: format!("(id {id})"),
             })
@@ -90,20 +81,14 @@ impl WriteBatch {
                 return;
             }
             let (op, key, value) = match record {
-                BatchRecord::Put { key, value, .. } => (ffi::PINROCKS_RECORD_PUT, key, value),
-                BatchRecord::Delete { key, .. } => (ffi::PINROCKS_RECORD_DELETE, key, &[][..]),
-                BatchRecord::SingleDelete { key, .. } => {
-                    (ffi::PINROCKS_RECORD_SINGLE_DELETE, key, &[][..])
-                }
-                BatchRecord::DeleteRange { start, end, .. } => {
-                    (ffi::PINROCKS_RECORD_DELETE_RANGE, start, end)
-                }
-                BatchRecord::Merge { key, value, .. } => (ffi::PINROCKS_RECORD_MERGE, key, value),
-                BatchRecord::LogData(blob) => (ffi::PINROCKS_RECORD_LOG_DATA, blob, &[][..]),
+                BatchRecord::Put { key, value, .. } => (record::PUT, key, value),
+                BatchRecord::Delete { key, .. } => (record::DELETE, key, &[][..]),
+                BatchRecord::SingleDelete { key, .. } => (record::SINGLE_DELETE, key, &[][..]),
+                BatchRecord::DeleteRange { start, end, .. } => (record::DELETE_RANGE, start, end),
+                BatchRecord::Merge { key, value, .. } => (record::MERGE, key, value),
+                BatchRecord::LogData(blob) => (record::LOG_DATA, blob, &[][..]),
                 // Checked by the strict iteration, and again as it is written.
-                BatchRecord::PutEntity { key, entity, .. } => {
-                    (ffi::PINROCKS_RECORD_PUT_ENTITY, key, entity)
-                }
+                BatchRecord::PutEntity { key, entity, .. } => (record::PUT_ENTITY, key, entity),
             };
             let cf = match family(record.cf().unwrap_or(0)) {
                 Ok(cf) => cf,
@@ -143,7 +128,7 @@ fn add_record(
     value: &[u8],
 ) -> Result<()> {
     let size = family.timestamp_size;
-    if size == 0 || op == ffi::PINROCKS_RECORD_LOG_DATA {
+    if size == 0 || op == record::LOG_DATA {
         return batch.record(cf, op, key, value, None);
     }
     if size != TIMESTAMP_SIZE {
@@ -158,7 +143,7 @@ fn add_record(
         Ok((&bytes[..at], ts))
     }
     let (key, ts) = split(key)?;
-    let value = if op == ffi::PINROCKS_RECORD_DELETE_RANGE {
+    let value = if op == record::DELETE_RANGE {
         let (end, end_ts) = split(value)?;
         if end_ts != ts {
             return Err(Error::invalid(

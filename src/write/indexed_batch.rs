@@ -8,15 +8,15 @@
 //! a value from the database pins its block, as a plain read does.
 
 use std::marker::PhantomData;
-use std::ptr::NonNull;
 
 use crate::db::column_family::ColumnFamily;
 use crate::db::database::Db;
 use crate::db::handles::CfHandle;
 use crate::db::handles::DbKind;
-use crate::raw::batch_records::{for_each_record, BatchRecord};
-use crate::raw::error::{with_code, Error, Result};
-use crate::raw::ffi;
+use crate::raw::batch_records::BatchRecord;
+use crate::raw::c_consts::{record, savepoint};
+use crate::raw::error::{Error, Result};
+use crate::raw::indexed_batch::IndexedBatchHandle;
 use crate::read::reader::Reader;
 use crate::read::source::BatchSource;
 use crate::write::batch::NamedFamily;
@@ -37,13 +37,11 @@ impl Db {
                 needs: "non-TTL",
             });
         }
-        // SAFETY: live database; the result is a new batch we own, ordered by the default
-        // family's comparator, which the database (borrowed by the batch) keeps alive.
-        let raw = with_code(|code, err| unsafe {
-            ffi::pinrocks_wbwi_create(self.inner().raw(), code, err)
-        })?;
+        // SAFETY: the database (borrowed by the batch for 'db) stays open while the batch
+        // lives, and keeps every family's comparator alive.
+        let raw = unsafe { IndexedBatchHandle::new(self.inner().raw_db()) }?;
         Ok(IndexedBatch {
-            raw: NonNull::new(raw).expect("pinrocks_wbwi_create returned NULL without an error"),
+            raw,
             db: self,
             families: Vec::new(),
             savepoints: Vec::new(),
@@ -115,12 +113,25 @@ impl Db {
 /// # Ok(()) }
 /// ```
 ///
+/// Not even declared before it, and dropped after it unused (its handle is destroyed at
+/// its drop, which needs the database open):
+///
+/// ```compile_fail
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let options = pinrocks::Options::new();
+/// let batch;
+/// let db = pinrocks::Db::open(&options, dir.path())?;
+/// batch = db.indexed_batch()?; // error: `db` dropped while still borrowed
+/// # Ok(()) }
+/// ```
+///
 /// `Send` but not `Sync`, like [`WriteBatch`](crate::WriteBatch): writing it stamps a
 /// sequence number into it.
 #[doc(alias = "WriteBatchWithIndex")]
 #[doc(alias = "rocksdb_writebatch_wi_t")]
 pub struct IndexedBatch<'db> {
-    raw: NonNull<ffi::rocksdb_writebatch_wi_t>,
+    raw: IndexedBatchHandle,
     db: &'db Db,
     /// The column families the batch names, checked at the write as a `WriteBatch`'s are.
     families: Vec<NamedFamily>,
@@ -147,7 +158,11 @@ impl<'db> IndexedBatch<'db> {
     /// apply to the database; the batch has no snapshot).
     pub fn reader(&self) -> Reader<'_, BatchSource<'_>> {
         let inner = self.db.inner();
-        Reader::with_source(inner, &inner.default_cf, BatchSource::new(self.raw, false))
+        Reader::with_source(
+            inner,
+            &inner.default_cf,
+            BatchSource::new(self.raw.as_ptr(), false),
+        )
     }
 
     /// Reads the batch's entries alone, as if the database were empty: a key whose entries
@@ -155,7 +170,11 @@ impl<'db> IndexedBatch<'db> {
     /// value, by point reads and iteration alike.
     pub fn batch_reader(&self) -> Reader<'_, BatchSource<'_>> {
         let inner = self.db.inner();
-        Reader::with_source(inner, &inner.default_cf, BatchSource::new(self.raw, true))
+        Reader::with_source(
+            inner,
+            &inner.default_cf,
+            BatchSource::new(self.raw.as_ptr(), true),
+        )
     }
 
     /// Runs one of rocksdb-c/'s indexed batch writes (`PINROCKS_RECORD_*`) on `cf`'s
@@ -169,25 +188,13 @@ impl<'db> IndexedBatch<'db> {
     ) -> Result<()> {
         let inner = self.db.inner();
         let handle = cf.unwrap_or(&inner.default_cf);
-        if op == ffi::PINROCKS_RECORD_MERGE {
+        if op == record::MERGE {
             handle.check_merge()?;
         }
         // SAFETY: live batch (exclusively borrowed: no reader or iterator of it lives) and
         // handle; RocksDB copies the bytes in. The index keeps a pointer to the family's
         // comparator, which the database (borrowed for 'db) keeps alive.
-        with_code(|code, err| unsafe {
-            ffi::pinrocks_wbwi_write(
-                self.raw.as_ptr(),
-                handle.raw(),
-                op as i32,
-                key.as_ptr().cast(),
-                key.len(),
-                value.as_ptr().cast(),
-                value.len(),
-                code,
-                err,
-            )
-        })?;
+        unsafe { self.raw.write(handle.handle(), op, key, value) }?;
         if cf.is_some() {
             NamedFamily::note(&mut self.families, handle);
         }
@@ -204,15 +211,13 @@ impl<'db> IndexedBatch<'db> {
     fn savepoint(&mut self, op: u32) -> Result<()> {
         // SAFETY: live batch, exclusively borrowed (a rollback rebuilds the index, which no
         // live iterator may point into).
-        with_code(|code, err| unsafe {
-            ffi::pinrocks_wbwi_savepoint(self.raw.as_ptr(), op as i32, code, err)
-        })
+        unsafe { self.raw.savepoint(op) }
     }
 
     /// Marks a savepoint: [`rollback_to_savepoint`](Self::rollback_to_savepoint) undoes
     /// what follows it.
     pub fn set_savepoint(&mut self) -> Result<()> {
-        self.savepoint(ffi::PINROCKS_SAVEPOINT_SET)?;
+        self.savepoint(savepoint::SET)?;
         self.savepoints.push(self.families.len());
         Ok(())
     }
@@ -220,7 +225,7 @@ impl<'db> IndexedBatch<'db> {
     /// Undoes every write since the last savepoint, and forgets it. `Err(NotFound)` if
     /// there is none.
     pub fn rollback_to_savepoint(&mut self) -> Result<()> {
-        self.savepoint(ffi::PINROCKS_SAVEPOINT_ROLLBACK)?;
+        self.savepoint(savepoint::ROLLBACK)?;
         if let Some(named) = self.savepoints.pop() {
             self.families.truncate(named);
         }
@@ -229,15 +234,9 @@ impl<'db> IndexedBatch<'db> {
 
     /// Forgets the last savepoint, keeping the writes since. `Err(NotFound)` if none.
     pub fn pop_savepoint(&mut self) -> Result<()> {
-        self.savepoint(ffi::PINROCKS_SAVEPOINT_POP)?;
+        self.savepoint(savepoint::POP)?;
         self.savepoints.pop();
         Ok(())
-    }
-
-    /// The batch's write batch, borrowed with it.
-    fn write_batch(&self) -> *mut ffi::rocksdb_writebatch_t {
-        // SAFETY: live batch; the pointer is its own `WriteBatch`, valid while it is.
-        unsafe { ffi::pinrocks_wbwi_batch(self.raw.as_ptr()) }
     }
 
     /// Writes every entry to the database atomically, with default write options, then
@@ -252,7 +251,7 @@ impl<'db> IndexedBatch<'db> {
     /// [`write`](Self::write) with `options`.
     pub fn write_with(&mut self, options: &WriteOptions) -> Result<()> {
         self.db.inner().check_writable("write")?;
-        let batch = self.write_batch();
+        let batch = self.raw.batch().as_ptr();
         // SAFETY: the batch is live and exclusively borrowed for the call.
         unsafe {
             self.db
@@ -266,8 +265,7 @@ impl<'db> IndexedBatch<'db> {
 
     /// The number of writes in the batch.
     pub fn len(&self) -> usize {
-        // SAFETY: live batch; `WriteBatch::Count` only reads its header.
-        unsafe { ffi::pinrocks_writebatch_count(self.write_batch()) as usize }
+        self.raw.batch().count() as usize
     }
 
     /// Whether the batch holds no write.
@@ -278,14 +276,13 @@ impl<'db> IndexedBatch<'db> {
     /// Calls `f` with each write of the batch, in the order made (a key written twice
     /// appears twice here, once in reads), its bytes borrowed from the batch.
     pub fn for_each(&self, f: impl FnMut(BatchRecord<'_>)) -> Result<()> {
-        // SAFETY: the indexed batch's own batch, borrowed shared (so unchanged) for the call.
-        unsafe { for_each_record(self.write_batch(), f) }
+        self.raw.batch().for_each(f)
     }
 
     /// Removes every write and savepoint, keeping the allocation.
     pub fn clear(&mut self) {
         // SAFETY: live batch, exclusively borrowed (no iterator into its index lives).
-        unsafe { ffi::rocksdb_writebatch_wi_clear(self.raw.as_ptr()) };
+        unsafe { self.raw.clear() };
         self.families.clear();
         self.savepoints.clear();
     }
@@ -299,11 +296,11 @@ impl std::fmt::Debug for IndexedBatch<'_> {
     }
 }
 
+// Its handle (a field) is destroyed while the database is open: this `Drop`, though it
+// does nothing itself, makes the compiler hold the `'db` borrow until the batch drops (a
+// type without one may be dropped after the database it borrows).
 impl Drop for IndexedBatch<'_> {
-    fn drop(&mut self) {
-        // SAFETY: owned, destroyed once, while its database (borrowed) is open.
-        unsafe { ffi::rocksdb_writebatch_wi_destroy(self.raw.as_ptr()) };
-    }
+    fn drop(&mut self) {}
 }
 
 /// Writes into an indexed batch: what [`IndexedBatch::writer`] gives.

@@ -14,7 +14,6 @@
 use std::cell::OnceCell;
 use std::ffi::CString;
 use std::marker::PhantomData;
-use std::ptr::NonNull;
 use std::sync::Arc;
 
 use crate::db::column_family::ColumnFamily;
@@ -22,8 +21,9 @@ use crate::db::database::Db;
 use crate::db::drops_and_ends::EndUnderWay;
 use crate::db::handles::{CfHandle, RawDb, WritingAll};
 use crate::options::transaction_options::{OptimisticTransactionOptions, TransactionOptions};
-use crate::raw::error::{with_code, with_errptr, ErrPtr, Error, Result};
-use crate::raw::ffi;
+use crate::raw::c_consts::{read_mode, record, savepoint, txn_end};
+use crate::raw::error::{Error, Result};
+use crate::raw::transaction::TransactionHandle;
 use crate::read::read_options::ReadOptions;
 use crate::read::reader::Reader;
 use crate::read::source::TransactionSource;
@@ -87,18 +87,12 @@ impl Db {
         write: &WriteOptions,
         options: &TransactionOptions,
     ) -> Result<Transaction<'_>> {
-        let RawDb::Transaction { txn_db, .. } = self.inner().raw_db() else {
-            return Err(not_transactional());
-        };
-        // SAFETY: live database and options; the result is a new transaction we own.
-        let raw = unsafe {
-            ffi::rocksdb_transaction_begin(
-                txn_db.as_ptr(),
-                write.raw(),
-                options.handle().as_ptr(),
-                std::ptr::null_mut(),
-            )
-        };
+        let raw = TransactionHandle::begin_pessimistic(
+            self.inner().raw_db(),
+            write.handle(),
+            options.handle(),
+        )
+        .ok_or_else(not_transactional)?;
         Ok(Transaction::new(self, raw))
     }
 
@@ -108,18 +102,12 @@ impl Db {
         write: &WriteOptions,
         options: &OptimisticTransactionOptions,
     ) -> Result<Transaction<'_>> {
-        let RawDb::Optimistic { txn_db, .. } = self.inner().raw_db() else {
-            return Err(not_transactional());
-        };
-        // SAFETY: live database and options; the result is a new transaction we own.
-        let raw = unsafe {
-            ffi::rocksdb_optimistictransaction_begin(
-                txn_db.as_ptr(),
-                write.raw(),
-                options.handle().as_ptr(),
-                std::ptr::null_mut(),
-            )
-        };
+        let raw = TransactionHandle::begin_optimistic(
+            self.inner().raw_db(),
+            write.handle(),
+            options.handle(),
+        )
+        .ok_or_else(not_transactional)?;
         Ok(Transaction::new(self, raw))
     }
 
@@ -193,7 +181,7 @@ fn not_transactional() -> Error {
 /// # Ok(()) }
 /// ```
 pub struct Transaction<'db> {
-    raw: NonNull<ffi::rocksdb_transaction_t>,
+    raw: TransactionHandle,
     db: &'db Db,
     /// The column families (other than the default) it writes to: kept alive for its
     /// write batch's index (which uses their comparators), entered at prepare and commit
@@ -221,9 +209,9 @@ pub struct Transaction<'db> {
 unsafe impl Send for Transaction<'_> {}
 
 impl<'db> Transaction<'db> {
-    fn new(db: &'db Db, raw: *mut ffi::rocksdb_transaction_t) -> Self {
+    fn new(db: &'db Db, raw: TransactionHandle) -> Self {
         Transaction {
-            raw: NonNull::new(raw).expect("RocksDB returned a NULL transaction"),
+            raw,
             db,
             families: Vec::new(),
             prepared: false,
@@ -241,7 +229,7 @@ impl<'db> Transaction<'db> {
     /// column family; `.cf(..)` and `.options(..)` as for any [`Reader`].
     pub fn reader(&self) -> Reader<'_, TransactionSource<'_>> {
         let inner = self.db.inner();
-        let source = TransactionSource::new(self.raw, ffi::PINROCKS_READ_PLAIN);
+        let source = TransactionSource::new(self.raw.as_ptr(), read_mode::PLAIN);
         Reader::with_source(inner, &inner.default_cf, source)
     }
 
@@ -254,13 +242,13 @@ impl<'db> Transaction<'db> {
     pub fn reader_for_update(&self, lock: Lock) -> Reader<'_, TransactionSource<'_>> {
         let inner = self.db.inner();
         let mode = match lock {
-            Lock::Exclusive => ffi::PINROCKS_READ_FOR_UPDATE,
-            Lock::Shared => ffi::PINROCKS_READ_FOR_UPDATE_SHARED,
+            Lock::Exclusive => read_mode::FOR_UPDATE,
+            Lock::Shared => read_mode::FOR_UPDATE_SHARED,
         };
         Reader::with_source(
             inner,
             &inner.default_cf,
-            TransactionSource::new(self.raw, mode),
+            TransactionSource::new(self.raw.as_ptr(), mode),
         )
     }
 
@@ -277,7 +265,7 @@ impl<'db> Transaction<'db> {
     ) -> Result<()> {
         let inner = self.db.inner();
         let handle = cf.unwrap_or(&inner.default_cf);
-        if op == ffi::PINROCKS_RECORD_MERGE {
+        if op == record::MERGE {
             handle.check_merge()?;
         }
         // RocksDB takes writes after a prepare, but they are not in the WAL's prepare
@@ -288,79 +276,43 @@ impl<'db> Transaction<'db> {
                 "the transaction is prepared: a write now would not survive a crash",
             ));
         }
-        let mut err = ErrPtr::new();
-        let mut code = 0;
-        let txn = self.raw.as_ptr();
+        let txn = &mut self.raw;
         // The family is entered for the call, not locked: a put that waits for another
         // transaction's row lock holds up nothing but a drop of this family.
-        inner.with_live_family(operation, handle, || {
-            // SAFETY: live transaction (exclusively borrowed) and handle; the bytes are
-            // borrowed for the call and copied by RocksDB.
-            unsafe {
-                ffi::pinrocks_transaction_write_op(
-                    txn,
-                    handle.raw(),
-                    op as i32,
-                    key.as_ptr().cast(),
-                    key.len(),
-                    value.as_ptr().cast(),
-                    value.len(),
-                    &mut code,
-                    err.as_out(),
-                )
-            }
+        let written = inner.with_live_family(operation, handle, || {
+            txn.write(handle.handle(), op, key, value)
         })?;
         // Noted once the write reached RocksDB, whatever it answered (one that threw may be
         // in the batch already); one refused before it names nothing.
         if !handle.is_default() && !self.families.iter().any(|f| Arc::ptr_eq(f, handle)) {
             self.families.push(Arc::clone(handle));
         }
-        err.check_with_code(Some(code))
+        written
     }
 
     /// Prepare, commit, rollback or rollback to savepoint (`op`: a `PINROCKS_TXN_*`).
     fn end(&mut self, op: u32) -> Result<()> {
-        let mut err = ErrPtr::new();
-        let mut code = 0;
-        let (free_rows_of, _end) = self.free_rows_of(op != ffi::PINROCKS_TXN_PREPARE);
-        // SAFETY: live transaction, exclusively borrowed; `free_rows_of` is its own
-        // pessimistic transaction database or NULL.
-        unsafe {
-            ffi::pinrocks_transaction_end(
-                self.raw.as_ptr(),
-                op as i32,
-                free_rows_of,
-                &mut code,
-                err.as_out(),
-            )
-        };
-        err.check_with_code(Some(code))
+        let (free_rows_of, _end) = self.free_rows_of(op != txn_end::PREPARE);
+        // SAFETY: `free_rows_of` is its own database or None.
+        unsafe { self.raw.end(op, free_rows_of) }
     }
 
     /// For a call that `unlocks` (a commit, a rollback, a rollback to a savepoint, the
     /// drop): its pessimistic transaction database if a family drop began since it began
-    /// (NULL otherwise, and for a call that unlocks nothing), and the end, under way until
+    /// (None otherwise, and for a call that unlocks nothing), and the end, under way until
     /// the guard drops. RocksDB 11.8.1's unlock at
     /// a transaction's end stops at the first family whose locks are gone, so the rows it
     /// holds in the families after that one would stay locked until the database closes;
     /// then each row is freed by itself. A drop waits for the ends under way when it
     /// began: an end that did not see it finishes before the family is gone.
-    fn free_rows_of(
-        &self,
-        unlocks: bool,
-    ) -> (*mut ffi::rocksdb_transactiondb_t, Option<EndUnderWay<'db>>) {
+    fn free_rows_of(&self, unlocks: bool) -> (Option<&'db RawDb>, Option<EndUnderWay<'db>>) {
         let inner = self.db.inner();
         match inner.raw_db() {
-            RawDb::Transaction { txn_db, .. } if unlocks => {
+            db @ RawDb::Transaction { .. } if unlocks => {
                 let (careful, end) = inner.drops_and_ends.end_begins(self.drops_seen);
-                let db = if careful {
-                    txn_db.as_ptr()
-                } else {
-                    std::ptr::null_mut()
-                };
-                (db, Some(end))
+                (careful.then_some(db), Some(end))
             }
-            _ => (std::ptr::null_mut(), None),
+            _ => (None, None),
         }
     }
 
@@ -390,39 +342,27 @@ impl<'db> Transaction<'db> {
 
     /// One savepoint operation (`op`: a `PINROCKS_SAVEPOINT_*`).
     fn savepoint(&mut self, op: u32) -> Result<()> {
-        let mut err = ErrPtr::new();
-        let mut code = 0;
-        let (free_rows_of, _end) = self.free_rows_of(op == ffi::PINROCKS_SAVEPOINT_ROLLBACK);
-        // SAFETY: live transaction, exclusively borrowed. Guarded: setting one allocates.
-        // `free_rows_of` is its own pessimistic transaction database or NULL.
-        unsafe {
-            ffi::pinrocks_transaction_savepoint(
-                self.raw.as_ptr(),
-                op as i32,
-                free_rows_of,
-                &mut code,
-                err.as_out(),
-            )
-        };
-        err.check_with_code(Some(code))
+        let (free_rows_of, _end) = self.free_rows_of(op == savepoint::ROLLBACK);
+        // SAFETY: `free_rows_of` is its own database or None.
+        unsafe { self.raw.savepoint(op, free_rows_of) }
     }
 
     /// Marks a savepoint: [`rollback_to_savepoint`](Self::rollback_to_savepoint) undoes
     /// what follows it.
     pub fn set_savepoint(&mut self) -> Result<()> {
-        self.savepoint(ffi::PINROCKS_SAVEPOINT_SET)
+        self.savepoint(savepoint::SET)
     }
 
     /// Undoes every write since the last savepoint, and forgets it; the transaction's
     /// snapshot goes back to the one it had then. `Err(NotFound)` if there is none.
     pub fn rollback_to_savepoint(&mut self) -> Result<()> {
         self.at_snapshot.take();
-        self.savepoint(ffi::PINROCKS_SAVEPOINT_ROLLBACK)
+        self.savepoint(savepoint::ROLLBACK)
     }
 
     /// Forgets the last savepoint, keeping the writes since. `Err(NotFound)` if none.
     pub fn pop_savepoint(&mut self) -> Result<()> {
-        self.savepoint(ffi::PINROCKS_SAVEPOINT_POP)
+        self.savepoint(savepoint::POP)
     }
 
     /// Takes a new snapshot for the transaction, now (or its first, if it began without
@@ -450,11 +390,9 @@ impl<'db> Transaction<'db> {
     /// ```
     pub fn set_snapshot(&mut self) -> Result<()> {
         self.at_snapshot.take();
-        // SAFETY: live transaction, exclusively borrowed: no read options of its previous
-        // snapshot (which this may release) are borrowed.
-        with_code(|code, err| unsafe {
-            ffi::pinrocks_transaction_set_snapshot(self.raw.as_ptr(), code, err)
-        })
+        // Exclusively borrowed, and the read options of its previous snapshot (which this
+        // may release) forgotten above: none is borrowed.
+        self.raw.set_snapshot()
     }
 
     /// Read options (otherwise pinrocks' defaults) at the transaction's snapshot: for
@@ -482,9 +420,7 @@ impl<'db> Transaction<'db> {
             // SAFETY: live transaction and options; the snapshot pointer stays valid while
             // these options are reachable: until the transaction drops or `set_snapshot` /
             // `rollback_to_savepoint` (both `&mut self`) forget them first.
-            unsafe {
-                ffi::pinrocks_transaction_snapshot_into(self.raw.as_ptr(), options.raw_mut())
-            };
+            unsafe { self.raw.snapshot_into(options.raw_mut()) };
             options.borrow_snapshot_of(self.db.inner().id);
             options
         })
@@ -502,15 +438,7 @@ impl<'db> Transaction<'db> {
             ));
         }
         let name = CString::new(name).map_err(|e| Error::invalid("transaction name", e))?;
-        // SAFETY: live transaction; the name is copied.
-        with_errptr(|err| unsafe {
-            ffi::rocksdb_transaction_set_name(
-                self.raw.as_ptr(),
-                name.as_ptr(),
-                name.as_bytes().len(),
-                err,
-            )
-        })
+        self.raw.set_name(&name)
     }
 
     /// Its name ([`set_name`](Self::set_name)), `None` if it has none: after a crash, what
@@ -518,17 +446,7 @@ impl<'db> Transaction<'db> {
     /// each as the coordinator decided.
     pub fn name(&self) -> Result<Option<String>> {
         let mut buf = [0u8; 512];
-        // SAFETY: live transaction; `buf` holds `buf.len()` writable bytes, of which the
-        // call writes at most that many; guarded.
-        let len = with_code(|code, err| unsafe {
-            ffi::pinrocks_transaction_copy_name(
-                self.raw.as_ptr(),
-                buf.as_mut_ptr().cast(),
-                buf.len(),
-                code,
-                err,
-            )
-        })?;
+        let len = self.raw.copy_name(&mut buf)?;
         // `set_name` refuses longer names, and RocksDB keeps the one it was given.
         let name = &buf[..len.min(buf.len())];
         Ok((!name.is_empty()).then(|| String::from_utf8_lossy(name).into_owned()))
@@ -544,7 +462,7 @@ impl<'db> Transaction<'db> {
     pub fn prepare(&mut self) -> Result<()> {
         crate::raw::reentry::refuse_inside("prepare")?;
         let _writing = WritingAll::enter_preparing(self.families.iter().cloned())?;
-        self.end(ffi::PINROCKS_TXN_PREPARE)?;
+        self.end(txn_end::PREPARE)?;
         if !self.prepared {
             self.prepared = true;
             for family in &self.families {
@@ -564,7 +482,7 @@ impl<'db> Transaction<'db> {
     pub fn commit(mut self) -> Result<()> {
         crate::raw::reentry::refuse_inside("commit")?;
         let _writing = WritingAll::enter(self.families.iter().cloned())?;
-        self.end(ffi::PINROCKS_TXN_COMMIT)?;
+        self.end(txn_end::COMMIT)?;
         self.no_longer_prepared();
         Ok(())
     }
@@ -572,7 +490,7 @@ impl<'db> Transaction<'db> {
     /// Discards every write and releases every lock.
     pub fn rollback(mut self) -> Result<()> {
         crate::raw::reentry::refuse_inside("rollback")?;
-        self.end(ffi::PINROCKS_TXN_ROLLBACK)?;
+        self.end(txn_end::ROLLBACK)?;
         self.no_longer_prepared();
         Ok(())
     }
@@ -596,8 +514,8 @@ impl Drop for Transaction<'_> {
         // SAFETY: owned, destroyed once, while its database is open (the borrow). An
         // uncommitted transaction is rolled back by its destructor; a prepared one stays
         // prepared in the WAL (its families stay counted: `no_longer_prepared`).
-        // `free_rows_of` is its own pessimistic transaction database or NULL.
-        unsafe { ffi::pinrocks_transaction_destroy(self.raw.as_ptr(), free_rows_of) };
+        // `free_rows_of` is its own pessimistic transaction database or None.
+        unsafe { self.raw.destroy(free_rows_of) };
     }
 }
 

@@ -3,12 +3,12 @@
 use std::sync::OnceLock;
 
 use crate::raw::ffi;
-use crate::raw::owned::Owned;
 use crate::raw::setter::setter;
+use crate::raw::write_ops::WriteOptionsHandle;
 
 /// Options for writes (`rocksdb_writeoptions_t`).
 pub struct WriteOptions {
-    pub(crate) raw: Owned<ffi::rocksdb_writeoptions_t>,
+    pub(crate) raw: WriteOptionsHandle,
 }
 
 // SAFETY: a plain C++ value that `DBImpl::WriteImpl` reads through a const reference and
@@ -20,12 +20,8 @@ unsafe impl Sync for WriteOptions {}
 impl WriteOptions {
     /// RocksDB's defaults: WAL on, no fsync per write.
     pub fn new() -> Self {
-        // SAFETY: plain constructor; NULL only on allocation failure.
-        let raw = unsafe { ffi::rocksdb_writeoptions_create() };
         WriteOptions {
-            // SAFETY: a new object, ours alone (or NULL).
-            raw: unsafe { Owned::from_raw(raw) }
-                .expect("rocksdb_writeoptions_create returned NULL"),
+            raw: WriteOptionsHandle::new(),
         }
     }
 
@@ -68,8 +64,8 @@ impl WriteOptions {
         self.raw.as_ptr()
     }
 
-    pub(crate) fn raw(&self) -> *const ffi::rocksdb_writeoptions_t {
-        self.raw.as_ptr()
+    pub(crate) fn handle(&self) -> &WriteOptionsHandle {
+        &self.raw
     }
 
     /// RocksDB's defaults, one value for the process: what a `Writer` writes with unless

@@ -8,9 +8,9 @@ use crate::callbacks::comparator::{compare, Comparator};
 use crate::db::column_family::ColumnFamily;
 use crate::db::database::Db;
 use crate::db::handles::{CfHandle, DbInner, DbKind, RawDb};
+use crate::raw::c_consts::record;
 use crate::raw::entity;
-use crate::raw::error::{ErrPtr, Error, Result};
-use crate::raw::ffi;
+use crate::raw::error::{Error, Result};
 use crate::read::entity::TTL_REFUSES_ENTITIES;
 use crate::read::timestamps::TIMESTAMP_SIZE;
 use crate::write::target::{sealed::Target, DbTarget, LogDataTarget, WriteTarget};
@@ -44,7 +44,7 @@ fn check_timestamp(
             operation,
             "a timestamped write into a batch names its column family, even the default one",
         )),
-        Some(_) if timestamped && op == ffi::PINROCKS_RECORD_PUT_COLUMNS => Err(Error::invalid(
+        Some(_) if timestamped && op == record::PUT_COLUMNS => Err(Error::invalid(
             operation,
             "RocksDB keeps no entities in a column family with timestamps",
         )),
@@ -173,7 +173,7 @@ impl<'a, T: WriteTarget> Writer<'a, T> {
         value: &[u8],
     ) -> Result<()> {
         let ts = self.timestamp.map(u64::to_le_bytes);
-        if op == ffi::PINROCKS_RECORD_LOG_DATA {
+        if op == record::LOG_DATA {
             if ts.is_some() {
                 return Err(Error::invalid(operation, "log data has no timestamp"));
             }
@@ -193,12 +193,12 @@ impl<'a, T: WriteTarget> Writer<'a, T> {
 
     /// Sets `key` to `value`.
     pub fn put(&mut self, key: &[u8], value: &[u8]) -> Result<()> {
-        self.apply("put", ffi::PINROCKS_RECORD_PUT, key, value)
+        self.apply("put", record::PUT, key, value)
     }
 
     /// Removes `key`. Removing an absent key is not an error.
     pub fn delete(&mut self, key: &[u8]) -> Result<()> {
-        self.apply("delete", ffi::PINROCKS_RECORD_DELETE, key, &[])
+        self.apply("delete", record::DELETE, key, &[])
     }
 
     /// Removes `key`, written at most once since it was last removed (RocksDB's
@@ -208,12 +208,7 @@ impl<'a, T: WriteTarget> Writer<'a, T> {
     /// once.
     #[doc(alias = "SingleDelete")]
     pub fn single_delete(&mut self, key: &[u8]) -> Result<()> {
-        self.apply(
-            "single_delete",
-            ffi::PINROCKS_RECORD_SINGLE_DELETE,
-            key,
-            &[],
-        )
+        self.apply("single_delete", record::SINGLE_DELETE, key, &[])
     }
 
     /// Adds `operand` to `key`'s pending merge operands, combined with its value by the
@@ -223,7 +218,7 @@ impl<'a, T: WriteTarget> Writer<'a, T> {
     /// merge is added, or for a batch's default family at its write), where RocksDB would
     /// take it into the WAL and then stop taking writes until a reopen.
     pub fn merge(&mut self, key: &[u8], operand: &[u8]) -> Result<()> {
-        self.apply("merge", ffi::PINROCKS_RECORD_MERGE, key, operand)
+        self.apply("merge", record::MERGE, key, operand)
     }
 
     /// Sets `key` to a wide-column entity: named columns, in any order (RocksDB sorts them;
@@ -262,7 +257,7 @@ impl<'a, T: WriteTarget> Writer<'a, T> {
             ));
         }
         let packed = entity::packed(&native);
-        self.apply("put_entity", ffi::PINROCKS_RECORD_PUT_COLUMNS, key, packed)
+        self.apply("put_entity", record::PUT_COLUMNS, key, packed)
     }
 }
 
@@ -284,7 +279,7 @@ impl<T: LogDataTarget> Writer<'_, T> {
         if u32::try_from(blob.len()).is_err() {
             return Err(Error::invalid("put_log_data", "a blob of 4 GiB or more"));
         }
-        self.apply("put_log_data", ffi::PINROCKS_RECORD_LOG_DATA, blob, &[])
+        self.apply("put_log_data", record::LOG_DATA, blob, &[])
     }
 }
 
@@ -310,7 +305,7 @@ impl<'a> Writer<'a, DbTarget<'a>> {
         let cf = self.cf.unwrap_or(&self.target.0.default_cf);
         check_range(cf.order.as_ref(), from, to)?;
         cf.check_range_delete()?;
-        self.apply("delete_range", ffi::PINROCKS_RECORD_DELETE_RANGE, from, to)
+        self.apply("delete_range", record::DELETE_RANGE, from, to)
     }
 }
 
@@ -369,55 +364,18 @@ impl DbTarget<'_> {
     ) -> Result<()> {
         let db: &DbInner = self.0;
         let cf = cf.unwrap_or(&db.default_cf);
-        if op == ffi::PINROCKS_RECORD_PUT_COLUMNS && db.kind == DbKind::Ttl {
+        if op == record::PUT_COLUMNS && db.kind == DbKind::Ttl {
             return Err(Error::invalid(operation, TTL_REFUSES_ENTITIES));
         }
         // `DBImpl::Merge` refuses it itself, but a transaction database's and a TTL
         // database's `Merge` go through a batch, which would stop the database.
-        if op == ffi::PINROCKS_RECORD_MERGE {
+        if op == record::MERGE {
             cf.check_merge()?;
         }
-        let (ts, ts_len) = ts.map_or((std::ptr::null(), 0), |ts| (ts.as_ptr(), ts.len()));
-        let mut err = ErrPtr::new();
-        let mut code = 0;
-        db.with_live_family(operation, cf, || match db.raw_db() {
-            RawDb::Optimistic { txn_db, .. } if op == ffi::PINROCKS_RECORD_DELETE_RANGE => {
-                // SAFETY: as below, on the optimistic transaction database it is (matched;
-                // never with a timestamp: `check_timestamped_writes`).
-                unsafe {
-                    ffi::pinrocks_optimistictransactiondb_delete_range(
-                        txn_db.as_ptr(),
-                        options.raw(),
-                        cf.raw(),
-                        key.as_ptr().cast(),
-                        key.len(),
-                        value.as_ptr().cast(),
-                        value.len(),
-                        &mut code,
-                        err.as_out(),
-                    )
-                }
-            }
-            // SAFETY: live database, handle and options (borrowed for the call); the bytes
-            // and the timestamp (or NULL) are borrowed for the call and copied by RocksDB.
-            _ => unsafe {
-                ffi::pinrocks_db_write_op(
-                    db.raw(),
-                    options.raw(),
-                    cf.raw(),
-                    op as i32,
-                    key.as_ptr().cast(),
-                    key.len(),
-                    value.as_ptr().cast(),
-                    value.len(),
-                    ts.cast(),
-                    ts_len,
-                    &mut code,
-                    err.as_out(),
-                )
-            },
-        })?;
-        err.check_with_code(Some(code))
+        db.with_live_family(operation, cf, || {
+            db.raw_db()
+                .write_op(options.handle(), cf.handle(), op, key, value, ts)
+        })?
     }
 }
 

@@ -1,0 +1,147 @@
+//! A write batch's native handle (`WriteBatch`), a view of any batch's records and bytes,
+//! and the database's write of a batch.
+
+use std::marker::PhantomData;
+use std::ptr::NonNull;
+
+use crate::raw::batch_records::{for_each_record, BatchRecord};
+use crate::raw::db::RawDb;
+use crate::raw::error::{with_code, Result};
+use crate::raw::family::FamilyHandle;
+use crate::raw::ffi;
+use crate::raw::owned::Owned;
+use crate::raw::write_ops::WriteOptionsHandle;
+
+/// A batch as the C API passes it, for a write of a batch someone else owns.
+pub(crate) type BatchPtr = *mut ffi::rocksdb_writebatch_t;
+
+/// Owns a `WriteBatch`.
+pub(crate) struct WriteBatchHandle(Owned<ffi::rocksdb_writebatch_t>);
+
+impl WriteBatchHandle {
+    /// An empty batch.
+    pub(crate) fn new() -> Self {
+        // SAFETY: plain constructor; NULL only on allocation failure.
+        let raw = unsafe { ffi::rocksdb_writebatch_create() };
+        // SAFETY: a new object, ours alone (or NULL, refused).
+        WriteBatchHandle(
+            unsafe { Owned::from_raw(raw) }.expect("rocksdb_writebatch_create returned NULL"),
+        )
+    }
+
+    /// The batch, live while `self` is.
+    pub(crate) fn as_ptr(&self) -> BatchPtr {
+        self.0.as_ptr()
+    }
+
+    /// Its records and bytes, borrowed with it.
+    pub(crate) fn view(&self) -> BatchView<'_> {
+        // SAFETY: live batch, owned; the view borrows `self`.
+        unsafe { BatchView::new(self.as_ptr()) }
+    }
+
+    /// One write (`op`: a `record::*`, for a range `value` is its end; an unknown one is
+    /// RocksDB's InvalidArgument) to `family` (`None`: the default one, which C++ refuses
+    /// with a timestamp), with `ts` for a family that takes timestamps. RocksDB's own
+    /// refusals (a key or value over 4 GiB) come back, which the C API's batch calls drop.
+    pub(crate) fn write(
+        &mut self,
+        family: Option<&FamilyHandle>,
+        op: u32,
+        key: &[u8],
+        value: &[u8],
+        ts: Option<&[u8; 8]>,
+    ) -> Result<()> {
+        let family = family.map_or(std::ptr::null_mut(), FamilyHandle::as_ptr);
+        let (ts, ts_len) = ts.map_or((std::ptr::null(), 0), |ts| (ts.as_ptr(), ts.len()));
+        // SAFETY: live batch (owned, `&mut self`) and handle (borrowed, or NULL); the bytes
+        // and the timestamp (or NULL) are copied into the batch during the call; guarded.
+        with_code(|code, err| unsafe {
+            ffi::pinrocks_writebatch_write(
+                self.as_ptr(),
+                family,
+                op as i32,
+                key.as_ptr().cast(),
+                key.len(),
+                value.as_ptr().cast(),
+                value.len(),
+                ts.cast(),
+                ts_len,
+                code,
+                err,
+            )
+        })
+    }
+
+    /// Removes every record, keeping the allocation.
+    pub(crate) fn clear(&mut self) {
+        // SAFETY: live batch, owned, borrowed exclusively.
+        unsafe { ffi::rocksdb_writebatch_clear(self.as_ptr()) };
+    }
+}
+
+/// A live batch's records and bytes, borrowed for `'a` from whatever owns the batch.
+#[derive(Clone, Copy)]
+pub(crate) struct BatchView<'a>(NonNull<ffi::rocksdb_writebatch_t>, PhantomData<&'a ()>);
+
+impl BatchView<'_> {
+    /// The batch, to write it.
+    pub(crate) fn as_ptr(self) -> BatchPtr {
+        self.0.as_ptr()
+    }
+
+    /// # Safety
+    /// `raw` must be a live batch that nothing changes while the view lives.
+    pub(crate) unsafe fn new(raw: BatchPtr) -> Self {
+        BatchView(
+            NonNull::new(raw).expect("a batch handle is never NULL"),
+            PhantomData,
+        )
+    }
+
+    /// How many records it holds (`WriteBatch::Count`, which only reads the header; ours
+    /// because `rocksdb_writebatch_count` answers a signed int).
+    pub(crate) fn count(self) -> u32 {
+        // SAFETY: live batch, unchanged while the view lives.
+        unsafe { ffi::pinrocks_writebatch_count(self.0.as_ptr()) }
+    }
+
+    /// Calls `f` with each record, in order, its bytes borrowed from the batch.
+    pub(crate) fn for_each(self, f: impl FnMut(BatchRecord<'_>)) -> Result<()> {
+        // SAFETY: live batch, unchanged while the view lives.
+        unsafe { for_each_record(self.0.as_ptr(), f) }
+    }
+}
+
+impl<'a> BatchView<'a> {
+    /// Its bytes as RocksDB stores them (`WriteBatch::Data`).
+    pub(crate) fn data(self) -> &'a [u8] {
+        let mut len = 0;
+        // SAFETY: live batch, unchanged for 'a (the view's contract);
+        // `rocksdb_writebatch_data` points into its buffer and cannot throw.
+        unsafe {
+            let data = ffi::rocksdb_writebatch_data(self.0.as_ptr(), &mut len);
+            crate::raw::pinned::value_slice(data, len)
+        }
+    }
+}
+
+impl RawDb {
+    /// Writes the batch at `batch` atomically (`DB::Write`), guarded (`rocksdb_write` lets
+    /// `std::bad_alloc` escape).
+    ///
+    /// # Safety
+    /// `batch` must be a live batch that no other thread uses during the call: `DB::Write`
+    /// writes its sequence number into it (`WriteBatchInternal::SetSequence`).
+    pub(crate) unsafe fn write_batch(
+        &self,
+        options: &WriteOptionsHandle,
+        batch: BatchPtr,
+    ) -> Result<()> {
+        // SAFETY: live database and options; `batch` is live and ours alone for the call
+        // (the caller's contract).
+        with_code(|code, err| unsafe {
+            ffi::pinrocks_db_write(self.as_ptr(), options.as_ptr(), batch, code, err)
+        })
+    }
+}
