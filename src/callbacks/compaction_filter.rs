@@ -10,7 +10,9 @@ use std::sync::Arc;
 use crate::callbacks::merge::c_name;
 use crate::codec::Codec;
 use crate::raw::c_consts::filter;
-use crate::raw::ffi;
+use crate::raw::c_types::{
+    pinrocks_compaction_context, pinrocks_create_filter_fn, pinrocks_destroy_fn, pinrocks_filter_fn,
+};
 use crate::raw::new_value::NewValue;
 use crate::raw::pinned::value_slice;
 use crate::raw::reentry;
@@ -244,10 +246,10 @@ impl CompactionFilterFactory {
         set: impl FnOnce(
             *const c_char,
             *mut c_void,
-            ffi::pinrocks_create_filter_fn,
-            ffi::pinrocks_filter_fn,
-            ffi::pinrocks_destroy_fn,
-            ffi::pinrocks_destroy_fn,
+            pinrocks_create_filter_fn,
+            pinrocks_filter_fn,
+            pinrocks_destroy_fn,
+            pinrocks_destroy_fn,
         ),
     ) {
         let state = Box::into_raw(Box::new(Arc::clone(&self.factory))).cast::<c_void>();
@@ -279,7 +281,7 @@ extern "C" fn destroy_filter(filter: *mut c_void) {
 
 extern "C" fn create_filter(
     state: *mut c_void,
-    ctx: *const ffi::pinrocks_compaction_context,
+    ctx: *const pinrocks_compaction_context,
 ) -> *mut c_void {
     // SAFETY: the C++ factory passes its live state and a context valid for the call.
     let (factory, ctx) = unsafe { (&*state.cast::<Arc<Factory>>(), &*ctx) };

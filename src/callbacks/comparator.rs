@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use crate::callbacks::merge::c_name;
 use crate::codec::Codec;
+use crate::raw::callback_objects::{ComparatorHandle, ComparatorPtr};
 use crate::raw::error::panic_message;
-use crate::raw::ffi;
 use crate::raw::pinned::value_slice;
 use crate::raw::reentry;
 use crate::raw::trampoline::drop_in_callback;
@@ -24,7 +24,7 @@ struct Order {
 
 /// Owns the C API comparator, which owns the `Order` (freed by `destroy_order`).
 struct RawComparator {
-    raw: NonNull<ffi::rocksdb_comparator_t>,
+    raw: ComparatorHandle,
     /// Points into the state `raw` owns; valid while `raw` lives.
     order: NonNull<Order>,
 }
@@ -34,14 +34,6 @@ struct RawComparator {
 unsafe impl Send for RawComparator {}
 // SAFETY: see `Send`.
 unsafe impl Sync for RawComparator {}
-
-impl Drop for RawComparator {
-    fn drop(&mut self) {
-        // SAFETY: owned, destroyed once, after every database using it has closed (each
-        // holds a `Comparator` until its `rocksdb_close` returned). Frees the `Order`.
-        unsafe { ffi::rocksdb_comparator_destroy(self.raw.as_ptr()) };
-    }
-}
 
 /// A key order for column families. Cheap to clone.
 ///
@@ -120,18 +112,14 @@ impl Comparator {
             compare: Box::new(compare),
         }));
         // SAFETY: the comparator takes ownership of `order` and frees it with
-        // `destroy_order` when destroyed; the callbacks match the C API's signatures.
-        let raw = unsafe {
-            ffi::rocksdb_comparator_create(
-                order.cast(),
-                Some(destroy_order),
-                Some(compare_keys),
-                Some(order_name),
-            )
-        };
+        // `destroy_order`; the callbacks take an `Order` and catch panics. It is destroyed
+        // after every database using it has closed (each holds a `Comparator` until its
+        // `rocksdb_close` returned).
+        let raw =
+            unsafe { ComparatorHandle::new(order.cast(), destroy_order, compare_keys, order_name) };
         Comparator {
             raw: Arc::new(RawComparator {
-                raw: NonNull::new(raw).expect("rocksdb_comparator_create returned NULL"),
+                raw,
                 // SAFETY: from Box::into_raw above: not null.
                 order: unsafe { NonNull::new_unchecked(order) },
             }),
@@ -182,7 +170,7 @@ impl Comparator {
         unsafe { self.raw.order.as_ref() }
     }
 
-    pub(crate) fn raw(&self) -> *mut ffi::rocksdb_comparator_t {
+    pub(crate) fn raw(&self) -> ComparatorPtr {
         self.raw.raw.as_ptr()
     }
 }

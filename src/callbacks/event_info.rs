@@ -5,8 +5,12 @@ use std::cell::Cell;
 use std::ffi::{c_char, c_int, CStr};
 use std::path::Path;
 
+use crate::raw::c_consts::CODE_EXCEPTION;
+use crate::raw::c_types::{
+    pinrocks_compaction_info, pinrocks_error_info, pinrocks_flush_info, pinrocks_ingestion_info,
+    pinrocks_memtable_info, pinrocks_slice, pinrocks_stall_info, pinrocks_table_file_info,
+};
 use crate::raw::error::{Error, ErrorSeverity};
-use crate::raw::ffi;
 use crate::raw::pinned::value_slice;
 
 /// A flush, as RocksDB reports it.
@@ -50,8 +54,8 @@ pub struct CompactionInfo<'a> {
     pub input_records: u64,
     /// See `input_records`.
     pub output_records: u64,
-    inputs: &'a [ffi::pinrocks_slice],
-    outputs: &'a [ffi::pinrocks_slice],
+    inputs: &'a [pinrocks_slice],
+    outputs: &'a [pinrocks_slice],
 }
 
 impl std::fmt::Debug for CompactionInfo<'_> {
@@ -239,7 +243,7 @@ pub struct IngestionInfo<'a> {
 impl<'a> FlushInfo<'a> {
     /// # Safety
     /// `raw`'s views must be valid for `'a`.
-    pub(crate) unsafe fn from_raw(raw: &'a ffi::pinrocks_flush_info) -> Self {
+    pub(crate) unsafe fn from_raw(raw: &'a pinrocks_flush_info) -> Self {
         FlushInfo {
             cf_name: text(&raw.cf_name),
             file_path: path_of(&raw.file_path),
@@ -256,7 +260,7 @@ impl<'a> FlushInfo<'a> {
 impl<'a> CompactionInfo<'a> {
     /// # Safety
     /// `raw`'s views and arrays must be valid for `'a`.
-    pub(crate) unsafe fn from_raw(raw: &'a ffi::pinrocks_compaction_info) -> Self {
+    pub(crate) unsafe fn from_raw(raw: &'a pinrocks_compaction_info) -> Self {
         // SAFETY: arrays of `num_*` slices, valid for `'a` (or NULL when empty).
         let (inputs, outputs) = unsafe {
             (
@@ -280,7 +284,7 @@ impl<'a> CompactionInfo<'a> {
 }
 
 impl<'a> StallInfo<'a> {
-    pub(crate) fn from_raw(raw: &'a ffi::pinrocks_stall_info) -> Self {
+    pub(crate) fn from_raw(raw: &'a pinrocks_stall_info) -> Self {
         let condition = |raw: c_int| match raw {
             0 => StallCondition::Delayed,
             1 => StallCondition::Stopped,
@@ -297,7 +301,7 @@ impl<'a> StallInfo<'a> {
 impl<'a> BackgroundErrorInfo<'a> {
     /// # Safety
     /// `raw.choice` must be NULL or point to an int only this thread uses for `'a`.
-    pub(crate) unsafe fn from_raw(raw: &'a ffi::pinrocks_error_info) -> Self {
+    pub(crate) unsafe fn from_raw(raw: &'a pinrocks_error_info) -> Self {
         BackgroundErrorInfo {
             reason: background_reason(raw.reason),
             error: error_of(raw),
@@ -313,7 +317,7 @@ impl<'a> RecoveryInfo<'a> {
     ///
     /// # Safety
     /// As [`BackgroundErrorInfo::from_raw`].
-    pub(crate) unsafe fn from_raw(raw: &'a ffi::pinrocks_error_info) -> Option<Self> {
+    pub(crate) unsafe fn from_raw(raw: &'a pinrocks_error_info) -> Option<Self> {
         // SAFETY: the caller's contract; `Cell<c_int>` has `c_int`'s layout.
         let choice = unsafe { raw.choice.cast::<Cell<c_int>>().as_ref() }?;
         Some(RecoveryInfo {
@@ -325,7 +329,7 @@ impl<'a> RecoveryInfo<'a> {
 }
 
 impl<'a> MemtableInfo<'a> {
-    pub(crate) fn from_raw(raw: &'a ffi::pinrocks_memtable_info) -> Self {
+    pub(crate) fn from_raw(raw: &'a pinrocks_memtable_info) -> Self {
         MemtableInfo {
             cf_name: text(&raw.cf_name),
             first_seqno: raw.first_seqno,
@@ -337,7 +341,7 @@ impl<'a> MemtableInfo<'a> {
 }
 
 impl<'a> TableFileInfo<'a> {
-    pub(crate) fn from_raw(raw: &'a ffi::pinrocks_table_file_info) -> Self {
+    pub(crate) fn from_raw(raw: &'a pinrocks_table_file_info) -> Self {
         let reason = match raw.reason {
             0 => Some(TableFileReason::Flush),
             1 => Some(TableFileReason::Compaction),
@@ -358,7 +362,7 @@ impl<'a> TableFileInfo<'a> {
 }
 
 impl<'a> IngestionInfo<'a> {
-    pub(crate) fn from_raw(raw: &'a ffi::pinrocks_ingestion_info) -> Self {
+    pub(crate) fn from_raw(raw: &'a pinrocks_ingestion_info) -> Self {
         IngestionInfo {
             cf_name: text(&raw.cf_name),
             external_file_path: path_of(&raw.external_file_path),
@@ -371,16 +375,14 @@ impl<'a> IngestionInfo<'a> {
 
 /// The error of an error event (the C++ listener passes none with an `Ok` status; should
 /// one come, an exception kind stands for it).
-fn error_of(raw: &ffi::pinrocks_error_info) -> Error {
+fn error_of(raw: &pinrocks_error_info) -> Error {
     status(raw.status_code, &raw.status_message)
         .err()
-        .unwrap_or_else(|| {
-            Error::from_code_and_message(ffi::PINROCKS_CODE_EXCEPTION as i32, String::new())
-        })
+        .unwrap_or_else(|| Error::from_code_and_message(CODE_EXCEPTION as i32, String::new()))
 }
 
 /// The status of an event: `Ok` for code 0.
-pub(crate) fn status(code: c_int, message: &ffi::pinrocks_slice) -> Result<(), Error> {
+pub(crate) fn status(code: c_int, message: &pinrocks_slice) -> Result<(), Error> {
     if code == 0 {
         return Ok(());
     }
@@ -388,13 +390,13 @@ pub(crate) fn status(code: c_int, message: &ffi::pinrocks_slice) -> Result<(), E
 }
 
 /// A view of RocksDB's string, for as long as the view is valid.
-pub(crate) fn text(slice: &ffi::pinrocks_slice) -> &str {
+pub(crate) fn text(slice: &pinrocks_slice) -> &str {
     // SAFETY: RocksDB's string, valid for the event's call (the view's lifetime).
     let bytes = unsafe { value_slice(slice.data, slice.len) };
     std::str::from_utf8(bytes).unwrap_or("(not UTF-8)")
 }
 
-fn path_of(slice: &ffi::pinrocks_slice) -> &Path {
+fn path_of(slice: &pinrocks_slice) -> &Path {
     // SAFETY: RocksDB's string, valid for the event's call.
     let bytes = unsafe { value_slice(slice.data, slice.len) };
     #[cfg(unix)]
@@ -438,7 +440,7 @@ fn background_reason(raw: c_int) -> &'static str {
 
 /// # Safety
 /// `data` must point to `len` slices valid for `'a`, or be NULL with `len` 0.
-unsafe fn slices<'a>(data: *const ffi::pinrocks_slice, len: usize) -> &'a [ffi::pinrocks_slice] {
+unsafe fn slices<'a>(data: *const pinrocks_slice, len: usize) -> &'a [pinrocks_slice] {
     if len == 0 {
         return &[];
     }

@@ -17,8 +17,12 @@ use crate::callbacks::event_info::{
     status, text, BackgroundErrorInfo, CompactionInfo, FlushInfo, IngestionInfo, MemtableInfo,
     RecoveryInfo, StallInfo, TableFileInfo,
 };
+use crate::raw::c_types::{
+    pinrocks_compaction_info, pinrocks_error_info, pinrocks_events, pinrocks_flush_info,
+    pinrocks_ingestion_info, pinrocks_memtable_info, pinrocks_slice, pinrocks_stall_info,
+    pinrocks_table_file_info,
+};
 use crate::raw::error::Error;
-use crate::raw::ffi;
 use crate::raw::reentry;
 use crate::raw::trampoline::{discard_panic, drop_in_callback};
 
@@ -110,8 +114,8 @@ macro_rules! events {
         }
 
         /// The table of functions for the events `wanted`.
-        fn table(wanted: Events) -> ffi::pinrocks_events {
-            ffi::pinrocks_events {
+        fn table(wanted: Events) -> pinrocks_events {
+            pinrocks_events {
                 $(
                     $method: if wanted.contains(Events::$flag) {
                         Some(deliveries::$method)
@@ -184,51 +188,51 @@ pub trait EventListener {
     fn events;
     /// A flush is about to write a memtable to an SST file.
     FLUSH_BEGIN = 0: fn on_flush_begin(&self, info: &FlushInfo<'_>)
-        <- ffi::pinrocks_flush_info => |l, raw| l.on_flush_begin(&FlushInfo::from_raw(raw));
+        <- pinrocks_flush_info => |l, raw| l.on_flush_begin(&FlushInfo::from_raw(raw));
     /// A flush wrote its SST file (`info.file_path`).
     FLUSH_COMPLETED = 1: fn on_flush_completed(&self, info: &FlushInfo<'_>)
-        <- ffi::pinrocks_flush_info => |l, raw| l.on_flush_completed(&FlushInfo::from_raw(raw));
+        <- pinrocks_flush_info => |l, raw| l.on_flush_completed(&FlushInfo::from_raw(raw));
     /// A compaction is about to start.
     COMPACTION_BEGIN = 2: fn on_compaction_begin(&self, info: &CompactionInfo<'_>)
-        <- ffi::pinrocks_compaction_info
+        <- pinrocks_compaction_info
         => |l, raw| l.on_compaction_begin(&CompactionInfo::from_raw(raw));
     /// A compaction finished (successfully or not: `info.status`).
     COMPACTION_COMPLETED = 3: fn on_compaction_completed(&self, info: &CompactionInfo<'_>)
-        <- ffi::pinrocks_compaction_info
+        <- pinrocks_compaction_info
         => |l, raw| l.on_compaction_completed(&CompactionInfo::from_raw(raw));
     /// A memtable became immutable (full, or a flush asked for it), on the thread of the
     /// write or flush that sealed it.
     MEMTABLE_SEALED = 4: fn on_memtable_sealed(&self, info: &MemtableInfo<'_>)
-        <- ffi::pinrocks_memtable_info
+        <- pinrocks_memtable_info
         => |l, raw| l.on_memtable_sealed(&MemtableInfo::from_raw(raw));
     /// A flush, a compaction or a recovery created an SST file (or failed to: `info.status`).
     TABLE_FILE_CREATED = 5: fn on_table_file_created(&self, info: &TableFileInfo<'_>)
-        <- ffi::pinrocks_table_file_info
+        <- pinrocks_table_file_info
         => |l, raw| l.on_table_file_created(&TableFileInfo::from_raw(raw));
     /// An SST file was deleted (obsolete after a compaction, or a dropped family's).
     TABLE_FILE_DELETED = 6: fn on_table_file_deleted(&self, info: &TableFileInfo<'_>)
-        <- ffi::pinrocks_table_file_info
+        <- pinrocks_table_file_info
         => |l, raw| l.on_table_file_deleted(&TableFileInfo::from_raw(raw));
     /// An external SST file was ingested, inside the ingest call.
     FILE_INGESTED = 7: fn on_external_file_ingested(&self, info: &IngestionInfo<'_>)
-        <- ffi::pinrocks_ingestion_info
+        <- pinrocks_ingestion_info
         => |l, raw| l.on_external_file_ingested(&IngestionInfo::from_raw(raw));
     /// A column family's writes slowed down, stopped, or went back to normal. RocksDB
     /// notifies from the thread that made the change (a flush's, a compaction's), so two
     /// changes close together can arrive in either order: `info.previous` tells.
     STALL_CONDITIONS_CHANGED = 8: fn on_stall_conditions_changed(&self, info: &StallInfo<'_>)
-        <- ffi::pinrocks_stall_info
+        <- pinrocks_stall_info
         => |l, raw| l.on_stall_conditions_changed(&StallInfo::from_raw(raw));
     /// A background error: writes may be stopped until it is cleared
     /// ([`Db::resume`](crate::Db::resume), or RocksDB's own recovery). The listener may
     /// suppress it or change its severity ([`BackgroundErrorInfo::suppress`]).
     BACKGROUND_ERROR = 9: fn on_background_error(&self, info: &BackgroundErrorInfo<'_>)
-        <- ffi::pinrocks_error_info
+        <- pinrocks_error_info
         => |l, raw| l.on_background_error(&BackgroundErrorInfo::from_raw(raw));
     /// RocksDB is starting its own recovery from a background error; the listener may stop
     /// it ([`RecoveryInfo::disable_auto_recovery`]).
     ERROR_RECOVERY_BEGIN = 10: fn on_error_recovery_begin(&self, info: &RecoveryInfo<'_>)
-        <- ffi::pinrocks_error_info
+        <- pinrocks_error_info
         => |l, raw| {
             if let Some(info) = RecoveryInfo::from_raw(raw) {
                 l.on_error_recovery_begin(&info);
@@ -238,7 +242,7 @@ pub trait EventListener {
     /// [`Db::resume`](crate::Db::resume) (inside that call): `error` is what is left
     /// (`None`: recovered, writes go on). A failed `resume` reports nothing here.
     ERROR_RECOVERY_END = 11: fn on_error_recovery_end(&self, error: Option<&Error>)
-        <- ffi::pinrocks_error_info
+        <- pinrocks_error_info
         => |l, raw| {
             let left = status(raw.status_code, &raw.status_message).err();
             l.on_error_recovery_end(left.as_ref());
@@ -248,7 +252,7 @@ pub trait EventListener {
     /// handle and RocksDB's own), and RocksDB's internal families (statistics persisted
     /// to disk) come too.
     COLUMN_FAMILY_HANDLE_DELETED = 12: fn on_column_family_handle_deleted(&self, cf_name: &str)
-        <- ffi::pinrocks_slice => |l, raw| l.on_column_family_handle_deleted(text(raw));
+        <- pinrocks_slice => |l, raw| l.on_column_family_handle_deleted(text(raw));
 }
 }
 
@@ -257,7 +261,7 @@ type Listener = Arc<dyn EventListener>;
 
 /// What C++ takes over for one listener: its state, and the table of the events it wants
 /// (asked once).
-pub(crate) fn to_raw(listener: Arc<dyn EventListener>) -> (*mut c_void, ffi::pinrocks_events) {
+pub(crate) fn to_raw(listener: Arc<dyn EventListener>) -> (*mut c_void, pinrocks_events) {
     let events = table(listener.events());
     (Box::into_raw(Box::new(listener)).cast(), events)
 }
@@ -288,13 +292,13 @@ mod tests {
     /// other NULL.
     #[test]
     fn the_table_has_a_function_for_each_wanted_event_only() {
-        let fields = std::mem::size_of::<ffi::pinrocks_events>() / std::mem::size_of::<usize>();
+        let fields = std::mem::size_of::<pinrocks_events>() / std::mem::size_of::<usize>();
         assert_eq!(fields, 13);
         assert_eq!(Events::ALL.0.count_ones() as usize, fields);
-        let as_words = |table: ffi::pinrocks_events| -> Vec<usize> {
+        let as_words = |table: pinrocks_events| -> Vec<usize> {
             // SAFETY: a struct of `fields` optional function pointers, each one word
             // (None is 0), read as words.
-            unsafe { std::mem::transmute::<ffi::pinrocks_events, [usize; 13]>(table) }.to_vec()
+            unsafe { std::mem::transmute::<pinrocks_events, [usize; 13]>(table) }.to_vec()
         };
         assert!(as_words(table(Events::ALL)).iter().all(|&f| f != 0));
         assert!(as_words(table(Events::NONE)).iter().all(|&f| f == 0));

@@ -12,8 +12,10 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 
 use crate::codec::{Codec, DecodeError};
+use crate::raw::c_types::{
+    pinrocks_destroy_fn, pinrocks_full_merge_fn, pinrocks_partial_merge_fn, pinrocks_slice,
+};
 use crate::raw::error::{note_merge_failure, panic_message};
-use crate::raw::ffi;
 use crate::raw::new_value::{NewValue, OutOfMemory};
 use crate::raw::pinned::value_slice;
 use crate::raw::reentry;
@@ -48,14 +50,14 @@ impl From<DecodeError> for MergeError {
 /// The operands of one merge, oldest first, borrowed from RocksDB for the call.
 #[derive(Clone, Copy)]
 pub struct MergeOperands<'a> {
-    slices: &'a [ffi::pinrocks_slice],
+    slices: &'a [pinrocks_slice],
 }
 
 impl<'a> MergeOperands<'a> {
     /// # Safety
     /// `data` must point to `len` slices whose bytes stay valid for `'a` (or be NULL with
     /// `len == 0`).
-    unsafe fn new(data: *const ffi::pinrocks_slice, len: usize) -> Self {
+    unsafe fn new(data: *const pinrocks_slice, len: usize) -> Self {
         let slices = if len == 0 || data.is_null() {
             &[][..]
         } else {
@@ -416,9 +418,9 @@ impl MergeOperator {
         set: impl FnOnce(
             *const c_char,
             *mut c_void,
-            ffi::pinrocks_full_merge_fn,
-            ffi::pinrocks_partial_merge_fn,
-            ffi::pinrocks_destroy_fn,
+            pinrocks_full_merge_fn,
+            pinrocks_partial_merge_fn,
+            pinrocks_destroy_fn,
         ),
     ) {
         let state = Box::into_raw(Box::new(Arc::clone(&self.fns))).cast::<c_void>();
@@ -457,8 +459,8 @@ extern "C" fn full_merge(
     state: *mut c_void,
     key: *const c_char,
     keylen: usize,
-    existing: *const ffi::pinrocks_slice,
-    operands: *const ffi::pinrocks_slice,
+    existing: *const pinrocks_slice,
+    operands: *const pinrocks_slice,
     num_operands: usize,
     new_value: *mut c_void,
     reuse: *mut usize,
@@ -499,7 +501,7 @@ extern "C" fn partial_merge(
     state: *mut c_void,
     key: *const c_char,
     keylen: usize,
-    operands: *const ffi::pinrocks_slice,
+    operands: *const pinrocks_slice,
     num_operands: usize,
     new_value: *mut c_void,
 ) -> u8 {

@@ -7,8 +7,8 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 
 use crate::callbacks::merge::c_name;
+use crate::raw::callback_objects::{new_prefix_extractor, SliceTransformPtr};
 use crate::raw::error::panic_message;
-use crate::raw::ffi;
 use crate::raw::pinned::value_slice;
 use crate::raw::reentry;
 use crate::raw::trampoline::drop_in_callback;
@@ -95,24 +95,20 @@ impl CustomPrefix {
 
     /// A new C API extractor calling this one, for options that take it over
     /// (`rocksdb_options_set_prefix_extractor` frees it with the last options using it).
-    pub(crate) fn to_raw(&self) -> *mut ffi::rocksdb_slicetransform_t {
+    pub(crate) fn to_raw(&self) -> SliceTransformPtr {
         let state = Box::into_raw(Box::new(Arc::clone(&self.extractor)));
         // SAFETY: the transform takes `state` and frees it with `destroy_extractor`; the
-        // callbacks match the C API's signatures.
-        let raw = unsafe {
-            ffi::rocksdb_slicetransform_create(
+        // callbacks take an `Arc<Extractor>` and do not unwind; the caller hands the result
+        // to options that take it over.
+        unsafe {
+            new_prefix_extractor(
                 state.cast(),
-                Some(destroy_extractor),
-                Some(transform),
-                Some(in_domain),
-                Some(extractor_name),
+                destroy_extractor,
+                transform,
+                in_domain,
+                extractor_name,
             )
-        };
-        assert!(
-            !raw.is_null(),
-            "rocksdb_slicetransform_create returned NULL"
-        );
-        raw
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! tiers) and a cursor's [`columns`](crate::Cursor::columns) give.
 
 use crate::codec::{Codec, DecodeError};
-use crate::raw::ffi;
+use crate::raw::c_types::pinrocks_column;
 use crate::raw::pinned::value_slice;
 
 /// The columns of one entity, sorted by name, names unique, each name and value borrowed
@@ -12,12 +12,12 @@ use crate::raw::pinned::value_slice;
 /// one column.
 #[derive(Clone, Copy)]
 pub struct Columns<'a> {
-    raw: &'a [ffi::pinrocks_column],
+    raw: &'a [pinrocks_column],
 }
 
 impl<'a> Columns<'a> {
     /// RocksDB's column array, pinned for `'a`.
-    pub(crate) fn new(raw: &'a [ffi::pinrocks_column]) -> Self {
+    pub(crate) fn new(raw: &'a [pinrocks_column]) -> Self {
         Columns { raw }
     }
 
@@ -88,8 +88,8 @@ impl std::fmt::Debug for Columns<'_> {
 impl<'a> IntoIterator for Columns<'a> {
     type Item = (&'a [u8], &'a [u8]);
     type IntoIter = std::iter::Map<
-        std::slice::Iter<'a, ffi::pinrocks_column>,
-        fn(&'a ffi::pinrocks_column) -> (&'a [u8], &'a [u8]),
+        std::slice::Iter<'a, pinrocks_column>,
+        fn(&'a pinrocks_column) -> (&'a [u8], &'a [u8]),
     >;
 
     fn into_iter(self) -> Self::IntoIter {
@@ -98,7 +98,7 @@ impl<'a> IntoIterator for Columns<'a> {
 }
 
 /// One column's name and value.
-fn column(c: &ffi::pinrocks_column) -> (&[u8], &[u8]) {
+fn column(c: &pinrocks_column) -> (&[u8], &[u8]) {
     // SAFETY: the array is RocksDB's pinned columns, whose names and values are valid for
     // the borrow of `c` (`Columns::new`'s contract).
     unsafe {

@@ -5,9 +5,9 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use crate::db::handles::{CfHandle, DbInner, DbKind};
+use crate::raw::c_types::pinrocks_column;
 use crate::raw::entity::EntityHandle;
 use crate::raw::error::{Error, Result};
-use crate::raw::ffi;
 use crate::read::columns::Columns;
 use crate::read::reader::Reader;
 use crate::read::source::ReadSource;
@@ -57,7 +57,7 @@ impl<'a, S: ReadSource> Reader<'a, S> {
         // (borrowed).
         unsafe {
             self.native()
-                .get_entity(key, |raw: &[ffi::pinrocks_column]| f(Columns::new(raw)))
+                .get_entity(key, |raw: &[pinrocks_column]| f(Columns::new(raw)))
         }
     }
 
@@ -182,7 +182,7 @@ impl<'a, S: ReadSource> Reader<'a, S> {
         // (borrowed).
         unsafe {
             self.native()
-                .multi_get_entity(keys, |i, raw: Option<&[ffi::pinrocks_column]>| {
+                .multi_get_entity(keys, |i, raw: Option<&[pinrocks_column]>| {
                     f(i, raw.map(Columns::new))
                 })
         }
