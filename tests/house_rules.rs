@@ -10,11 +10,11 @@
 //!   `tests/`); `scripts/README.md` names every script.
 //! * no source file (Rust, C, C++) is over [`MAX_LINES`] lines unless its first comment
 //!   says why.
-//! * the FFI outside `src/raw/` is counted ([`FFI_OUTSIDE_RAW`]): it may only shrink, each
-//!   move into `raw/` lowering the count here (issue 44: `raw/` to become the boundary, as
-//!   heed's `lmdb_ffi.rs` is), and the status-code-and-errptr dance is written in `raw/`
-//!   alone (`with_code`, `with_errptr`) except at the sites [`ERRPTRS_OUTSIDE_RAW`] counts;
-//!   the folders in [`FOLDERS_WITHOUT_FFI`] (`callbacks/`, `options/`, `admin/`, `db/`, `write/`) name no binding at all.
+//! * `src/raw/` is the boundary, as heed's `lmdb_ffi.rs` is for LMDB: no file outside it
+//!   names the bindings (`ffi::`, but in the signature of a public `as_raw` escape hatch)
+//!   or reads an errptr by hand (`ErrPtr`: `raw/`'s `with_code` and `with_errptr` own that
+//!   dance); what the layers above name of the C API goes through `raw/c_consts.rs`
+//!   (constants only) and `raw/c_types.rs` (types only), checked against the bindings.
 //! * each read tier is one C entry point whatever the source (`pinrocks_read_*` over a
 //!   `pinrocks_read_source`): no C function takes read options and a transaction or batch.
 //!
@@ -31,13 +31,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 const MAX_LINES: usize = 500;
-/// The bindings' `ffi::` (not `std::ffi::`) in the code (not the comments) of `src/`
-/// outside `src/raw/` and the `as_raw` escape hatches, and in how many files: exact, so
-/// that the count stays true as calls move into `raw/`.
-const FFI_OUTSIDE_RAW: (usize, usize) = (39, 6);
-/// `ErrPtr` named outside `src/raw/`: the calls whose errors are read by hand (a call that
-/// needs its errptr read between two calls, or a read on the hot path), exact as above.
-const ERRPTRS_OUTSIDE_RAW: usize = 7;
 /// The words a long file's first comment uses to say why it is long.
 const LONG_BECAUSE: &str = "Long because";
 
@@ -382,17 +375,6 @@ fn the_readme_rows_of_described_folders_name_each_of_their_files() {
     }
 }
 
-/// Counts `needle` in the code of every file of `src/` outside `src/raw/`: (uses, files).
-fn count_outside_raw(needle: &str) -> (usize, usize) {
-    let counts: Vec<usize> = source_files()
-        .into_iter()
-        .filter(|(module, _)| module != "raw" && !module.starts_with("raw::"))
-        .map(|(_, path)| uses_of(&std::fs::read_to_string(path).unwrap(), needle))
-        .filter(|&n| n > 0)
-        .collect();
-    (counts.iter().sum(), counts.len())
-}
-
 /// Uses of `needle` in the code of `text`; for `ffi::`, of pinrocks' bindings only (not
 /// `std::ffi::`), outside the signature of a public `as_raw` (the escape hatch hands out
 /// the C API's own type, by design).
@@ -414,40 +396,86 @@ fn uses_of(text: &str, needle: &str) -> usize {
         .sum()
 }
 
-/// The folders of `src/` whose files name no binding (but in an `as_raw` escape hatch):
-/// every call they make goes through `src/raw/`. A folder joins once its calls have moved.
-const FOLDERS_WITHOUT_FFI: &[&str] = &["callbacks", "options", "admin", "db", "write"];
-
 #[test]
-fn the_ffi_outside_raw_only_shrinks() {
-    assert_eq!(
-        count_outside_raw("ffi::"),
-        FFI_OUTSIDE_RAW,
-        "ffi:: outside src/raw/ (uses, files): a new call belongs in src/raw/; after moving \
-         calls there, lower FFI_OUTSIDE_RAW in tests/house_rules.rs"
-    );
-    assert_eq!(
-        count_outside_raw("ErrPtr").0,
-        ERRPTRS_OUTSIDE_RAW,
-        "ErrPtr outside src/raw/: call through raw::error::with_code or with_errptr; after \
-         removing one, lower ERRPTRS_OUTSIDE_RAW"
-    );
-}
-
-#[test]
-fn folders_done_name_no_binding() {
+fn the_bindings_are_named_in_raw_only() {
     for (module, path) in source_files() {
-        let folder = module.split("::").next().unwrap();
-        if FOLDERS_WITHOUT_FFI.contains(&folder) && module.contains("::") {
-            let uses = uses_of(&std::fs::read_to_string(&path).unwrap(), "ffi::");
+        if module == "raw" || module.starts_with("raw::") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (needle, instead) in [
+            ("ffi::", "put the call in src/raw/ and call that"),
+            (
+                "ErrPtr",
+                "call through raw::error::with_code or with_errptr, in src/raw/",
+            ),
+        ] {
+            let uses = uses_of(&text, needle);
             assert_eq!(
                 uses,
                 0,
-                "{}: {uses} use(s) of the bindings in a folder that calls RocksDB through \
-                 src/raw/ only: put the call in src/raw/ and call that",
+                "{}: {uses} use(s) of {needle}: {instead}",
                 path.display()
             );
         }
+    }
+}
+
+/// The names a `pub(crate) use crate::raw::ffi::{..}` list of `text` re-exports (the names
+/// in the bindings, before any `as`).
+fn reexported(text: &str) -> Vec<String> {
+    const USE: &str = "use crate::raw::ffi::";
+    let code = code_of(text);
+    let mut names = Vec::new();
+    let mut from = 0;
+    while let Some(at) = code[from..].find(USE) {
+        let start = from + at + USE.len();
+        let end = start + code[start..].find(';').unwrap();
+        let list = code[start..end]
+            .trim_start_matches('{')
+            .trim_end_matches('}');
+        for item in list.split(',') {
+            if let Some(name) = item.split_whitespace().next() {
+                names.push(name.to_owned());
+            }
+        }
+        from = end;
+    }
+    names
+}
+
+#[test]
+fn the_curated_lists_hold_constants_and_types_only() {
+    let bindings = std::fs::read_to_string(Path::new(env!("OUT_DIR")).join("bindings.rs")).unwrap();
+    let declared = |prefix: &str, name: &str| {
+        bindings.contains(&format!("{prefix}{name}:"))
+            || bindings.contains(&format!("{prefix}{name} "))
+            || bindings.contains(&format!("{prefix}{name}\n"))
+    };
+    let raw = root().join("src/raw");
+    let consts = reexported(&std::fs::read_to_string(raw.join("c_consts.rs")).unwrap());
+    assert!(
+        consts.len() > 50,
+        "c_consts.rs re-exports {} names",
+        consts.len()
+    );
+    for name in &consts {
+        assert!(
+            declared("pub const ", name),
+            "c_consts.rs re-exports {name}, not a constant"
+        );
+    }
+    let types = reexported(&std::fs::read_to_string(raw.join("c_types.rs")).unwrap());
+    assert!(
+        types.len() > 10,
+        "c_types.rs re-exports {} names",
+        types.len()
+    );
+    for name in &types {
+        assert!(
+            declared("pub struct ", name) || declared("pub type ", name),
+            "c_types.rs re-exports {name}, not a type"
+        );
     }
 }
 

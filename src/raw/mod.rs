@@ -23,6 +23,7 @@ pub(crate) mod family;
 pub mod ffi;
 pub(crate) mod handle_calls;
 pub(crate) mod indexed_batch;
+pub(crate) mod iterator;
 #[cfg(test)]
 mod layout_tests;
 pub(crate) mod metadata;
@@ -34,6 +35,7 @@ pub(crate) mod options_text;
 pub(crate) mod owned;
 pub(crate) mod pairs;
 pub(crate) mod pinned;
+pub(crate) mod read_options;
 pub(crate) mod read_source;
 pub(crate) mod recovered;
 pub(crate) mod reentry;

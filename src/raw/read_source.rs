@@ -2,13 +2,26 @@
 //! transaction, or an indexed batch over the database or alone) and its native reads, one
 //! per tier whatever the source: rocksdb-c/read_source.h alone tells the sources apart.
 
-use std::ffi::c_char;
+use std::cell::Cell;
 use std::ptr::{self, NonNull};
 
+use crate::raw::db::DbPtr;
 use crate::raw::entity::{self, EntityHandle};
 use crate::raw::error::{with_code, Result};
+use crate::raw::family::FamilyPtr;
 use crate::raw::ffi;
+use crate::raw::iterator::IteratorHandle;
 use crate::raw::pinned::{self, PinnableHandle};
+use crate::raw::read_options::ReadOptionsPtr;
+
+/// The native handles of one read: the database, the read options and the column family.
+/// Each is live for the call (its owner is borrowed by the reader).
+#[derive(Clone, Copy)]
+pub(crate) struct Handles {
+    pub(crate) db: DbPtr,
+    pub(crate) options: ReadOptionsPtr,
+    pub(crate) cf: FamilyPtr,
+}
 
 /// A read's native source: its kind and handles, described for rocksdb-c/'s read calls.
 ///
@@ -196,18 +209,97 @@ impl NativeSource {
         }
     }
 
-    /// A new RocksDB iterator (NULL with an error in `code`/`err` only when not even an
-    /// iterator reporting RocksDB's exception could be made).
+    /// A new RocksDB iterator (an error only when not even an iterator reporting RocksDB's
+    /// exception could be made).
     ///
     /// # Safety
-    /// See the type (the handles live as long as the iterator); `err` must be an error
-    /// out-pointer.
-    pub(crate) unsafe fn iterator(
-        &self,
-        code: &mut i32,
-        err: *mut *mut c_char,
-    ) -> *mut ffi::rocksdb_iterator_t {
+    /// See the type (the handles live as long as the iterator).
+    pub(crate) unsafe fn iterator(&self) -> Result<IteratorHandle> {
         // SAFETY: live handles (the type's contract); guarded.
-        unsafe { ffi::pinrocks_read_iterator(&self.0, code, err) }
+        let raw =
+            with_code(|code, err| unsafe { ffi::pinrocks_read_iterator(&self.0, code, err) })?;
+        Ok(IteratorHandle::own(raw))
+    }
+}
+
+/// The reads only the database has, on its handles (live for the call: the caller's
+/// contract, as for [`NativeSource`]).
+impl Handles {
+    /// The C API's buffer read: the value of `key` copied into `buf` only if it fits
+    /// whole. Whether it was found, whether it fit, and its length.
+    ///
+    /// # Safety
+    /// Live handles; `buf` is valid for `capacity` writable bytes.
+    #[inline]
+    pub(crate) unsafe fn get_into_buffer(
+        &self,
+        key: &[u8],
+        buf: *mut u8,
+        capacity: usize,
+    ) -> Result<(bool, bool, usize)> {
+        let (mut len, mut found) = (0usize, 0u8);
+        // SAFETY: live handles and `buf` (the caller's contract); `key` is borrowed for the
+        // call; `pinrocks_get_into_buffer_cf` writes `buf` only when the whole value fits.
+        // No C++ exception leaves the call.
+        let fits = with_code(|code, err| unsafe {
+            ffi::pinrocks_get_into_buffer_cf(
+                self.db,
+                self.options,
+                self.cf,
+                key.as_ptr().cast(),
+                key.len(),
+                buf.cast(),
+                capacity,
+                &mut len,
+                &mut found,
+                code,
+                err,
+            )
+        })?;
+        Ok((found != 0, fits != 0, len))
+    }
+
+    /// The one-call pinned read of a family with timestamps: `f` on the value of `key` and
+    /// its timestamp (8 bytes, little-endian), pinned on the C++ stack.
+    ///
+    /// # Safety
+    /// Live handles.
+    pub(crate) unsafe fn get_pinned_with_timestamp<F, R>(
+        &self,
+        key: &[u8],
+        f: F,
+    ) -> Result<Option<R>>
+    where
+        F: FnOnce(&[u8], [u8; 8]) -> R,
+    {
+        let ts = Cell::new([0u8; 8]);
+        let ts_len = Cell::new(0usize);
+        let at = *self;
+        // SAFETY: the call hands its arguments to `pinrocks_get_pinned_ts`; the handles are
+        // live (the caller's contract), the key and the callback's context for the call.
+        // The timestamp cells are written by C++ (at most 8 bytes) before it calls back, and
+        // read only by the callback and after the call.
+        unsafe {
+            pinned::get_pinned_with(
+                &|key, len, callback, ctx, code, err| {
+                    ffi::pinrocks_get_pinned_ts(
+                        at.db,
+                        at.options,
+                        at.cf,
+                        key,
+                        len,
+                        ts.as_ptr().cast(),
+                        8,
+                        ts_len.as_ptr(),
+                        callback,
+                        ctx,
+                        code,
+                        err,
+                    )
+                },
+                key,
+                |value| f(value, ts.get()),
+            )
+        }
     }
 }

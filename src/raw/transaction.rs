@@ -12,6 +12,7 @@ use crate::raw::db::RawDb;
 use crate::raw::error::{with_code, with_errptr, Result};
 use crate::raw::family::FamilyHandle;
 use crate::raw::ffi;
+use crate::raw::read_options::ReadOptionsHandle;
 use crate::raw::transaction_options::{
     OptimisticTransactionOptionsHandle, TransactionOptionsHandle,
 };
@@ -19,9 +20,6 @@ use crate::raw::write_ops::WriteOptionsHandle;
 
 /// A transaction as the read sources pass it.
 pub(crate) type TxnPtr = NonNull<ffi::rocksdb_transaction_t>;
-
-/// Read options as the C API passes them.
-pub(crate) type ReadOptionsPtr = *mut ffi::rocksdb_readoptions_t;
 
 /// A transaction's handle, destroyed by its owner ([`destroy`](Self::destroy)).
 pub(crate) struct TransactionHandle(TxnPtr);
@@ -165,11 +163,11 @@ impl TransactionHandle {
     /// Sets `options`' snapshot to the transaction's (none: the latest).
     ///
     /// # Safety
-    /// `options` is live; it must not be used to read once the transaction's snapshot is
+    /// `options` must not be used to read once the transaction's snapshot is
     /// replaced (`set_snapshot`, a rollback to a savepoint) or the transaction is destroyed.
-    pub(crate) unsafe fn snapshot_into(&self, options: ReadOptionsPtr) {
+    pub(crate) unsafe fn snapshot_into(&self, options: &mut ReadOptionsHandle) {
         // SAFETY: live transaction and options (the caller's contract).
-        unsafe { ffi::pinrocks_transaction_snapshot_into(self.0.as_ptr(), options) };
+        unsafe { ffi::pinrocks_transaction_snapshot_into(self.0.as_ptr(), options.as_ptr()) };
     }
 
     /// Names the transaction (RocksDB's limit, 512 bytes, is the caller's to check: the

@@ -4,16 +4,12 @@
 
 use std::marker::PhantomData;
 use std::ops::Bound;
-use std::ptr::NonNull;
 
 use crate::callbacks::comparator::{compare, Comparator};
 use crate::db::handles::DbKind;
 use crate::db::snapshot::Snapshot;
-use crate::raw::c_consts::iter;
-use crate::raw::entity::column_slice;
-use crate::raw::error::{ErrPtr, Error, ErrorKind, Result};
-use crate::raw::ffi;
-use crate::raw::pinned::value_slice;
+use crate::raw::error::{Error, ErrorKind, Result};
+use crate::raw::iterator::IteratorHandle;
 use crate::read::columns::Columns;
 use crate::read::key_range::KeyRange;
 use crate::read::read_options::ReadOptions;
@@ -107,7 +103,8 @@ use crate::read::source::DbSource;
 #[doc(alias = "NewIterator")]
 #[doc(alias = "rocksdb_iterator_t")]
 pub struct Cursor<'a, S = DbSource> {
-    pub(super) raw: NonNull<ffi::rocksdb_iterator_t>,
+    /// First, so it is destroyed before the fields below that it points into drop.
+    pub(super) raw: IteratorHandle,
     lower: Bound<Box<[u8]>>,
     upper: Bound<Box<[u8]>>,
     /// The column family's key order, which the bounds are compared in.
@@ -146,7 +143,7 @@ impl<'a, S> Cursor<'a, S> {
     /// Owns `raw`, seeing only keys within `range` (in `order`); not positioned. `options`
     /// are the read options `raw` was made with, if the iterator owns them.
     pub(crate) fn new(
-        raw: *mut ffi::rocksdb_iterator_t,
+        raw: IteratorHandle,
         (db_id, kind): (u64, DbKind),
         range: &dyn KeyRange,
         order: Option<&'a Comparator>,
@@ -154,7 +151,7 @@ impl<'a, S> Cursor<'a, S> {
     ) -> Self {
         let (lower, upper) = range.key_bounds();
         Cursor {
-            raw: NonNull::new(raw).expect("rocksdb_create_iterator returned NULL"),
+            raw,
             lower,
             upper,
             order,
@@ -190,21 +187,7 @@ impl<'a, S> Cursor<'a, S> {
 
     /// The entry as RocksDB gives it (a history read's key with its suffix).
     pub(super) fn native_entry(&self) -> Option<(&[u8], &[u8])> {
-        let (mut key, mut key_len) = (std::ptr::null(), 0usize);
-        let (mut value, mut value_len) = (std::ptr::null(), 0usize);
-        // SAFETY: live iterator; one call for its validity, key and value (a scan's step is
-        // this and the move). A valid iterator's key and value stay unchanged until it
-        // moves, which needs `&mut self` and so ends these borrows first.
-        unsafe {
-            let valid = ffi::pinrocks_iter_entry(
-                self.raw.as_ptr(),
-                &mut key,
-                &mut key_len,
-                &mut value,
-                &mut value_len,
-            );
-            (valid != 0).then(|| (value_slice(key, key_len), value_slice(value, value_len)))
-        }
+        self.raw.entry()
     }
 
     fn in_range(&self, key: &[u8]) -> bool {
@@ -231,10 +214,7 @@ impl<'a, S> Cursor<'a, S> {
     /// Moves to the first entry of the range.
     pub fn seek_to_first(&mut self) {
         match std::mem::replace(&mut self.lower, Bound::Unbounded) {
-            Bound::Unbounded => {
-                // SAFETY: live iterator; no exception leaves the call (as in `seek`).
-                unsafe { ffi::pinrocks_iter_move(self.raw.as_ptr(), iter::FIRST as i32) }
-            }
+            Bound::Unbounded => self.raw.seek_to_first(),
             Bound::Included(start) => {
                 self.seek(&start);
                 self.lower = Bound::Included(start);
@@ -256,10 +236,7 @@ impl<'a, S> Cursor<'a, S> {
             return;
         }
         match std::mem::replace(&mut self.upper, Bound::Unbounded) {
-            Bound::Unbounded => {
-                // SAFETY: live iterator; no exception leaves the call (as in `seek`).
-                unsafe { ffi::pinrocks_iter_move(self.raw.as_ptr(), iter::LAST as i32) }
-            }
+            Bound::Unbounded => self.raw.seek_to_last(),
             Bound::Included(end) => {
                 self.seek_for_prev(&end);
                 self.upper = Bound::Included(end);
@@ -278,11 +255,9 @@ impl<'a, S> Cursor<'a, S> {
 
     /// Moves to the first entry with a key `>= key`.
     pub fn seek(&mut self, key: &[u8]) {
-        // SAFETY: live iterator; RocksDB copies what it needs of `key`. No C++ exception
-        // leaves the call: if one is thrown inside, `pinrocks_iter_seek` replaces the C++
-        // iterator in our handle with one that is not valid and whose status is the failure
-        // (see `status`).
-        unsafe { ffi::pinrocks_iter_seek(self.raw.as_ptr(), key.as_ptr().cast(), key.len()) };
+        // A C++ exception thrown inside leaves an iterator that is not valid and whose
+        // status is the failure (see `status`).
+        self.raw.seek(key);
     }
 
     /// Moves to the last entry with a key `<= key`.
@@ -290,18 +265,13 @@ impl<'a, S> Cursor<'a, S> {
         if self.refuse_backward() {
             return;
         }
-        // SAFETY: as in `seek`.
-        unsafe {
-            ffi::pinrocks_iter_seek_for_prev(self.raw.as_ptr(), key.as_ptr().cast(), key.len())
-        };
+        self.raw.seek_for_prev(key);
     }
 
     /// Moves to the next entry; does nothing past the end.
     #[allow(clippy::should_implement_trait)] // a lending move, not `Iterator::next`
     pub fn next(&mut self) {
-        // SAFETY: live iterator, moved only if valid (the C++ checks); no exception leaves
-        // the call (as in `seek`).
-        unsafe { ffi::pinrocks_iter_move(self.raw.as_ptr(), iter::NEXT as i32) };
+        self.raw.next();
     }
 
     /// Moves to the previous entry; does nothing before the start.
@@ -309,8 +279,7 @@ impl<'a, S> Cursor<'a, S> {
         if self.refuse_backward() {
             return;
         }
-        // SAFETY: as in `next`.
-        unsafe { ffi::pinrocks_iter_move(self.raw.as_ptr(), iter::PREV as i32) };
+        self.raw.prev();
     }
 
     /// The current key, or `None` past either end (or outside the range).
@@ -350,15 +319,10 @@ impl<'a, S> Cursor<'a, S> {
             return None;
         }
         self.entry()?;
-        let (mut columns, mut count) = (std::ptr::null(), 0usize);
-        // SAFETY: live, valid iterator (`entry` is `Some`) whose `columns()` RocksDB
-        // implements (a DB iterator, or the base-delta iterator of a transaction or indexed
-        // batch); it only reads. The columns stay unchanged until the iterator moves, which
-        // needs `&mut self` and so ends this borrow first.
-        unsafe {
-            ffi::pinrocks_iter_columns(self.raw.as_ptr(), &mut columns, &mut count);
-            Some(Columns::new(column_slice(columns, count)))
-        }
+        // SAFETY: a valid iterator (`entry` is `Some`) whose `columns()` RocksDB implements
+        // (a DB iterator, or the base-delta iterator of a transaction or indexed batch; not
+        // a TTL database's, refused above).
+        Some(Columns::new(unsafe { self.raw.columns() }))
     }
 
     /// The error that stopped the iterator, if any. An iterator that ran off its end
@@ -367,10 +331,7 @@ impl<'a, S> Cursor<'a, S> {
         if let Some(refusal) = &self.refused {
             return Err(refusal.error());
         }
-        let mut err = ErrPtr::new();
-        // SAFETY: live iterator.
-        unsafe { ffi::rocksdb_iter_get_error(self.raw.as_ptr(), err.as_out()) };
-        err.check().map_err(caught_in_seek)
+        self.raw.status().map_err(caught_in_seek)
     }
 }
 
@@ -411,11 +372,11 @@ pub(crate) fn successor(prefix: &[u8]) -> Option<Vec<u8>> {
     None
 }
 
+// The iterator (the first field) is destroyed before its own options and snapshots drop;
+// this `Drop`, though it does nothing itself, makes the compiler hold the `'a` borrows
+// (database, options, transaction or batch) until the cursor drops.
 impl<S> Drop for Cursor<'_, S> {
-    fn drop(&mut self) {
-        // SAFETY: owned by `self`, destroyed once, before the borrowed database closes.
-        unsafe { ffi::rocksdb_iter_destroy(self.raw.as_ptr()) };
-    }
+    fn drop(&mut self) {}
 }
 
 #[cfg(test)]

@@ -6,8 +6,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::db::handles::DbKind;
 use crate::db::snapshot::Snapshot;
-use crate::raw::error::{ErrPtr, Error, Result};
-use crate::raw::ffi;
+use crate::raw::error::{Error, Result};
 use crate::raw::setter::setter;
 use crate::read::cursor::Cursor;
 use crate::read::read_options::ReadOptions;
@@ -51,8 +50,7 @@ fn micros(d: Duration) -> u64 {
 impl ReadOptions {
     /// Where reads with these options may look: see [`ReadTier`].
     pub fn read_tier(&mut self, tier: ReadTier) -> &mut Self {
-        // SAFETY: `self.raw` is a live options handle owned by `self`.
-        unsafe { ffi::rocksdb_readoptions_set_read_tier(self.raw_mut(), tier.code()) };
+        self.raw.set_read_tier(tier.code());
         self
     }
 
@@ -67,8 +65,7 @@ impl ReadOptions {
         let since_epoch = deadline.duration_since(UNIX_EPOCH).unwrap_or_default();
         // RocksDB reads 0 as "no deadline": the epoch itself is one microsecond after it.
         let us = micros(since_epoch).max(1);
-        // SAFETY: `self.raw` is a live options handle owned by `self`.
-        unsafe { ffi::rocksdb_readoptions_set_deadline(self.raw_mut(), us) };
+        self.raw.set_deadline(us);
         self
     }
 
@@ -76,8 +73,7 @@ impl ReadOptions {
     /// supports timeouts; one that takes longer fails the read with
     /// [`ErrorKind::TimedOut`](crate::ErrorKind::TimedOut). `Duration::ZERO`: no timeout.
     pub fn io_timeout(&mut self, timeout: Duration) -> &mut Self {
-        // SAFETY: `self.raw` is a live options handle owned by `self`.
-        unsafe { ffi::rocksdb_readoptions_set_io_timeout(self.raw_mut(), micros(timeout)) };
+        self.raw.set_io_timeout(micros(timeout));
         self
     }
 
@@ -170,15 +166,9 @@ impl Cursor<'_, DbSource> {
         if let Some(snapshot) = snapshot {
             at.snapshot(snapshot);
         }
-        let mut err = ErrPtr::new();
-        let mut code = 0;
-        // SAFETY: live iterator, ours (`&mut self`); `at` lives for the call. RocksDB keeps
-        // the snapshot pointer, whose `Snapshot` is kept below until `raw` is destroyed.
-        // No C++ exception leaves the call.
-        unsafe {
-            ffi::pinrocks_iter_refresh_at(self.raw.as_ptr(), at.raw(), &mut code, err.as_out())
-        };
-        let outcome = err.check_with_code(Some(code));
+        // SAFETY: RocksDB keeps the snapshot pointer, whose `Snapshot` is kept below until
+        // `raw` is destroyed.
+        let outcome = unsafe { self.raw.refresh_at(&at.raw) };
         if outcome.is_ok() {
             // RocksDB now points at this snapshot (or none): the earlier ones may go.
             self.refreshed_to.clear();

@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use crate::db::snapshot::Snapshot;
 use crate::raw::ffi;
-use crate::raw::owned::Owned;
+use crate::raw::read_options::{ReadOptionsHandle, ReadOptionsPtr};
 use crate::raw::setter::setter;
 
 /// Options for reads (`rocksdb_readoptions_t`): pass one to [`Reader::options`] to use it.
@@ -29,7 +29,7 @@ use crate::raw::setter::setter;
 ///
 /// [`Reader::options`]: crate::Reader::options
 pub struct ReadOptions {
-    pub(crate) raw: Owned<ffi::rocksdb_readoptions_t>,
+    pub(crate) raw: ReadOptionsHandle,
     lower_bound: Option<Box<[u8]>>,
     upper_bound: Option<Box<[u8]>>,
     snapshot: Option<Snapshot>,
@@ -58,11 +58,8 @@ impl ReadOptions {
     /// column family with a prefix extractor in prefix mode, where a seek may skip files
     /// that hold keys of the range).
     pub fn new() -> Self {
-        // SAFETY: plain constructor; NULL only on allocation failure.
-        let raw = unsafe { ffi::rocksdb_readoptions_create() };
         let mut options = ReadOptions {
-            // SAFETY: a new object, ours alone (or NULL).
-            raw: unsafe { Owned::from_raw(raw) }.expect("rocksdb_readoptions_create returned NULL"),
+            raw: ReadOptionsHandle::new(),
             lower_bound: None,
             upper_bound: None,
             snapshot: None,
@@ -108,7 +105,7 @@ impl ReadOptions {
     /// [`Reader::options`]: crate::Reader::options
     pub fn snapshot(&mut self, snapshot: &Snapshot) -> &mut Self {
         // SAFETY: the snapshot pointer stays valid while `self.snapshot` holds it.
-        unsafe { ffi::rocksdb_readoptions_set_snapshot(self.raw.as_ptr(), snapshot.raw()) };
+        unsafe { self.raw.set_snapshot(snapshot.raw()) };
         self.snapshot = Some(snapshot.clone());
         self
     }
@@ -118,13 +115,7 @@ impl ReadOptions {
         let bound: Box<[u8]> = bound.into();
         // SAFETY: RocksDB keeps a pointer into `bound`; the box lives in `self` until it is
         // replaced here or `self` drops, and its heap storage does not move.
-        unsafe {
-            ffi::rocksdb_readoptions_set_iterate_upper_bound(
-                self.raw.as_ptr(),
-                bound.as_ptr().cast(),
-                bound.len(),
-            )
-        };
+        unsafe { self.raw.set_iterate_upper_bound(&bound) };
         self.upper_bound = Some(bound);
         self
     }
@@ -133,13 +124,7 @@ impl ReadOptions {
     pub fn iterate_lower_bound(&mut self, bound: &[u8]) -> &mut Self {
         let bound: Box<[u8]> = bound.into();
         // SAFETY: as for `iterate_upper_bound`.
-        unsafe {
-            ffi::rocksdb_readoptions_set_iterate_lower_bound(
-                self.raw.as_ptr(),
-                bound.as_ptr().cast(),
-                bound.len(),
-            )
-        };
+        unsafe { self.raw.set_iterate_lower_bound(&bound) };
         self.lower_bound = Some(bound);
         self
     }
@@ -153,13 +138,19 @@ impl ReadOptions {
         self.raw.as_ptr()
     }
 
-    pub(crate) fn raw(&self) -> *const ffi::rocksdb_readoptions_t {
-        self.raw.as_ptr()
+    #[inline]
+    pub(crate) fn raw(&self) -> ReadOptionsPtr {
+        self.raw.as_read_ptr()
     }
 
     /// For native code that sets what the C API cannot (a transaction's own snapshot).
-    pub(crate) fn raw_mut(&mut self) -> *mut ffi::rocksdb_readoptions_t {
-        self.raw.as_ptr()
+    pub(crate) fn handle_mut(&mut self) -> &mut ReadOptionsHandle {
+        &mut self.raw
+    }
+
+    /// Whether iterators stop at the end of the seek key's prefix.
+    pub(crate) fn same_prefix_as_start(&self) -> bool {
+        self.raw.prefix_same_as_start()
     }
 
     /// RocksDB's defaults, one value for the process: what a `Reader` reads with unless
@@ -172,13 +163,11 @@ impl ReadOptions {
     /// A copy for one iterator that sets its own bounds: the same settings and snapshot,
     /// this lower bound, and `upper` or this upper bound, whichever ends first bytewise.
     pub(crate) fn copy_with_upper_bound(&self, upper: Option<&[u8]>) -> ReadOptions {
-        // SAFETY: live handle; the copy is a new handle we own (NULL only if allocation
-        // failed). Its snapshot pointer is kept alive by the `Snapshot` cloned below (or, a
-        // borrowed one, by the owner of `self`, which the copy's user borrows too).
-        let raw = unsafe { ffi::pinrocks_readoptions_copy(self.raw.as_ptr()) };
+        // The copy's snapshot pointer is kept alive by the `Snapshot` cloned below (or, a
+        // borrowed one, by the owner of `self`, which the copy's user borrows too); its
+        // bounds and timestamps, pointing into `self`, are each replaced below.
         let mut copy = ReadOptions {
-            // SAFETY: a new object, ours alone (or NULL).
-            raw: unsafe { Owned::from_raw(raw) }.expect("pinrocks_readoptions_copy returned NULL"),
+            raw: self.raw.copy(),
             lower_bound: None,
             upper_bound: None,
             snapshot: self.snapshot.clone(),
@@ -214,7 +203,7 @@ impl ReadOptions {
     }
 
     /// Notes that native code set a snapshot of database `db_id` that these options only
-    /// borrow (see `raw_mut`).
+    /// borrow (see `handle_mut`).
     pub(crate) fn borrow_snapshot_of(&mut self, db_id: u64) {
         self.borrowed_snapshot_db = Some(db_id);
     }

@@ -38,8 +38,9 @@ use std::sync::Arc;
 use crate::db::column_family::ColumnFamily;
 use crate::db::database::Db;
 use crate::db::handles::{CfHandle, DbInner, DbKind};
-use crate::raw::error::{ErrPtr, Result};
+use crate::raw::error::Result;
 use crate::raw::ffi;
+use crate::raw::iterator::IteratorHandle;
 use crate::raw::pinned;
 use crate::raw::read_source::NativeSource;
 use crate::raw::reentry;
@@ -151,13 +152,8 @@ impl<'a, S: ReadSource> Reader<'a, S> {
             );
         }
         if !S::SAME_PREFIX_OPTION {
-            // SAFETY: live options; the getter only reads them (its pointer is not const in
-            // the C header alone).
-            let same_prefix = unsafe {
-                ffi::rocksdb_readoptions_get_prefix_same_as_start(options.raw().cast_mut())
-            };
             assert!(
-                same_prefix == 0,
+                !options.same_prefix_as_start(),
                 "prefix_same_as_start applies to the database's keys only, not to a \
                  transaction's or batch's own writes: use prefix_iter"
             );
@@ -266,31 +262,10 @@ impl<'a, S: ReadSource> Reader<'a, S> {
         }
         // (The pinned read above checks for itself.)
         self.check_read("read")?;
-        let mut len = 0usize;
-        let mut found = 0u8;
-        let mut code = 0;
-        let mut err = ErrPtr::new();
-        // SAFETY: live database, options and handle (borrowed for 'a); `key` is borrowed for
-        // the call; `buf` is valid for `capacity` bytes (the caller's contract), and
-        // `pinrocks_get_into_buffer_cf` writes it only when the whole value fits. No C++
-        // exception leaves the call.
-        let fits = unsafe {
-            ffi::pinrocks_get_into_buffer_cf(
-                self.db.raw(),
-                self.options.raw(),
-                self.cf.raw(),
-                key.as_ptr().cast(),
-                key.len(),
-                buf.cast(),
-                capacity,
-                &mut len,
-                &mut found,
-                &mut code,
-                err.as_out(),
-            )
-        };
-        err.check_with_code(Some(code))?;
-        Ok(match (found != 0, fits != 0) {
+        // SAFETY: live database, options and handle (borrowed for 'a); `buf` is valid for
+        // `capacity` bytes (the caller's contract).
+        let (found, fits, len) = unsafe { self.handles().get_into_buffer(key, buf, capacity) }?;
+        Ok(match (found, fits) {
             (false, _) => CopyResult::NotFound,
             (true, true) => CopyResult::Copied(len),
             (true, false) => CopyResult::NotEnoughCapacity { required: len },
@@ -589,19 +564,16 @@ impl<'a, S: ReadSource> Reader<'a, S> {
     /// A RocksDB iterator over this reader's source: the database, or the transaction's
     /// writes or the batch's entries merged over it (or the batch's alone). One that is
     /// never valid, and why, if the read's timestamps do not fit the family.
-    fn raw_iter(&self, options: &ReadOptions) -> (*mut ffi::rocksdb_iterator_t, Option<Refusal>) {
+    fn raw_iter(&self, options: &ReadOptions) -> (IteratorHandle, Option<Refusal>) {
         // An iterator cannot return an error until it is used; inside a merge operator or
         // comparator this panics, which the callback's own catch turns into its failure.
         if let Err(e) = reentry::refuse_read_inside("an iterator") {
             panic!("{e}");
         }
-        let (mut code, mut err) = (0, ErrPtr::new());
         if let Err(refusal) = self.check_timestamp() {
-            // SAFETY: a new iterator over nothing, ours.
-            let raw = unsafe { ffi::pinrocks_empty_iterator(&mut code, err.as_out()) };
-            if let Err(e) = err.check_with_code(Some(code)) {
-                panic!("pinrocks: out of memory even for an empty iterator: {e}");
-            }
+            let raw = IteratorHandle::empty().unwrap_or_else(|e| {
+                panic!("pinrocks: out of memory even for an empty iterator: {e}")
+            });
             return (raw, Some(refusal));
         }
         let at = Handles {
@@ -613,10 +585,8 @@ impl<'a, S: ReadSource> Reader<'a, S> {
         // unchanged while borrowed. Every creation is guarded: a C++ exception gives an
         // iterator that reports it from `status` (rocksdb-c/guarded.h), so a cursor's errors
         // come from one place; NULL and an error only when even that could not be made.
-        let raw = unsafe { self.source.native(at).iterator(&mut code, err.as_out()) };
-        if let Err(e) = err.check_with_code(Some(code)) {
-            panic!("pinrocks: out of memory even for an error iterator: {e}");
-        }
+        let raw = unsafe { self.source.native(at).iterator() }
+            .unwrap_or_else(|e| panic!("pinrocks: out of memory even for an error iterator: {e}"));
         (raw, None)
     }
 }

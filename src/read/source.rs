@@ -6,25 +6,17 @@
 //! pointer, so its readers are neither `Send` nor `Sync`.
 
 use std::marker::PhantomData;
-use std::ptr::NonNull;
 
-use crate::raw::ffi;
+use crate::raw::indexed_batch::IndexedBatchPtr;
+pub(crate) use crate::raw::read_source::Handles;
 use crate::raw::read_source::NativeSource;
+use crate::raw::transaction::TxnPtr;
 
 /// A source a [`Reader`](crate::Reader) reads from (sealed: [`DbSource`],
 /// [`TransactionSource`], [`BatchSource`]).
 pub trait ReadSource: sealed::Source {}
 
 impl<S: sealed::Source> ReadSource for S {}
-
-/// The native handles of one read: the database, the read options and the column family.
-/// Each is live for the call (its owner is borrowed by the reader).
-#[derive(Clone, Copy)]
-pub(crate) struct Handles {
-    pub(crate) db: *mut ffi::rocksdb_t,
-    pub(crate) options: *const ffi::rocksdb_readoptions_t,
-    pub(crate) cf: *mut ffi::rocksdb_column_family_handle_t,
-}
 
 pub(crate) mod sealed {
     use super::*;
@@ -70,7 +62,7 @@ pub struct DbSource;
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct TransactionSource<'t> {
-    txn: NonNull<ffi::rocksdb_transaction_t>,
+    txn: TxnPtr,
     /// How it reads: a `PINROCKS_READ_*` (plain, or for update, exclusive or shared).
     mode: i32,
     _txn: PhantomData<&'t ()>,
@@ -78,7 +70,7 @@ pub struct TransactionSource<'t> {
 
 impl TransactionSource<'_> {
     /// Reads through `txn`, alive for the source's lifetime, with `mode` a `PINROCKS_READ_*`.
-    pub(crate) fn new(txn: NonNull<ffi::rocksdb_transaction_t>, mode: u32) -> Self {
+    pub(crate) fn new(txn: TxnPtr, mode: u32) -> Self {
         TransactionSource {
             txn,
             mode: mode as i32,
@@ -94,7 +86,7 @@ impl TransactionSource<'_> {
 /// neither `Send` nor `Sync`.
 #[derive(Debug, Clone, Copy)]
 pub struct BatchSource<'b> {
-    batch: NonNull<ffi::rocksdb_writebatch_wi_t>,
+    batch: IndexedBatchPtr,
     batch_only: bool,
     _batch: PhantomData<&'b ()>,
 }
@@ -102,7 +94,7 @@ pub struct BatchSource<'b> {
 impl BatchSource<'_> {
     /// Reads through `batch`, alive and unchanged for the source's lifetime, over the
     /// database or alone.
-    pub(crate) fn new(batch: NonNull<ffi::rocksdb_writebatch_wi_t>, batch_only: bool) -> Self {
+    pub(crate) fn new(batch: IndexedBatchPtr, batch_only: bool) -> Self {
         BatchSource {
             batch,
             batch_only,

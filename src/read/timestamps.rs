@@ -4,12 +4,8 @@
 //! fit its family (before RocksDB sees it), the pinned read that hands over the value's
 //! timestamp, and a cursor's timestamp and versions.
 
-use std::cell::Cell;
-
 use crate::db::handles::DbKind;
 use crate::raw::error::Result;
-use crate::raw::ffi;
-use crate::raw::pinned;
 use crate::read::cursor::Cursor;
 use crate::read::read_options::ReadOptions;
 use crate::read::reader::Reader;
@@ -34,13 +30,7 @@ impl ReadOptions {
         let ts = Box::new(ts.to_le_bytes());
         // SAFETY: RocksDB keeps a pointer into `ts`; the box lives in `self` until it is
         // replaced here or `self` drops, and its heap storage does not move.
-        unsafe {
-            ffi::rocksdb_readoptions_set_timestamp(
-                self.raw_mut(),
-                ts.as_ptr().cast(),
-                TIMESTAMP_SIZE,
-            )
-        };
+        unsafe { self.raw.set_timestamp(&ts) };
         self.timestamp = Some(ts);
         self
     }
@@ -57,13 +47,7 @@ impl ReadOptions {
     pub fn iter_start_timestamp(&mut self, ts: u64) -> &mut Self {
         let ts = Box::new(ts.to_le_bytes());
         // SAFETY: as in `timestamp`.
-        unsafe {
-            ffi::rocksdb_readoptions_set_iter_start_ts(
-                self.raw_mut(),
-                ts.as_ptr().cast(),
-                TIMESTAMP_SIZE,
-            )
-        };
+        unsafe { self.raw.set_iter_start_ts(&ts) };
         self.iter_start_ts = Some(ts);
         self
     }
@@ -166,34 +150,10 @@ impl<'a> Reader<'a, DbSource> {
         f: impl FnOnce(&[u8], u64) -> R,
     ) -> Result<Option<R>> {
         self.check_read("get_with_timestamp")?;
-        let ts = Cell::new([0u8; TIMESTAMP_SIZE]);
-        let ts_len = Cell::new(0usize);
-        let at = self.handles();
-        // SAFETY: the call hands its arguments to `pinrocks_get_pinned_ts`; the handles are
-        // live for 'a (borrowed), the key and the callback's context for the call. The
-        // timestamp cells are written by C++ (at most `TIMESTAMP_SIZE` bytes) before it
-        // calls back, and read only by the callback and after the call.
+        // SAFETY: the handles are live for 'a (borrowed).
         unsafe {
-            pinned::get_pinned_with(
-                &|key, len, callback, ctx, code, err| {
-                    ffi::pinrocks_get_pinned_ts(
-                        at.db,
-                        at.options,
-                        at.cf,
-                        key,
-                        len,
-                        ts.as_ptr().cast(),
-                        TIMESTAMP_SIZE,
-                        ts_len.as_ptr(),
-                        callback,
-                        ctx,
-                        code,
-                        err,
-                    )
-                },
-                key,
-                |value| f(value, u64::from_le_bytes(ts.get())),
-            )
+            self.handles()
+                .get_pinned_with_timestamp(key, |value, ts| f(value, u64::from_le_bytes(ts)))
         }
     }
 }
@@ -258,14 +218,9 @@ impl<S> Cursor<'_, S> {
 
     /// RocksDB's timestamp of the current entry, valid until the cursor moves.
     fn native_timestamp(&self) -> Option<&[u8]> {
-        let mut len = 0usize;
-        // SAFETY: live, valid iterator (the callers saw an entry) over the database (a
-        // family with timestamps is read through nothing else: `Refusal::Source`); the
-        // slice stays unchanged until the iterator moves, which needs `&mut self`.
-        let ts = unsafe {
-            let data = ffi::rocksdb_iter_timestamp(self.raw.as_ptr(), &mut len);
-            pinned::value_slice(data, len)
-        };
+        // SAFETY: a valid iterator (the callers saw an entry) over the database (a family
+        // with timestamps is read through nothing else: `Refusal::Source`).
+        let ts = unsafe { self.raw.timestamp() };
         (ts.len() == TIMESTAMP_SIZE).then_some(ts)
     }
 

@@ -420,7 +420,7 @@ impl<'db> Transaction<'db> {
             // SAFETY: live transaction and options; the snapshot pointer stays valid while
             // these options are reachable: until the transaction drops or `set_snapshot` /
             // `rollback_to_savepoint` (both `&mut self`) forget them first.
-            unsafe { self.raw.snapshot_into(options.raw_mut()) };
+            unsafe { self.raw.snapshot_into(options.handle_mut()) };
             options.borrow_snapshot_of(self.db.inner().id);
             options
         })
