@@ -18,6 +18,9 @@
 //! * each read tier is one C entry point whatever the source (`pinrocks_read_*` over a
 //!   `pinrocks_read_source`): no C function takes read options and a transaction or batch.
 //!
+//! * a public type's methods live in its home file, and the files of the facets that belong
+//!   to a layer above it are named in `docs/layout.md`'s table of where each type's methods
+//!   are.
 //! * every typed setter of `Options` says its scope (database, column family) and the names
 //!   RocksDB gives what it sets, as the option table has them.
 //!
@@ -631,4 +634,122 @@ fn every_options_setter_says_its_scope_as_the_option_table_does() {
     }
     // Every typed setter of `Options` (update when adding one).
     assert_eq!(checked, 106);
+}
+
+/// The public types of `src/` (`pub struct`, `pub enum`) and the files (`db/database.rs`)
+/// holding their inherent `impl` blocks.
+fn inherent_impls() -> BTreeMap<String, BTreeSet<String>> {
+    let files = source_files();
+    let texts: Vec<(String, String)> = files
+        .values()
+        .map(|path| {
+            let relative = path.strip_prefix(root().join("src")).unwrap();
+            (
+                relative.display().to_string(),
+                std::fs::read_to_string(path).unwrap(),
+            )
+        })
+        .collect();
+    let mut public = BTreeSet::new();
+    for (_, text) in &texts {
+        for line in text.lines() {
+            for prefix in ["pub struct ", "pub enum "] {
+                if let Some(rest) = line.strip_prefix(prefix) {
+                    let name: String = rest
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    public.insert(name);
+                }
+            }
+        }
+    }
+    let mut homes: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (file, text) in &texts {
+        for line in text.lines() {
+            let Some(rest) = line.strip_prefix("impl") else {
+                continue;
+            };
+            if !line.ends_with('{') || line.contains(" for ") {
+                continue;
+            }
+            // `impl<'a, S: ReadSource> Reader<'a, S> {`: skip the generics, take the name.
+            let mut depth = 0;
+            let mut after = rest;
+            for (i, c) in rest.char_indices() {
+                match c {
+                    '<' => depth += 1,
+                    '>' => depth -= 1,
+                    ' ' if depth == 0 => {
+                        after = &rest[i + 1..];
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            let name: String = after
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if public.contains(&name) {
+                homes.entry(name).or_default().insert(file.clone());
+            }
+        }
+    }
+    homes
+}
+
+#[test]
+fn each_type_s_methods_are_where_the_layout_says() {
+    let layout = std::fs::read_to_string(root().join("docs/layout.md")).unwrap();
+    let section = layout
+        .split("## Where each type's methods are")
+        .nth(1)
+        .expect("docs/layout.md has a section \"Where each type's methods are\"");
+    let section = section.split("\n## ").next().unwrap();
+    let mut table: BTreeMap<String, (String, BTreeSet<String>)> = BTreeMap::new();
+    for row in section.lines().filter(|l| l.starts_with("| `")) {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        let names = |cell: &str| -> Vec<String> { backticked(cell).into_iter().collect() };
+        let ty = names(cells[1]).pop().unwrap();
+        let home = names(cells[2]).pop().unwrap();
+        let mut files: BTreeSet<String> = names(cells[3]).into_iter().collect();
+        files.insert(home.clone());
+        table.insert(ty, (home, files));
+    }
+    let impls = inherent_impls();
+    assert!(
+        impls.len() > 20,
+        "found the methods of {} public types only",
+        impls.len()
+    );
+    for (ty, files) in &impls {
+        match table.get(ty) {
+            Some((home, listed)) => {
+                assert_eq!(
+                    listed, files,
+                    "docs/layout.md's row for {ty} and its impl blocks disagree"
+                );
+                let home_path = root().join("src").join(home);
+                let text = std::fs::read_to_string(&home_path).unwrap();
+                assert!(
+                    text.contains(&format!("pub struct {ty}"))
+                        || text.contains(&format!("pub enum {ty}")),
+                    "{ty}'s home {home} does not declare it"
+                );
+            }
+            None => assert_eq!(
+                files.len(),
+                1,
+                "{ty}'s methods are in {files:?}: keep them in one file, or name its home and \
+                 facets in docs/layout.md's table of where each type's methods are"
+            ),
+        }
+    }
+    for ty in table.keys() {
+        assert!(
+            impls.contains_key(ty),
+            "docs/layout.md names {ty}, which has no methods"
+        );
+    }
 }
