@@ -35,7 +35,8 @@ impl DbInner {
         if let Some(order) = &traits.order {
             self.keep_comparator(order);
         }
-        let raw = self.raw_db().create_column_family(options, &c_name, ttl)?;
+        // SAFETY: a TTL only on a TTL database, asserted above.
+        let raw = unsafe { self.raw_db().create_column_family(options, &c_name, ttl)? };
         Ok(self.keep_family(raw, name, traits))
     }
 
@@ -74,10 +75,9 @@ impl DbInner {
                 self.keep_comparator(order);
             }
         }
-        let name_ptrs: Vec<_> = names.iter().map(|n| n.as_ptr()).collect();
         let options: Vec<&OptionsHandle> =
             families.iter().map(|(_, options, _)| *options).collect();
-        let (handles, created) = self.raw_db().create_column_families(&options, &name_ptrs);
+        let (handles, created) = self.raw_db().create_column_families(&options, &names);
         let kept: Vec<Arc<CfHandle>> = families
             .iter()
             .zip(handles)

@@ -168,7 +168,6 @@ fn check_ttl_kind(options: &Options, path: &Path, opening_with_ttl: bool) -> Res
     }
 }
 
-/// A plain database as opened, if it was.
 /// Names as C strings and their options, with the default column family first if absent.
 pub(crate) fn with_default_cf<'o>(
     options: &'o Options,
@@ -193,8 +192,9 @@ pub(crate) fn with_default_cf<'o>(
 /// At the open of a pessimistic transaction database: keeps the transactions RocksDB
 /// recovered as prepared (`Db::prepared_transactions` hands them out), counting each as
 /// prepared in the families it writes to, so none of them can be dropped before it ends.
-pub(crate) fn adopt_recovered(inner: &DbInner) -> Result<()> {
-    let wrappers = inner.raw_db().prepared_transactions();
+fn adopt_recovered(inner: &DbInner) -> Result<()> {
+    // SAFETY: the one call for this database, while it is opened: no user holds it yet.
+    let wrappers = unsafe { inner.raw_db().prepared_transactions() };
     if wrappers.is_empty() {
         return Ok(());
     }

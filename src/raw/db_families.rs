@@ -1,7 +1,7 @@
 //! Column families created on an open database, one or several in one call; the handles
 //! RocksDB makes are handed back for their owner above to take over.
 
-use std::ffi::{c_char, CStr};
+use std::ffi::{c_char, CStr, CString};
 
 use crate::raw::db::RawDb;
 use crate::raw::error::{with_code, ErrPtr, Result};
@@ -11,8 +11,11 @@ use crate::raw::options_handle::OptionsHandle;
 
 impl RawDb {
     /// Creates the family `name` with `options` (with `ttl` seconds: a TTL database's
-    /// family, which the caller asks of a TTL database only): its new handle.
-    pub(crate) fn create_column_family(
+    /// family): its new handle.
+    ///
+    /// # Safety
+    /// With a `ttl`, this must be a TTL database: the C API casts it to `DBWithTTL`.
+    pub(crate) unsafe fn create_column_family(
         &self,
         options: &OptionsHandle,
         name: &CStr,
@@ -20,7 +23,8 @@ impl RawDb {
     ) -> Result<FamilyPtr> {
         // SAFETY: live database (owned) and options (borrowed); RocksDB copies the options
         // and the name. The result is a new handle (NULL on error), the caller's; guarded
-        // (no exception leaves the call); a TTL call only on a TTL database (the caller's).
+        // (no exception leaves the call); a TTL call only on a TTL database (the caller's
+        // promise).
         with_code(|code, err| unsafe {
             ffi::pinrocks_create_column_family(
                 self.as_ptr(),
@@ -39,9 +43,10 @@ impl RawDb {
     pub(crate) fn create_column_families(
         &self,
         options: &[&OptionsHandle],
-        names: &[*const c_char],
+        names: &[CString],
     ) -> (Vec<FamilyPtr>, Result<()>) {
         assert_eq!(options.len(), names.len());
+        let names: Vec<*const c_char> = names.iter().map(|n| n.as_ptr()).collect();
         let options: Vec<*const ffi::rocksdb_options_t> =
             options.iter().map(|o| o.as_ptr().cast_const()).collect();
         let mut handles = vec![std::ptr::null_mut(); names.len()];

@@ -35,8 +35,8 @@ pub(crate) enum OpenAs<'a> {
 /// caller's to own. The error is RocksDB's, as the open reported it.
 ///
 /// # Safety
-/// RocksDB keeps raw pointers from the options (their comparators, `Env`, info log): what
-/// they point at must outlive the database.
+/// RocksDB keeps raw pointers from the options (their comparators, `Env`): what they
+/// point at must outlive the database. (The info log it shares, by `shared_ptr`.)
 pub(crate) unsafe fn open(
     options: &OptionsHandle,
     path: &CStr,

@@ -35,7 +35,9 @@ impl RecoveredWrapper {
 
     /// Hands the wrapper to its new owner (a `Transaction`), which destroys it.
     pub(crate) fn into_transaction(self) -> TransactionHandle {
-        TransactionHandle::own(std::mem::ManuallyDrop::new(self).0.as_ptr())
+        // SAFETY: the wrapper is ours alone (one per recovered transaction, from the one
+        // call at open) and leaves `self` without being freed by it.
+        unsafe { TransactionHandle::own(std::mem::ManuallyDrop::new(self).0.as_ptr()) }
     }
 }
 
@@ -49,8 +51,12 @@ impl Drop for RecoveredWrapper {
 
 impl RawDb {
     /// The transactions RocksDB recovered as prepared (none for any other kind than a
-    /// pessimistic transaction database). Called while opening, before any other user.
-    pub(crate) fn prepared_transactions(&self) -> Vec<RecoveredWrapper> {
+    /// pessimistic transaction database).
+    ///
+    /// # Safety
+    /// Called once per database, while opening, before any other user: each call makes new
+    /// wrappers around the same transactions, and two owners of one would end it twice.
+    pub(crate) unsafe fn prepared_transactions(&self) -> Vec<RecoveredWrapper> {
         let RawDb::Transaction { txn_db, .. } = self else {
             return Vec::new();
         };

@@ -33,8 +33,11 @@ fn rows_of(free_rows_of: Option<&RawDb>) -> *mut ffi::rocksdb_transactiondb_t {
 }
 
 impl TransactionHandle {
-    /// Takes a transaction the C API just made or handed over, ours alone.
-    pub(crate) fn own(raw: *mut ffi::rocksdb_transaction_t) -> Self {
+    /// Takes a transaction the C API just made or handed over.
+    ///
+    /// # Safety
+    /// `raw` is a live C API transaction that no one else owns or frees.
+    pub(crate) unsafe fn own(raw: *mut ffi::rocksdb_transaction_t) -> Self {
         TransactionHandle(NonNull::new(raw).expect("RocksDB returned a NULL transaction"))
     }
 
@@ -57,7 +60,8 @@ impl TransactionHandle {
                 std::ptr::null_mut(),
             )
         };
-        Some(Self::own(raw))
+        // SAFETY: the transaction was just made for us.
+        Some(unsafe { Self::own(raw) })
     }
 
     /// Begins an optimistic transaction; `None` unless `db` is an optimistic one.
@@ -79,7 +83,8 @@ impl TransactionHandle {
                 std::ptr::null_mut(),
             )
         };
-        Some(Self::own(raw))
+        // SAFETY: the transaction was just made for us.
+        Some(unsafe { Self::own(raw) })
     }
 
     /// The transaction, live while `self` is.
