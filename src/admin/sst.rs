@@ -144,7 +144,11 @@ impl SstFileWriter {
 
     /// Adds `key` with `value`, both encoded by their codecs (see
     /// [`Table`](crate::Table)); the encoded keys must ascend.
-    pub fn put_typed<K: Codec, V: Codec>(&mut self, key: &K::Item, value: &V::Item) -> Result<()> {
+    pub fn put_typed<K: Codec, V: Codec>(
+        &mut self,
+        key: &K::Item<'_>,
+        value: &V::Item<'_>,
+    ) -> Result<()> {
         encode::<K, _>(key, |k| encode::<V, _>(value, |v| self.put(k, v)))??
     }
 

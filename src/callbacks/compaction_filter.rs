@@ -214,7 +214,7 @@ impl CompactionFilterFactory {
     where
         K: Codec + 'static,
         V: Codec + 'static,
-        V::Owned: Borrow<V::Item>,
+        V::Owned: Borrow<V::Item<'static>>,
     {
         CompactionFilterFactory::from_fn(name, move |_level, key, value, out| {
             let (Ok(key), Ok(value)) = (K::decode(key), V::decode(value)) else {

@@ -388,7 +388,7 @@ impl MergeOperator {
     ) -> Self
     where
         C: Codec + 'static,
-        C::Owned: Borrow<C::Item>,
+        C::Owned: Borrow<C::Item<'static>>,
     {
         MergeOperator::associative(name, move |input, out| {
             let mut operands = input.operands.iter();

@@ -127,7 +127,7 @@ impl<'db, K: Codec, E: EntityCodec> EntityTable<'db, K, E> {
     }
 
     /// Stores `item` at `key` in the database, one column per field.
-    pub fn put(&self, key: &K::Item, item: &E::Item) -> Result<()> {
+    pub fn put(&self, key: &K::Item<'_>, item: &E::Item) -> Result<()> {
         self.put_with(self.cf.writer(), key, item)
     }
 
@@ -141,7 +141,7 @@ impl<'db, K: Codec, E: EntityCodec> EntityTable<'db, K, E> {
     pub fn put_with<'a, T: WriteTarget>(
         &'a self,
         writer: Writer<'a, T>,
-        key: &K::Item,
+        key: &K::Item<'_>,
         item: &E::Item,
     ) -> Result<()> {
         let columns = E::encode(item).map_err(|source| Error::Encode {
@@ -153,7 +153,7 @@ impl<'db, K: Codec, E: EntityCodec> EntityTable<'db, K, E> {
     }
 
     /// Removes `key` from the database.
-    pub fn delete(&self, key: &K::Item) -> Result<()> {
+    pub fn delete(&self, key: &K::Item<'_>) -> Result<()> {
         let mut writer = self.cf.writer();
         encode::<K, _>(key, |k| writer.delete(k))?
     }
@@ -163,7 +163,7 @@ impl<'db, K: Codec, E: EntityCodec> EntityTable<'db, K, E> {
     /// [`DecodeError::MissingColumn`]).
     pub fn get<R>(
         &self,
-        key: &K::Item,
+        key: &K::Item<'_>,
         f: impl for<'v> FnOnce(E::Decoded<'v>) -> R,
     ) -> Result<Option<R>> {
         self.get_with(self.cf.reader(), key, f)
@@ -177,7 +177,7 @@ impl<'db, K: Codec, E: EntityCodec> EntityTable<'db, K, E> {
     pub fn get_with<'a, S: ReadSource, R>(
         &'a self,
         reader: Reader<'a, S>,
-        key: &K::Item,
+        key: &K::Item<'_>,
         f: impl for<'v> FnOnce(E::Decoded<'v>) -> R,
     ) -> Result<Option<R>> {
         let reader = reader.cf(&self.cf);

@@ -38,12 +38,12 @@ impl<'a, K: Codec, V: Codec, S> TypedIter<'a, K, V, S> {
     }
 
     /// Moves to the first entry whose encoded key is `>=` the encoding of `key`.
-    pub fn seek(&mut self, key: &K::Item) -> Result<()> {
+    pub fn seek(&mut self, key: &K::Item<'_>) -> Result<()> {
         encode::<K, _>(key, |k| self.inner.seek(k))
     }
 
     /// Moves to the last entry whose encoded key is `<=` the encoding of `key`.
-    pub fn seek_for_prev(&mut self, key: &K::Item) -> Result<()> {
+    pub fn seek_for_prev(&mut self, key: &K::Item<'_>) -> Result<()> {
         encode::<K, _>(key, |k| self.inner.seek_for_prev(k))
     }
 

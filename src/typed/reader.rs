@@ -3,13 +3,13 @@
 use std::marker::PhantomData;
 use std::ops::{Bound, RangeBounds};
 
-use crate::codec::Codec;
+use crate::codec::{Codec, Stored};
 use crate::raw::error::Result;
 use crate::read::read_options::ReadOptions;
 use crate::read::reader::Reader;
 use crate::read::source::DbSource;
 use crate::read::source::ReadSource;
-use crate::typed::encoding::{encode, get_typed};
+use crate::typed::encoding::{decode_error, encode, get_typed};
 use crate::typed::iter::TypedIter;
 
 /// A [`Reader`] whose keys are encoded with codec `K` and whose values are decoded with
@@ -80,15 +80,30 @@ impl<'a, K: Codec, V: Codec, S: ReadSource> TypedReader<'a, K, V, S> {
     /// ```
     pub fn get<R>(
         &self,
-        key: &K::Item,
+        key: &K::Item<'_>,
         f: impl for<'v> FnOnce(V::Decoded<'v>) -> R,
     ) -> Result<Option<R>> {
         get_typed::<K, V, S, R>(self.reader, key, f)
     }
 
-    /// The value at `key`, decoded and turned into its owned form.
-    pub fn get_owned(&self, key: &K::Item) -> Result<Option<V::Owned>> {
-        self.get(key, V::to_owned)
+    /// The value at `key`, decoded and turned into its owned form
+    /// ([`Codec::decode_owned`]).
+    pub fn get_owned(&self, key: &K::Item<'_>) -> Result<Option<V::Owned>> {
+        encode::<K, _>(key, |k| {
+            let owned = |bytes: &[u8]| V::decode_owned(bytes).map_err(|e| decode_error::<V>(k, e));
+            self.reader.get_pinned(k, owned)?.transpose()
+        })?
+    }
+
+    /// The value at `key` as a [`Stored`] value: the pinned bytes themselves (the
+    /// [`get_bytes`](Reader::get_bytes) tier, no copy), checked to decode, read in place on
+    /// each [`Stored::get`]. It keeps its pin, and what the pin needs, alive, and it
+    /// crosses threads: a typed value that outlives the read without a copy.
+    pub fn get_stored(&self, key: &K::Item<'_>) -> Result<Option<Stored<V>>> {
+        encode::<K, _>(key, |k| {
+            let stored = |bytes| Stored::new(bytes).map_err(|e| decode_error::<V>(k, e));
+            self.reader.get_bytes(k)?.map(stored).transpose()
+        })?
     }
 
     /// A typed iterator, not yet positioned.
@@ -102,8 +117,11 @@ impl<'a, K: Codec, V: Codec, S: ReadSource> TypedReader<'a, K, V, S> {
     /// A typed iterator over the keys in `range` (`&1..&10`, `"a"..="m"`, `..`), in the
     /// order of their encodings, positioned at the first. Use order-preserving codecs
     /// (`BigEndian`, `Utf8`, `F64`, ...) for the range to mean what it says.
-    pub fn range(&self, range: impl RangeBounds<K::Item>) -> Result<TypedIter<'a, K, V, S>> {
-        let bound = |b: Bound<&K::Item>| -> Result<Bound<Box<[u8]>>> {
+    pub fn range<'k>(
+        &self,
+        range: impl RangeBounds<K::Item<'k>>,
+    ) -> Result<TypedIter<'a, K, V, S>> {
+        let bound = |b: Bound<&K::Item<'k>>| -> Result<Bound<Box<[u8]>>> {
             Ok(match b {
                 Bound::Included(k) => Bound::Included(encode::<K, _>(k, |b| Box::<[u8]>::from(b))?),
                 Bound::Excluded(k) => Bound::Excluded(encode::<K, _>(k, |b| Box::<[u8]>::from(b))?),
@@ -119,26 +137,26 @@ impl<'a, K: Codec, V: Codec, S: ReadSource> TypedReader<'a, K, V, S> {
 
     /// A std [`Iterator`] over `f(key, value)` for the keys in `range`, decoded from the
     /// bytes in place. A decode error, or an error that stopped the scan, is the last item.
-    pub fn scan<T, R, F>(
+    pub fn scan<'k, T, R, F>(
         &self,
         range: R,
         f: F,
     ) -> Result<impl Iterator<Item = Result<T>> + use<'a, K, V, S, T, R, F>>
     where
-        R: RangeBounds<K::Item>,
+        R: RangeBounds<K::Item<'k>>,
         F: for<'e> FnMut(K::Decoded<'e>, V::Decoded<'e>) -> T,
     {
         Ok(self.range(range)?.forward(f))
     }
 
     /// Like [`scan`](Self::scan), from the last key in `range` to the first.
-    pub fn scan_rev<T, R, F>(
+    pub fn scan_rev<'k, T, R, F>(
         &self,
         range: R,
         f: F,
     ) -> Result<impl Iterator<Item = Result<T>> + use<'a, K, V, S, T, R, F>>
     where
-        R: RangeBounds<K::Item>,
+        R: RangeBounds<K::Item<'k>>,
         F: for<'e> FnMut(K::Decoded<'e>, V::Decoded<'e>) -> T,
     {
         let mut it = self.range(range)?;

@@ -4,7 +4,7 @@
 use std::marker::PhantomData;
 use std::ops::RangeBounds;
 
-use crate::codec::Codec;
+use crate::codec::{Codec, Stored};
 use crate::db::column_family::ColumnFamily;
 use crate::raw::error::Result;
 use crate::read::reader::Reader;
@@ -101,17 +101,17 @@ impl<'db, K: Codec, V: Codec> Table<'db, K, V> {
     }
 
     /// Stores `value` at `key` in the database. See [`TypedWriter::put`].
-    pub fn put(&self, key: &K::Item, value: &V::Item) -> Result<()> {
+    pub fn put(&self, key: &K::Item<'_>, value: &V::Item<'_>) -> Result<()> {
         self.writer().put(key, value)
     }
 
     /// Adds a merge operand to `key` in the database. See [`TypedWriter::merge`].
-    pub fn merge(&self, key: &K::Item, operand: &V::Item) -> Result<()> {
+    pub fn merge(&self, key: &K::Item<'_>, operand: &V::Item<'_>) -> Result<()> {
         self.writer().merge(key, operand)
     }
 
     /// Removes `key` from the database.
-    pub fn delete(&self, key: &K::Item) -> Result<()> {
+    pub fn delete(&self, key: &K::Item<'_>) -> Result<()> {
         self.writer().delete(key)
     }
 
@@ -119,15 +119,39 @@ impl<'db, K: Codec, V: Codec> Table<'db, K, V> {
     /// See [`TypedReader::get`].
     pub fn get<R>(
         &self,
-        key: &K::Item,
+        key: &K::Item<'_>,
         f: impl for<'v> FnOnce(V::Decoded<'v>) -> R,
     ) -> Result<Option<R>> {
         self.reader().get(key, f)
     }
 
     /// The value at `key` in the database, decoded and turned into its owned form.
-    pub fn get_owned(&self, key: &K::Item) -> Result<Option<V::Owned>> {
+    pub fn get_owned(&self, key: &K::Item<'_>) -> Result<Option<V::Owned>> {
         self.reader().get_owned(key)
+    }
+
+    /// The value at `key` in the database, kept pinned with its codec: no copy, read in
+    /// place on each [`get`](Stored::get), alive past the table, the database's handle and
+    /// the thread. See [`TypedReader::get_stored`].
+    ///
+    /// ```
+    /// use pinrocks::codec::{BigEndian, Stored, Utf8};
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let mut opts = pinrocks::Options::new();
+    /// # opts.create_if_missing(true);
+    /// let db = pinrocks::Db::open(&opts, dir.path())?;
+    /// let names: pinrocks::Table<BigEndian<u32>, Utf8> = pinrocks::Table::new(db.default_cf());
+    /// names.put(&7, "Grace")?;
+    /// let name: Stored<Utf8> = names.get_stored(&7)?.expect("present");
+    /// drop(names);
+    /// drop(db); // the stored value keeps the database open
+    /// let len = std::thread::spawn(move || name.get().len()).join().unwrap();
+    /// assert_eq!(len, 5);
+    /// # Ok(()) }
+    /// ```
+    pub fn get_stored(&self, key: &K::Item<'_>) -> Result<Option<Stored<V>>> {
+        self.reader().get_stored(key)
     }
 
     /// A typed iterator over the table in the database, not yet positioned.
@@ -136,7 +160,7 @@ impl<'db, K: Codec, V: Codec> Table<'db, K, V> {
     }
 
     /// A typed iterator over the keys in `range`. See [`TypedReader::range`].
-    pub fn range(&self, range: impl RangeBounds<K::Item>) -> Result<TypedIter<'_, K, V>> {
+    pub fn range<'k>(&self, range: impl RangeBounds<K::Item<'k>>) -> Result<TypedIter<'_, K, V>> {
         self.reader().range(range)
     }
 
@@ -166,26 +190,26 @@ impl<'db, K: Codec, V: Codec> Table<'db, K, V> {
     /// assert_eq!(last, Some(10));
     /// # Ok(()) }
     /// ```
-    pub fn scan<T, R, F>(
+    pub fn scan<'k, T, R, F>(
         &self,
         range: R,
         f: F,
     ) -> Result<impl Iterator<Item = Result<T>> + use<'_, 'db, K, V, T, R, F>>
     where
-        R: RangeBounds<K::Item>,
+        R: RangeBounds<K::Item<'k>>,
         F: for<'e> FnMut(K::Decoded<'e>, V::Decoded<'e>) -> T,
     {
         self.reader().scan(range, f)
     }
 
     /// Like [`scan`](Self::scan), from the last key in `range` to the first.
-    pub fn scan_rev<T, R, F>(
+    pub fn scan_rev<'k, T, R, F>(
         &self,
         range: R,
         f: F,
     ) -> Result<impl Iterator<Item = Result<T>> + use<'_, 'db, K, V, T, R, F>>
     where
-        R: RangeBounds<K::Item>,
+        R: RangeBounds<K::Item<'k>>,
         F: for<'e> FnMut(K::Decoded<'e>, V::Decoded<'e>) -> T,
     {
         self.reader().scan_rev(range, f)

@@ -29,7 +29,7 @@ impl<'a, T: WriteTarget> Writer<'a, T> {
 
 impl<K: Codec, V: Codec, T: WriteTarget> TypedWriter<'_, K, V, T> {
     /// Stores `value` at `key`.
-    pub fn put(&mut self, key: &K::Item, value: &V::Item) -> Result<()> {
+    pub fn put(&mut self, key: &K::Item<'_>, value: &V::Item<'_>) -> Result<()> {
         let writer = &mut self.writer;
         encode::<K, _>(key, |k| encode::<V, _>(value, |v| writer.put(k, v)))??
     }
@@ -37,13 +37,13 @@ impl<K: Codec, V: Codec, T: WriteTarget> TypedWriter<'_, K, V, T> {
     /// Adds `operand`, encoded by the value codec, to `key`'s merge operands (the column
     /// family needs a [`MergeOperator`](crate::callbacks::MergeOperator), such as
     /// [`MergeOperator::fold`](crate::callbacks::MergeOperator::fold) over the same codec).
-    pub fn merge(&mut self, key: &K::Item, operand: &V::Item) -> Result<()> {
+    pub fn merge(&mut self, key: &K::Item<'_>, operand: &V::Item<'_>) -> Result<()> {
         let writer = &mut self.writer;
         encode::<K, _>(key, |k| encode::<V, _>(operand, |v| writer.merge(k, v)))??
     }
 
     /// Removes `key`.
-    pub fn delete(&mut self, key: &K::Item) -> Result<()> {
+    pub fn delete(&mut self, key: &K::Item<'_>) -> Result<()> {
         let writer = &mut self.writer;
         encode::<K, _>(key, |k| writer.delete(k))?
     }

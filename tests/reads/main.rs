@@ -19,4 +19,5 @@ mod timestamp_history;
 mod timestamp_model;
 mod timestamps;
 mod typed;
+mod typed_records;
 mod zero_copy;

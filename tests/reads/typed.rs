@@ -24,7 +24,7 @@ struct Record {
 
 /// Encodes, then decodes from every misalignment 0..8 of a buffer, returning the owned
 /// decodings (all of which must agree).
-fn round_trip<C: Codec>(item: &C::Item) -> Vec<C::Owned> {
+fn round_trip<C: Codec>(item: &C::Item<'_>) -> Vec<C::Owned> {
     let encoded = C::with_encoded(item, <[u8]>::to_vec).unwrap();
     (0..8)
         .map(|offset| {
@@ -35,7 +35,7 @@ fn round_trip<C: Codec>(item: &C::Item) -> Vec<C::Owned> {
         .collect()
 }
 
-fn assert_round_trip<C: Codec>(item: &C::Item, expected: C::Owned)
+fn assert_round_trip<C: Codec>(item: &C::Item<'_>, expected: C::Owned)
 where
     C::Owned: PartialEq + std::fmt::Debug + Clone,
 {

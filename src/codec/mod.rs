@@ -12,6 +12,11 @@
 //! codecs pass their input through, so a typed write builds no intermediate `Vec`. Codecs
 //! that have no fixed size (serde) encode into a buffer reused per thread.
 //!
+//! Records with strings and lists are read in place too: `Postcard` (feature `postcard`)
+//! decodes a `Record`'s `&str` and `&[u8]` fields borrowing the pin. A decoded value
+//! lives as long as its read; [`Stored`] keeps the bytes with their codec instead, the
+//! typed value that outlives the read.
+//!
 //! Decoding never panics and never reads unaligned memory unsoundly: pinned bytes have
 //! any alignment, so every codec reads them as bytes (`from_be_bytes`, zerocopy's
 //! `Unaligned` types). A wrong length, invalid UTF-8 and the like are a [`DecodeError`],
@@ -33,6 +38,14 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
+
+#[cfg(feature = "postcard")]
+mod postcard;
+mod stored;
+
+#[cfg(feature = "postcard")]
+pub use self::postcard::{Postcard, Record};
+pub use self::stored::Stored;
 
 /// Why stored bytes could not be decoded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -72,8 +85,9 @@ pub struct EncodeError(pub String);
 
 /// How values of one kind are stored as bytes. See the [module docs](self).
 pub trait Codec {
-    /// What is written: `str` for [`Utf8`], `u64` for `BigEndian<u64>`, ...
-    type Item: ?Sized;
+    /// What is written: `str` for [`Utf8`], `u64` for `BigEndian<u64>`, ... A record
+    /// that borrows (`Postcard`) is written from any lifetime `'i` of its borrows.
+    type Item<'i>: ?Sized;
     /// What is read, borrowing from the stored bytes where it can.
     type Decoded<'a>;
     /// An owned form of [`Decoded`](Self::Decoded), for reads that outlive the pin.
@@ -82,13 +96,39 @@ pub trait Codec {
     const NAME: &'static str;
 
     /// Calls `f` with the encoding of `item`.
-    fn with_encoded<R>(item: &Self::Item, f: impl FnOnce(&[u8]) -> R) -> Result<R, EncodeError>;
+    fn with_encoded<R>(item: &Self::Item<'_>, f: impl FnOnce(&[u8]) -> R)
+        -> Result<R, EncodeError>;
 
     /// Decodes stored bytes, borrowing from them where the type allows.
     fn decode(bytes: &[u8]) -> Result<Self::Decoded<'_>, DecodeError>;
 
     /// Turns a decoded value into its owned form.
     fn to_owned(decoded: Self::Decoded<'_>) -> Self::Owned;
+
+    /// Decodes stored bytes into the owned form (what `get_owned` returns): decoded, then
+    /// [`to_owned`](Self::to_owned), unless the codec has a shorter way (a copy of the
+    /// bytes, for one whose owned form keeps them).
+    fn decode_owned(bytes: &[u8]) -> Result<Self::Owned, DecodeError> {
+        Self::decode(bytes).map(Self::to_owned)
+    }
+}
+
+/// Runs `f` with this thread's encoding buffer, empty, and keeps the buffer for the next
+/// encode, whatever `f` returns: codecs with no fixed size allocate once per thread, not
+/// per write. The buffer is taken out rather than borrowed, so a nested encode (a
+/// `Serialize` impl that writes to the database) gets one of its own instead of a
+/// `RefCell` panic.
+#[cfg_attr(not(any(feature = "serde", feature = "postcard")), allow(dead_code))]
+fn with_thread_buffer<R>(f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
+    use std::cell::RefCell;
+    thread_local! {
+        static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    }
+    let mut buf = BUFFER.with(|b| std::mem::take(&mut *b.borrow_mut()));
+    buf.clear();
+    let result = f(&mut buf);
+    BUFFER.with(|b| *b.borrow_mut() = buf);
+    result
 }
 
 /// The length check shared by every fixed-size codec.
@@ -104,7 +144,7 @@ fn exact<const N: usize>(bytes: &[u8]) -> Result<&[u8; N], DecodeError> {
 pub enum Raw {}
 
 impl Codec for Raw {
-    type Item = [u8];
+    type Item<'i> = [u8];
     type Decoded<'a> = &'a [u8];
     type Owned = Vec<u8>;
     const NAME: &'static str = "Raw";
@@ -125,7 +165,7 @@ impl Codec for Raw {
 pub enum Utf8 {}
 
 impl Codec for Utf8 {
-    type Item = str;
+    type Item<'i> = str;
     type Decoded<'a> = &'a str;
     type Owned = String;
     const NAME: &'static str = "Utf8";
@@ -146,7 +186,7 @@ impl Codec for Utf8 {
 pub enum Array<const N: usize> {}
 
 impl<const N: usize> Codec for Array<N> {
-    type Item = [u8; N];
+    type Item<'i> = [u8; N];
     type Decoded<'a> = &'a [u8; N];
     type Owned = [u8; N];
     const NAME: &'static str = "Array";
@@ -176,7 +216,7 @@ pub struct LittleEndian<T>(std::marker::PhantomData<T>);
 macro_rules! int_codecs {
     ($($t:ty => $flip:expr),* $(,)?) => {$(
         impl Codec for BigEndian<$t> {
-            type Item = $t;
+            type Item<'i> = $t;
             type Decoded<'a> = $t;
             type Owned = $t;
             const NAME: &'static str = concat!("BigEndian<", stringify!($t), ">");
@@ -193,7 +233,7 @@ macro_rules! int_codecs {
         }
 
         impl Codec for LittleEndian<$t> {
-            type Item = $t;
+            type Item<'i> = $t;
             type Decoded<'a> = $t;
             type Owned = $t;
             const NAME: &'static str = concat!("LittleEndian<", stringify!($t), ">");
@@ -223,7 +263,7 @@ int_codecs! {
 pub enum F64 {}
 
 impl Codec for F64 {
-    type Item = f64;
+    type Item<'i> = f64;
     type Decoded<'a> = f64;
     type Owned = f64;
     const NAME: &'static str = "F64";
@@ -256,7 +296,7 @@ impl Codec for F64 {
 pub enum Bool {}
 
 impl Codec for Bool {
-    type Item = bool;
+    type Item<'i> = bool;
     type Decoded<'a> = bool;
     type Owned = bool;
     const NAME: &'static str = "Bool";
@@ -296,7 +336,7 @@ impl EpochMillis {
 }
 
 impl Codec for EpochMillis {
-    type Item = SystemTime;
+    type Item<'i> = SystemTime;
     type Decoded<'a> = SystemTime;
     type Owned = SystemTime;
     const NAME: &'static str = "EpochMillis";
@@ -351,7 +391,7 @@ impl<T> Codec for ZeroCopy<T>
 where
     T: FromBytes + IntoBytes + KnownLayout + Immutable + Unaligned + 'static,
 {
-    type Item = T;
+    type Item<'i> = T;
     type Decoded<'a> = &'a T;
     type Owned = T;
     const NAME: &'static str = "ZeroCopy";
@@ -382,25 +422,16 @@ impl<T> Codec for Json<T>
 where
     T: serde::Serialize + serde::de::DeserializeOwned,
 {
-    type Item = T;
+    type Item<'i> = T;
     type Decoded<'a> = T;
     type Owned = T;
     const NAME: &'static str = "Json";
 
     fn with_encoded<R>(item: &T, f: impl FnOnce(&[u8]) -> R) -> Result<R, EncodeError> {
-        use std::cell::RefCell;
-        thread_local! {
-            static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-        }
-        // Take the buffer out rather than borrow it, so a nested encode (a Serialize impl
-        // that writes to the database) gets its own instead of a RefCell panic.
-        let mut buf = BUFFER.with(|b| std::mem::take(&mut *b.borrow_mut()));
-        buf.clear();
-        let result = serde_json::to_writer(&mut buf, item)
-            .map(|()| f(&buf))
-            .map_err(|e| EncodeError(e.to_string()));
-        BUFFER.with(|b| *b.borrow_mut() = buf);
-        result
+        with_thread_buffer(|buf| {
+            serde_json::to_writer(&mut *buf, item).map_err(|e| EncodeError(e.to_string()))?;
+            Ok(f(buf))
+        })
     }
     fn decode(bytes: &[u8]) -> Result<T, DecodeError> {
         serde_json::from_slice(bytes).map_err(|e| DecodeError::Other(e.to_string()))

@@ -1,0 +1,79 @@
+//! A value's bytes kept with the codec that reads them: the owned form of a typed read
+//! whose decoded value borrows, and the typed form of the `get_bytes` tier.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use bytes::Bytes;
+
+use crate::codec::{Codec, DecodeError};
+
+/// A stored value, owned, read in place on each [`get`](Self::get): its bytes (a
+/// [`Bytes`]) and its codec `C`, checked to decode when made.
+///
+/// From [`Table::get_stored`](crate::Table::get_stored) the bytes are the pinned value
+/// itself (the `get_bytes` tier): no copy, the pin kept alive (block, family and database)
+/// for as long as the `Stored` lives, and it crosses threads. A decoded value borrows from
+/// the `Stored` and cannot outlive it:
+///
+/// ```compile_fail,E0597
+/// use bytes::Bytes;
+/// use pinrocks::codec::{Stored, Utf8};
+/// let text: &str = {
+///     let stored = Stored::<Utf8>::new(Bytes::from_static(b"hi")).unwrap();
+///     stored.get()
+/// };
+/// ```
+pub struct Stored<C> {
+    bytes: Bytes,
+    codec: PhantomData<fn() -> C>,
+}
+
+impl<C: Codec> Stored<C> {
+    /// `bytes`, if `C` decodes them.
+    pub fn new(bytes: Bytes) -> Result<Self, DecodeError> {
+        C::decode(&bytes)?;
+        Ok(Stored {
+            bytes,
+            codec: PhantomData,
+        })
+    }
+
+    /// The value, decoded again from the bytes, borrowing from them where `C` does.
+    ///
+    /// # Panics
+    /// If `C` does not decode the bytes it decoded when this was made: a codec whose
+    /// decode is not a function of the bytes alone (every pinrocks codec is).
+    pub fn get(&self) -> C::Decoded<'_> {
+        C::decode(&self.bytes).expect("a stored value decodes as it did when it was stored")
+    }
+
+    /// The stored bytes.
+    pub fn bytes(&self) -> &Bytes {
+        &self.bytes
+    }
+
+    /// The stored bytes, the codec forgotten.
+    pub fn into_bytes(self) -> Bytes {
+        self.bytes
+    }
+}
+
+impl<C> Clone for Stored<C> {
+    /// Another owner of the same bytes (and pin): no copy.
+    fn clone(&self) -> Self {
+        Stored {
+            bytes: self.bytes.clone(),
+            codec: PhantomData,
+        }
+    }
+}
+
+impl<C: Codec> fmt::Debug for Stored<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Stored")
+            .field("codec", &C::NAME)
+            .field("len", &self.bytes.len())
+            .finish()
+    }
+}
