@@ -23,6 +23,8 @@ scripts/engines.sh --quick >/dev/null
 echo "engines bench: ok"
 scripts/memcheck.sh
 cargo test --release --features "$PINROCKS_TEST_FEATURES"
+# rkyv's other format (a build-wide choice): the rkyv tests, every pinned value in place.
+cargo test --quiet --release --features "$PINROCKS_TEST_FEATURES,rkyv-unaligned" --test reads typed_rkyv
 # The examples a user would copy, run as they are.
 for example in typed_table typed_records hot_path scan migrate_from_rocksdb transaction_retry merge_counter \
     backup_restore shared_service; do

@@ -13,7 +13,8 @@
 //! that have no fixed size (serde) encode into a buffer reused per thread.
 //!
 //! Records with strings and lists are read in place too: `Postcard` (feature `postcard`)
-//! decodes a `Record`'s `&str` and `&[u8]` fields borrowing the pin. A decoded value
+//! decodes a `Record`'s `&str` and `&[u8]` fields borrowing the pin, and `Rkyv` (feature
+//! `rkyv`) reads an archived value in place, validated. A decoded value
 //! lives as long as its read; [`Stored`] keeps the bytes with their codec instead, the
 //! typed value that outlives the read.
 //!
@@ -41,10 +42,14 @@ use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
 #[cfg(feature = "postcard")]
 mod postcard;
+#[cfg(feature = "rkyv")]
+mod rkyv;
 mod stored;
 
 #[cfg(feature = "postcard")]
 pub use self::postcard::{Postcard, Record};
+#[cfg(feature = "rkyv")]
+pub use self::rkyv::{realigned_copies, Rkyv};
 pub use self::stored::Stored;
 
 /// Why stored bytes could not be decoded.
@@ -73,6 +78,15 @@ pub enum DecodeError {
     /// text where it is UTF-8).
     #[error("no column {0:?}")]
     MissingColumn(String),
+    /// An archive at an address its format cannot read in place (rkyv's aligned format):
+    /// a read through a closure, or a [`Stored`] value, reads it on an aligned copy.
+    #[error("the archive needs {align}-byte alignment; it is at {address:#x}")]
+    Alignment {
+        /// The alignment the format reads at.
+        align: usize,
+        /// Where the value is.
+        address: usize,
+    },
     /// Anything else, said by the codec (serde's message, for example).
     #[error("{0}")]
     Other(String),
@@ -102,6 +116,17 @@ pub trait Codec {
     /// Decodes stored bytes, borrowing from them where the type allows.
     fn decode(bytes: &[u8]) -> Result<Self::Decoded<'_>, DecodeError>;
 
+    /// Calls `f` with the decoded value: what every typed read that takes a closure uses.
+    /// The same as [`decode`](Self::decode) unless the codec can do better with a
+    /// continuation (rkyv reads a misaligned archive on an aligned copy that `decode`
+    /// could not return).
+    fn with_decoded<R>(
+        bytes: &[u8],
+        f: impl for<'d> FnOnce(Self::Decoded<'d>) -> R,
+    ) -> Result<R, DecodeError> {
+        Self::decode(bytes).map(f)
+    }
+
     /// Turns a decoded value into its owned form.
     fn to_owned(decoded: Self::Decoded<'_>) -> Self::Owned;
 
@@ -109,7 +134,13 @@ pub trait Codec {
     /// [`to_owned`](Self::to_owned), unless the codec has a shorter way (a copy of the
     /// bytes, for one whose owned form keeps them).
     fn decode_owned(bytes: &[u8]) -> Result<Self::Owned, DecodeError> {
-        Self::decode(bytes).map(Self::to_owned)
+        Self::with_decoded(bytes, Self::to_owned)
+    }
+
+    /// The bytes a [`Stored`] value keeps: these, or a copy at an address the codec
+    /// reads in place (rkyv's aligned format).
+    fn stored_bytes(bytes: bytes::Bytes) -> bytes::Bytes {
+        bytes
     }
 }
 
@@ -118,7 +149,10 @@ pub trait Codec {
 /// per write. The buffer is taken out rather than borrowed, so a nested encode (a
 /// `Serialize` impl that writes to the database) gets one of its own instead of a
 /// `RefCell` panic.
-#[cfg_attr(not(any(feature = "serde", feature = "postcard")), allow(dead_code))]
+#[cfg_attr(
+    not(any(feature = "serde", feature = "postcard", feature = "rkyv")),
+    allow(dead_code)
+)]
 fn with_thread_buffer<R>(f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
     use std::cell::RefCell;
     thread_local! {

@@ -1,12 +1,6 @@
 //! Records through serde in postcard's compact binary format (feature `postcard`), read in
 //! place: a record's `&str` and `&[u8]` fields (and `Cow`s marked `#[serde(borrow)]`) point
 //! into the pinned value, so a read copies no bytes and allocates nothing for them.
-//!
-//! Why postcard: its wire format is specified and stable since 1.0 (what a value written
-//! today by any postcard code reads as, next year, is written down), it borrows strings and
-//! bytes, writes integers as varints (small numbers, small records) and needs no schema
-//! beside the Rust type. bincode 1 is unmaintained, and bincode 2 reads serde types
-//! through a compatibility layer with its own configuration to agree on.
 
 use std::marker::PhantomData;
 
@@ -44,6 +38,12 @@ pub trait Record: 'static {
 /// A [`Record`] in postcard's format (feature `postcard`): decoded borrowing from the pin,
 /// encoded into a buffer reused per thread. `Postcard<Order<'static>>` stores `Order<'i>`
 /// and reads `Order<'a>` for the read's `'a`.
+///
+/// Why postcard: its wire format is specified and stable since 1.0 (what a value written
+/// today by any postcard code reads as, next year, is written down), it borrows strings and
+/// bytes, writes integers as varints (small numbers, small records) and needs no schema
+/// beside the Rust type. bincode 1 is unmaintained, and bincode 2 reads serde types
+/// through a compatibility layer with its own configuration to agree on.
 ///
 /// The whole value must be one record: bytes left after it are a decode error (a value
 /// written by another codec, or truncated and appended to, is not read as a shorter one).

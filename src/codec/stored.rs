@@ -30,8 +30,10 @@ pub struct Stored<C> {
 }
 
 impl<C: Codec> Stored<C> {
-    /// `bytes`, if `C` decodes them.
+    /// `bytes` (or a copy of them where `C` could not read them in place:
+    /// [`Codec::stored_bytes`]), if `C` decodes them.
     pub fn new(bytes: Bytes) -> Result<Self, DecodeError> {
+        let bytes = C::stored_bytes(bytes);
         C::decode(&bytes)?;
         Ok(Stored {
             bytes,

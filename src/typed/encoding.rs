@@ -17,6 +17,15 @@ pub(crate) fn decode<'a, C: Codec>(key: &[u8], bytes: &'a [u8]) -> Result<C::Dec
     C::decode(bytes).map_err(|source| decode_error::<C>(key, source))
 }
 
+/// `f` over the value in `bytes`, decoded by `C` (the value at `key`).
+pub(crate) fn with_decoded<C: Codec, R>(
+    key: &[u8],
+    bytes: &[u8],
+    f: impl for<'d> FnOnce(C::Decoded<'d>) -> R,
+) -> Result<R> {
+    C::with_decoded(bytes, f).map_err(|source| decode_error::<C>(key, source))
+}
+
 /// A decode error of codec `C`, of the value at `key`.
 pub(crate) fn decode_error<C: Codec>(key: &[u8], source: DecodeError) -> Error {
     Error::Decode {
@@ -35,7 +44,7 @@ pub(crate) fn get_typed<K: Codec, V: Codec, S: ReadSource, R>(
 ) -> Result<Option<R>> {
     encode::<K, _>(key, |k| {
         reader
-            .get_pinned(k, |bytes| decode::<V>(k, bytes).map(f))?
+            .get_pinned(k, |bytes| with_decoded::<V, R>(k, bytes, f))?
             .transpose()
     })?
 }

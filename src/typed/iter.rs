@@ -6,7 +6,7 @@ use crate::codec::Codec;
 use crate::raw::error::Result;
 use crate::read::cursor::Cursor;
 use crate::read::source::DbSource;
-use crate::typed::encoding::{decode, encode};
+use crate::typed::encoding::{decode, encode, with_decoded};
 
 /// A lending iterator over a [`Table`](crate::Table) or a [`TypedReader`](crate::typed::TypedReader),
 /// decoding each entry from the pinned bytes. Entries
@@ -73,7 +73,7 @@ impl<'a, K: Codec, V: Codec, S> TypedIter<'a, K, V, S> {
     /// place; a decode error or the error that stopped the scan is the last item.
     pub fn forward<T, F>(self, f: F) -> impl Iterator<Item = Result<T>> + use<'a, K, V, S, T, F>
     where
-        F: for<'e> FnMut(K::Decoded<'e>, V::Decoded<'e>) -> T,
+        F: for<'key, 'value> FnMut(K::Decoded<'key>, V::Decoded<'value>) -> T,
     {
         fuse_on_error(self.inner.forward(decoding::<K, V, T>(f)))
     }
@@ -81,7 +81,7 @@ impl<'a, K: Codec, V: Codec, S> TypedIter<'a, K, V, S> {
     /// Like [`forward`](Self::forward), from the current entry backward.
     pub fn backward<T, F>(self, f: F) -> impl Iterator<Item = Result<T>> + use<'a, K, V, S, T, F>
     where
-        F: for<'e> FnMut(K::Decoded<'e>, V::Decoded<'e>) -> T,
+        F: for<'key, 'value> FnMut(K::Decoded<'key>, V::Decoded<'value>) -> T,
     {
         fuse_on_error(self.inner.backward(decoding::<K, V, T>(f)))
     }
@@ -89,9 +89,12 @@ impl<'a, K: Codec, V: Codec, S> TypedIter<'a, K, V, S> {
 
 /// `f` over raw bytes: decodes the key and the value, then calls the typed closure.
 fn decoding<K: Codec, V: Codec, T>(
-    mut f: impl for<'e> FnMut(K::Decoded<'e>, V::Decoded<'e>) -> T,
+    mut f: impl for<'key, 'value> FnMut(K::Decoded<'key>, V::Decoded<'value>) -> T,
 ) -> impl FnMut(&[u8], &[u8]) -> Result<T> {
-    move |key, value| Ok(f(decode::<K>(key, key)?, decode::<V>(key, value)?))
+    move |key, value| {
+        let key_decoded = decode::<K>(key, key)?;
+        with_decoded::<V, T>(key, value, |value| f(key_decoded, value))
+    }
 }
 
 /// Flattens a scan's items and ends it after the first error of either kind.

@@ -144,7 +144,7 @@ impl<'a, K: Codec, V: Codec, S: ReadSource> TypedReader<'a, K, V, S> {
     ) -> Result<impl Iterator<Item = Result<T>> + use<'a, K, V, S, T, R, F>>
     where
         R: RangeBounds<K::Item<'k>>,
-        F: for<'e> FnMut(K::Decoded<'e>, V::Decoded<'e>) -> T,
+        F: for<'key, 'value> FnMut(K::Decoded<'key>, V::Decoded<'value>) -> T,
     {
         Ok(self.range(range)?.forward(f))
     }
@@ -157,7 +157,7 @@ impl<'a, K: Codec, V: Codec, S: ReadSource> TypedReader<'a, K, V, S> {
     ) -> Result<impl Iterator<Item = Result<T>> + use<'a, K, V, S, T, R, F>>
     where
         R: RangeBounds<K::Item<'k>>,
-        F: for<'e> FnMut(K::Decoded<'e>, V::Decoded<'e>) -> T,
+        F: for<'key, 'value> FnMut(K::Decoded<'key>, V::Decoded<'value>) -> T,
     {
         let mut it = self.range(range)?;
         it.seek_to_last();

@@ -197,7 +197,7 @@ impl<'db, K: Codec, V: Codec> Table<'db, K, V> {
     ) -> Result<impl Iterator<Item = Result<T>> + use<'_, 'db, K, V, T, R, F>>
     where
         R: RangeBounds<K::Item<'k>>,
-        F: for<'e> FnMut(K::Decoded<'e>, V::Decoded<'e>) -> T,
+        F: for<'key, 'value> FnMut(K::Decoded<'key>, V::Decoded<'value>) -> T,
     {
         self.reader().scan(range, f)
     }
@@ -210,7 +210,7 @@ impl<'db, K: Codec, V: Codec> Table<'db, K, V> {
     ) -> Result<impl Iterator<Item = Result<T>> + use<'_, 'db, K, V, T, R, F>>
     where
         R: RangeBounds<K::Item<'k>>,
-        F: for<'e> FnMut(K::Decoded<'e>, V::Decoded<'e>) -> T,
+        F: for<'key, 'value> FnMut(K::Decoded<'key>, V::Decoded<'value>) -> T,
     {
         self.reader().scan_rev(range, f)
     }

@@ -20,4 +20,5 @@ mod timestamp_model;
 mod timestamps;
 mod typed;
 mod typed_records;
+mod typed_rkyv;
 mod zero_copy;

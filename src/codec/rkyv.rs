@@ -1,0 +1,222 @@
+//! Archived values through rkyv (feature `rkyv`): read in place as `&Archived<T>`,
+//! validated by bytecheck on every read, never trusted.
+//!
+//! (Its alignment story is on [`Rkyv`], where a user reads it.)
+
+use std::cell::RefCell;
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use ::rkyv::api::high::{HighDeserializer, HighSerializer, HighValidator};
+use ::rkyv::bytecheck::CheckBytes;
+use ::rkyv::rancor;
+use ::rkyv::ser::allocator::ArenaHandle;
+use ::rkyv::util::AlignedVec;
+use ::rkyv::{Archive, Deserialize, Serialize};
+use bytes::Bytes;
+
+use crate::codec::{with_thread_buffer, Codec, DecodeError, EncodeError};
+
+/// The alignment rkyv's own serializer gives a whole archive (its `AlignedVec`'s).
+const ARCHIVE_ALIGN: usize = 16;
+
+static REALIGNED: AtomicU64 = AtomicU64::new(0);
+
+/// How many rkyv reads in this process copied a misaligned pinned value into an aligned
+/// buffer (reads through closures and [`Stored`](crate::codec::Stored) values; always 0 with `rkyv-unaligned`).
+pub fn realigned_copies() -> u64 {
+    REALIGNED.load(Ordering::Relaxed)
+}
+
+/// A value of `T` in rkyv's format (feature `rkyv`): decoded as `&T::Archived` borrowed
+/// from the pin after bytecheck's validation, encoded into a buffer reused per thread.
+/// The owned form is `T`, deserialized.
+///
+/// Alignment is the question a pinned value puts to rkyv. rkyv's default format aligns
+/// its primitives, and a value RocksDB pins sits at whatever address its block or memtable
+/// entry puts it. rkyv's validation checks every pointer's alignment, so a misaligned
+/// value is an error, never undefined behaviour; what pinrocks does then:
+///
+/// * a read that hands the value to a closure (`Table::get`, typed scans) copies it into
+///   an aligned buffer of the thread's, reused, and reads it there: one copy, counted by
+///   [`realigned_copies`]; a value that validates where it lies is read there;
+/// * a read that returns the value ([`Codec::decode`], a typed cursor's entry) gives a
+///   [`DecodeError::Alignment`] instead: it has no buffer to lend;
+/// * [`Stored`](crate::codec::Stored) copies it into an aligned buffer of its own once.
+///
+/// How often that happens, measured (`pinned_values_read_at_every_stage_and_the_copies_
+/// are_counted` in `tests/reads/typed_rkyv.rs` prints it; 200 archives under 200 bytes,
+/// 8-byte keys, RocksDB 11.8.1): a memtable hit comes in RocksDB's own copy inside the
+/// `PinnableSlice`, 16-byte aligned, and reads in place (200 of 200); a value pinned in a
+/// block of an SST file sits where the block's format puts it, and under the aligned format
+/// none of 200 read in place: every such read copied. A cursor's values are pinned in
+/// blocks and the memtable's arena alike.
+///
+/// With the feature `rkyv-unaligned`, pinrocks turns on rkyv's `unaligned` format:
+/// archived primitives have alignment 1, every pinned value reads in place and nothing is
+/// copied. It is a format decision for the whole build (every crate's rkyv in it writes
+/// and reads that format; rkyv refuses a build that also asks for `aligned`), and bytes
+/// written in one format do not read in the other.
+///
+/// ```
+/// use pinrocks::codec::{BigEndian, Rkyv};
+/// use rkyv::{Archive, Deserialize, Serialize};
+///
+/// #[derive(Archive, Serialize, Deserialize, Debug, PartialEq)]
+/// struct Account {
+///     owner: String,
+///     cents: u64,
+///     tags: Vec<String>,
+/// }
+///
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let mut opts = pinrocks::Options::new();
+/// # opts.create_if_missing(true);
+/// # let db = pinrocks::Db::open(&opts, dir.path())?;
+/// let accounts: pinrocks::Table<BigEndian<u32>, Rkyv<Account>> =
+///     pinrocks::Table::new(db.default_cf());
+/// let ada = Account { owner: "ada".into(), cents: 1_234, tags: vec!["vip".into()] };
+/// accounts.put(&1, &ada)?;
+/// // `account` is an `&ArchivedAccount` in the pinned value (or its aligned copy).
+/// let read = accounts.get(&1, |account| (account.owner.len(), account.cents.to_native()))?;
+/// assert_eq!(read, Some((3, 1_234)));
+/// assert_eq!(accounts.get_owned(&1)?, Some(ada));
+/// # Ok(()) }
+/// ```
+///
+/// An archived value lives as long as its read:
+///
+/// ```compile_fail
+/// # use pinrocks::codec::{BigEndian, Rkyv};
+/// # #[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+/// # struct Account { owner: String }
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let mut opts = pinrocks::Options::new();
+/// # opts.create_if_missing(true);
+/// # let db = pinrocks::Db::open(&opts, dir.path())?;
+/// let accounts: pinrocks::Table<BigEndian<u32>, Rkyv<Account>> =
+///     pinrocks::Table::new(db.default_cf());
+/// let owner = accounts.get(&1, |account| &account.owner)?; // the pin ends here
+/// # Ok(()) }
+/// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "rkyv")))]
+pub struct Rkyv<T>(PhantomData<fn() -> T>);
+
+impl<T> Codec for Rkyv<T>
+where
+    T: Archive + for<'a> Serialize<HighSerializer<Vec<u8>, ArenaHandle<'a>, rancor::Error>>,
+    T::Archived: 'static
+        + for<'a> CheckBytes<HighValidator<'a, rancor::Error>>
+        + Deserialize<T, HighDeserializer<rancor::Error>>,
+{
+    type Item<'i> = T;
+    type Decoded<'a> = &'a T::Archived;
+    type Owned = T;
+    const NAME: &'static str = "Rkyv";
+
+    fn with_encoded<R>(item: &T, f: impl FnOnce(&[u8]) -> R) -> Result<R, EncodeError> {
+        with_thread_buffer(|buf| {
+            // rkyv's writer is taken by value; the buffer comes back in its result.
+            let written =
+                ::rkyv::api::high::to_bytes_in::<_, rancor::Error>(item, std::mem::take(buf))
+                    .map_err(|e| EncodeError(e.to_string()))?;
+            *buf = written;
+            Ok(f(buf))
+        })
+    }
+
+    fn decode(bytes: &[u8]) -> Result<&T::Archived, DecodeError> {
+        access::<T>(bytes)
+    }
+
+    fn with_decoded<R>(
+        bytes: &[u8],
+        f: impl for<'d> FnOnce(&'d T::Archived) -> R,
+    ) -> Result<R, DecodeError> {
+        match validated::<T>(bytes) {
+            Ok(archived) => Ok(f(archived)),
+            // Misaligned, or not an archive: the copy's verdict is the value's.
+            Err(_) if !aligned(bytes) => {
+                REALIGNED.fetch_add(1, Ordering::Relaxed);
+                with_aligned_copy(bytes, |copy| validated::<T>(copy).map(f))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn decode_owned(bytes: &[u8]) -> Result<T, DecodeError> {
+        Self::with_decoded(bytes, |archived| deserialize::<T>(archived))?
+    }
+
+    fn to_owned(decoded: &T::Archived) -> T {
+        deserialize::<T>(decoded).expect("a validated archive deserializes")
+    }
+
+    fn stored_bytes(bytes: Bytes) -> Bytes {
+        if aligned(&bytes) || validated::<T>(&bytes).is_ok() {
+            return bytes;
+        }
+        REALIGNED.fetch_add(1, Ordering::Relaxed);
+        let mut copy = AlignedVec::<ARCHIVE_ALIGN>::with_capacity(bytes.len());
+        copy.extend_from_slice(&bytes);
+        Bytes::from_owner(copy)
+    }
+}
+
+/// Whether `bytes` start where rkyv's serializer starts an archive.
+fn aligned(bytes: &[u8]) -> bool {
+    (bytes.as_ptr() as usize).is_multiple_of(ARCHIVE_ALIGN)
+}
+
+/// The archived root in `bytes`, validated where the bytes lie.
+fn validated<T>(bytes: &[u8]) -> Result<&T::Archived, DecodeError>
+where
+    T: Archive,
+    T::Archived: for<'a> CheckBytes<HighValidator<'a, rancor::Error>>,
+{
+    ::rkyv::access::<T::Archived, rancor::Error>(bytes)
+        .map_err(|e| DecodeError::Other(e.to_string()))
+}
+
+/// [`validated`], with a misaligned archive that would validate on an aligned copy told
+/// apart as [`DecodeError::Alignment`] (the copy is made on that error path only).
+fn access<T>(bytes: &[u8]) -> Result<&T::Archived, DecodeError>
+where
+    T: Archive,
+    T::Archived: for<'a> CheckBytes<HighValidator<'a, rancor::Error>>,
+{
+    validated::<T>(bytes).map_err(|e| {
+        if !aligned(bytes) && with_aligned_copy(bytes, |copy| validated::<T>(copy).is_ok()) {
+            DecodeError::Alignment {
+                align: ARCHIVE_ALIGN,
+                address: bytes.as_ptr() as usize,
+            }
+        } else {
+            e
+        }
+    })
+}
+
+fn deserialize<T>(archived: &T::Archived) -> Result<T, DecodeError>
+where
+    T: Archive,
+    T::Archived: Deserialize<T, HighDeserializer<rancor::Error>>,
+{
+    ::rkyv::deserialize::<T, rancor::Error>(archived).map_err(|e| DecodeError::Other(e.to_string()))
+}
+
+/// Runs `f` over a copy of `bytes` in this thread's aligned buffer, taken out while `f`
+/// runs (a read inside `f` gets one of its own) and kept for the next copy.
+fn with_aligned_copy<R>(bytes: &[u8], f: impl FnOnce(&[u8]) -> R) -> R {
+    thread_local! {
+        static ALIGNED: RefCell<AlignedVec<ARCHIVE_ALIGN>> = RefCell::new(AlignedVec::new());
+    }
+    let mut copy = ALIGNED.with(|b| std::mem::take(&mut *b.borrow_mut()));
+    copy.clear();
+    copy.extend_from_slice(bytes);
+    let result = f(&copy);
+    ALIGNED.with(|b| *b.borrow_mut() = copy);
+    result
+}
