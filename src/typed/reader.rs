@@ -9,7 +9,7 @@ use crate::read::read_options::ReadOptions;
 use crate::read::reader::Reader;
 use crate::read::source::DbSource;
 use crate::read::source::ReadSource;
-use crate::typed::encoding::{decode_error, encode, get_typed};
+use crate::typed::encoding::{decode_error, encode, get_typed, with_decoded};
 use crate::typed::iter::TypedIter;
 
 /// A [`Reader`] whose keys are encoded with codec `K` and whose values are decoded with
@@ -104,6 +104,57 @@ impl<'a, K: Codec, V: Codec, S: ReadSource> TypedReader<'a, K, V, S> {
             let stored = |bytes| Stored::new(bytes).map_err(|e| decode_error::<V>(k, e));
             self.reader.get_bytes(k)?.map(stored).transpose()
         })?
+    }
+
+    /// **Typed batched reads.** One `DB::MultiGet` for `keys` (encoded into one buffer
+    /// first), then `f(index, value)` for each key in order, the value decoded in place
+    /// (where the codec lends a buffer, as rkyv does, on it): `None` for an absent key. A
+    /// value that does not decode ends the batch: `f` sees no key after it, and its error
+    /// is returned.
+    ///
+    /// ```
+    /// use pinrocks::codec::{BigEndian, Utf8};
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let mut opts = pinrocks::Options::new();
+    /// # opts.create_if_missing(true);
+    /// # let db = pinrocks::Db::open(&opts, dir.path())?;
+    /// let names: pinrocks::Table<BigEndian<u32>, Utf8> = pinrocks::Table::new(db.default_cf());
+    /// names.put(&1, "Ada")?;
+    /// names.put(&3, "Grace")?;
+    /// let mut lens = [None; 3];
+    /// names.reader().multi_get([&1, &2, &3], |i, name| lens[i] = name.map(str::len))?;
+    /// assert_eq!(lens, [Some(3), None, Some(5)]);
+    /// # Ok(()) }
+    /// ```
+    #[doc(alias = "MultiGet")]
+    pub fn multi_get<'k>(
+        &self,
+        keys: impl IntoIterator<Item = &'k K::Item<'k>>,
+        mut f: impl for<'v> FnMut(usize, Option<V::Decoded<'v>>),
+    ) -> Result<()>
+    where
+        K::Item<'k>: 'k,
+    {
+        let (mut encoded, mut ends) = (Vec::new(), Vec::new());
+        for key in keys {
+            encode::<K, _>(key, |bytes| encoded.extend_from_slice(bytes))?;
+            ends.push(encoded.len());
+        }
+        let starts = std::iter::once(0).chain(ends.iter().copied());
+        let keys: Vec<&[u8]> = starts.zip(&ends).map(|(s, &e)| &encoded[s..e]).collect();
+        let mut failed = None;
+        self.reader
+            .multi_get_pinned(&keys, |i, value| match (&failed, value) {
+                (Some(_), _) => {}
+                (None, None) => f(i, None),
+                (None, Some(bytes)) => {
+                    if let Err(e) = with_decoded::<V, ()>(keys[i], bytes, |v| f(i, Some(v))) {
+                        failed = Some(e);
+                    }
+                }
+            })?;
+        failed.map_or(Ok(()), Err)
     }
 
     /// A typed iterator, not yet positioned.

@@ -154,6 +154,19 @@ impl<'db, K: Codec, V: Codec> Table<'db, K, V> {
         self.reader().get_stored(key)
     }
 
+    /// The values at `keys` in the database, in one `DB::MultiGet`, each decoded in place
+    /// for `f(index, value)`. See [`TypedReader::multi_get`].
+    pub fn multi_get<'k>(
+        &self,
+        keys: impl IntoIterator<Item = &'k K::Item<'k>>,
+        f: impl for<'v> FnMut(usize, Option<V::Decoded<'v>>),
+    ) -> Result<()>
+    where
+        K::Item<'k>: 'k,
+    {
+        self.reader().multi_get(keys, f)
+    }
+
     /// A typed iterator over the table in the database, not yet positioned.
     pub fn iter(&self) -> TypedIter<'_, K, V> {
         self.reader().iter()

@@ -258,3 +258,46 @@ fn every_codec_has_a_stored_form_over_the_pinned_bytes() {
         })
     ));
 }
+
+#[test]
+fn a_typed_multi_get_reads_records_in_place_in_key_order() {
+    let (_dir, db) = open_db(&[]);
+    let orders: Orders<'_> = Table::new(db.default_cf());
+    for id in [1u64, 3, 4] {
+        orders.put(&id, &order(id, "multi")).unwrap();
+    }
+    db.default_cf().flush().unwrap();
+    let mut seen = Vec::new();
+    orders
+        .multi_get([&4, &2, &1, &3], |i, o: Option<Order<'_>>| {
+            seen.push((i, o.map(|o| (o.id, o == order(o.id, "multi")))))
+        })
+        .unwrap();
+    assert_eq!(
+        seen,
+        [
+            (0, Some((4, true))),
+            (1, None),
+            (2, Some((1, true))),
+            (3, Some((3, true)))
+        ]
+    );
+
+    // A value that does not decode ends the batch with its error, naming its key.
+    db.put(&2u64.to_be_bytes(), b"\x01").unwrap();
+    let mut seen = Vec::new();
+    let err = orders
+        .multi_get([&1, &2, &3], |i, o: Option<Order<'_>>| {
+            seen.push((i, o.is_some()))
+        })
+        .unwrap_err();
+    assert_eq!(seen, [(0, true)]);
+    match err {
+        Error::Decode {
+            codec: "Postcard",
+            key,
+            ..
+        } => assert_eq!(key, 2u64.to_be_bytes()),
+        other => panic!("{other:?}"),
+    }
+}

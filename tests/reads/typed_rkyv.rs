@@ -130,13 +130,21 @@ fn pinned_values_read_at_every_stage_and_the_copies_are_counted() {
 }
 
 #[test]
-fn a_cursor_entry_names_the_misalignment_and_a_scan_reads_through_it() {
+fn a_cursor_entry_names_the_misalignment_and_scans_and_multi_gets_read_through_it() {
     let (_dir, db) = open_db(&[]);
     let accounts: Accounts<'_> = Table::new(db.default_cf());
     for id in 0..64 {
         accounts.put(&id, &account(id)).unwrap();
     }
     db.default_cf().flush().unwrap();
+    let mut batch = Vec::new();
+    let keys: Vec<u64> = (0..64).rev().collect();
+    accounts
+        .multi_get(&keys, |i, a| {
+            batch.push(a.is_some_and(|a| matches(a, &account(keys[i]))))
+        })
+        .unwrap();
+    assert_eq!(batch, vec![true; 64], "a multi-get reads on the copies too");
     let scanned: Vec<bool> = accounts
         .scan(.., |id, a| matches(a, &account(id)))
         .unwrap()
