@@ -97,4 +97,4 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-${HOME:-$PWD}/.cache/pinrocks-targe
 # The features the tests, lints and docs build with: the default compressions plus these
 # (not the RocksDB build options, jemalloc, io-uring, lto, rtti and mt_static, each a new
 # RocksDB build: scripts/features.sh builds and tests them).
-export PINROCKS_TEST_FEATURES=serde,postcard,rkyv,fault-injection
+export PINROCKS_TEST_FEATURES=serde,postcard,rkyv,flatbuffers,fault-injection

@@ -26,12 +26,12 @@ cargo test --release --features "$PINROCKS_TEST_FEATURES"
 # rkyv's other format (a build-wide choice): the rkyv tests, every pinned value in place.
 cargo test --quiet --release --features "$PINROCKS_TEST_FEATURES,rkyv-unaligned" --test reads typed_rkyv
 # The examples a user would copy, run as they are.
-for example in typed_table typed_records hot_path scan migrate_from_rocksdb transaction_retry merge_counter \
+for example in typed_table typed_records flat_records hot_path scan migrate_from_rocksdb transaction_retry merge_counter \
     backup_restore shared_service; do
     cargo run --quiet --release --features "$PINROCKS_TEST_FEATURES" --example "$example" >/dev/null
 done
 cargo run --quiet --release --features "$PINROCKS_TEST_FEATURES" --example service_monitor -- 2 >/dev/null
-echo "examples: typed_table typed_records hot_path scan migrate_from_rocksdb transaction_retry merge_counter" \
+echo "examples: typed_table typed_records flat_records hot_path scan migrate_from_rocksdb transaction_retry merge_counter" \
     "backup_restore shared_service service_monitor ran"
 # The package as crates.io would get it: Cargo.toml's include list, built on its own in the
 # dev profile (the first run compiles RocksDB once more, unoptimized, about 17 minutes on

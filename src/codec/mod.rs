@@ -14,7 +14,8 @@
 //!
 //! Records with strings and lists are read in place too: `Postcard` (feature `postcard`)
 //! decodes a `Record`'s `&str` and `&[u8]` fields borrowing the pin, and `Rkyv` (feature
-//! `rkyv`) reads an archived value in place, validated. A decoded value
+//! `rkyv`) reads an archived value in place, validated, as `Flat` (feature `flatbuffers`)
+//! does a FlatBuffers table after its verifier. A decoded value
 //! lives as long as its read; [`Stored`] keeps the bytes with their codec instead, the
 //! typed value that outlives the read.
 //!
@@ -40,12 +41,16 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
+#[cfg(feature = "flatbuffers")]
+mod flat;
 #[cfg(feature = "postcard")]
 mod postcard;
 #[cfg(feature = "rkyv")]
 mod rkyv;
 mod stored;
 
+#[cfg(feature = "flatbuffers")]
+pub use self::flat::{Flat, FlatTable};
 #[cfg(feature = "postcard")]
 pub use self::postcard::{Postcard, Record};
 #[cfg(feature = "rkyv")]

@@ -19,6 +19,7 @@ mod timestamp_history;
 mod timestamp_model;
 mod timestamps;
 mod typed;
+mod typed_flat;
 mod typed_records;
 mod typed_rkyv;
 mod zero_copy;
