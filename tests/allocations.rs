@@ -1,8 +1,12 @@
 //! Heap allocations made on the Rust side per read, counted by a global allocator: zero
-//! for the buffer tier and the one-call pinned path, one (the `Vec`) for the Vec tier.
+//! for the buffer tier and the one-call pinned path, one (the `Vec`) for the Vec tier, none
+//! for records read in place through the record codecs.
 //! C++-side allocations are measured separately (see docs/allocations.md).
 
 mod common;
+#[cfg(feature = "flatbuffers")]
+#[path = "../examples/flat_records/order.rs"]
+mod order;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -157,6 +161,8 @@ fn rust_side_allocations_per_read() {
     blob_reads();
     entity_reads();
     timestamp_reads();
+    #[cfg(all(feature = "postcard", feature = "rkyv", feature = "flatbuffers"))]
+    record_reads();
 }
 
 /// Reads as of a timestamp: the pinned tier, the one that hands over the version's
@@ -349,4 +355,103 @@ fn batch_reads() {
         );
         assert_eq!(total, 4096 * keys.len() * (READS + 1));
     }
+}
+
+/// Records read through the record codecs, from an SST block: what the Rust side allocates
+/// per read. A postcard record's borrowed fields and an rkyv archive (read in place, or on
+/// the thread's reused aligned copy) and a FlatBuffers table (the verifier, then offsets)
+/// allocate nothing; a postcard `Vec` field is its one allocation. (Called from the test
+/// above.)
+#[cfg(all(feature = "postcard", feature = "rkyv", feature = "flatbuffers"))]
+fn record_reads() {
+    use order::{Order, OrderArgs};
+    use pinrocks::codec::{BigEndian, Flat, Postcard, Record, Rkyv};
+    use pinrocks::Table;
+
+    #[derive(serde::Serialize, serde::Deserialize)]
+    struct Borrowed<'a> {
+        id: u64,
+        name: &'a str,
+        tag: &'a [u8],
+        lines: Vec<u32>,
+    }
+    impl Record for Borrowed<'static> {
+        type Of<'a> = Borrowed<'a>;
+    }
+    #[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+    struct Account {
+        id: u64,
+        name: String,
+        lines: Vec<u32>,
+    }
+
+    let (_dir, db) = open_db(&["postcard", "rkyv", "flat"]);
+    let postcard: Table<BigEndian<u8>, Postcard<Borrowed<'static>>> =
+        Table::new(db.cf("postcard").unwrap());
+    let name = "x".repeat(300);
+    for (key, lines) in [(0u8, vec![]), (1, vec![7u32; 40])] {
+        let record = Borrowed {
+            id: 5,
+            name: &name,
+            tag: b"tag",
+            lines,
+        };
+        postcard.put(&key, &record).unwrap();
+    }
+    let archived: Table<BigEndian<u8>, Rkyv<Account>> = Table::new(db.cf("rkyv").unwrap());
+    for key in 0..8u8 {
+        let value = Account {
+            id: key.into(),
+            name: name.clone(),
+            lines: vec![9; 40],
+        };
+        archived.put(&key, &value).unwrap();
+    }
+    let flat: Table<BigEndian<u8>, Flat<Order<'static>>> = Table::new(db.cf("flat").unwrap());
+    let mut builder = flatbuffers::FlatBufferBuilder::new();
+    let customer = builder.create_string(&name);
+    let order = Order::create(
+        &mut builder,
+        &OrderArgs {
+            id: 3,
+            customer: Some(customer),
+            ..Default::default()
+        },
+    );
+    builder.finish(order, None);
+    flat.put(&0, builder.finished_data()).unwrap();
+    for family in ["postcard", "rkyv", "flat"] {
+        db.cf(family).unwrap().flush().unwrap();
+    }
+
+    let mut seen = 0usize;
+    let no_vec = count(|| {
+        seen += postcard
+            .get(&0, |r| r.name.len() + r.tag.len())
+            .unwrap()
+            .unwrap()
+    });
+    let one_vec = count(|| seen += postcard.get(&1, |r| r.lines.len()).unwrap().unwrap());
+    let before = pinrocks::codec::realigned_copies();
+    let rkyv_reads = count(|| {
+        for key in 0..8u8 {
+            seen += archived
+                .get(&key, |a| a.name.len() + a.lines.len())
+                .unwrap()
+                .unwrap();
+        }
+    });
+    let copied = pinrocks::codec::realigned_copies() - before;
+    let flat_reads = count(|| {
+        seen += flat
+            .get(&0, |o| o.customer().unwrap().len())
+            .unwrap()
+            .unwrap()
+    });
+    assert_eq!(
+        (no_vec, one_vec, rkyv_reads, flat_reads),
+        (0, READS, 0, 0),
+        "postcard borrowed, postcard with a Vec, rkyv ({copied} aligned copies), flatbuffers"
+    );
+    assert_eq!(seen, (303 + 40 + 8 * 340 + 300) * (READS + 1));
 }

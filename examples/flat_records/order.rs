@@ -11,7 +11,7 @@
 #[path = "order_generated.rs"]
 mod order_generated;
 
-pub use order_generated::pinrocks_example::{Line, LineArgs, Order, OrderArgs, OrderT};
+pub use order_generated::pinrocks_example::*;
 use pinrocks::codec::FlatTable;
 
 /// `Order<'static>` names flatc's table at every lifetime for the codec.

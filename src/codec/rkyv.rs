@@ -109,6 +109,7 @@ where
     T: Archive + for<'a> Serialize<HighSerializer<Vec<u8>, ArenaHandle<'a>, rancor::Error>>,
     T::Archived: 'static
         + for<'a> CheckBytes<HighValidator<'a, rancor::Error>>
+        + for<'a> CheckBytes<HighValidator<'a, rancor::Failure>>
         + Deserialize<T, HighDeserializer<rancor::Error>>,
 {
     type Item<'i> = T;
@@ -128,22 +129,38 @@ where
     }
 
     fn decode(bytes: &[u8]) -> Result<&T::Archived, DecodeError> {
-        access::<T>(bytes)
+        if let Some(archived) = in_place::<T>(bytes) {
+            return Ok(archived);
+        }
+        if aligned(bytes) {
+            return Err(why_not::<T>(bytes));
+        }
+        // The copy is made on this error path only, to tell a misaligned archive apart.
+        with_aligned_copy(bytes, |copy| match in_place::<T>(copy) {
+            Some(_) => Err(DecodeError::Alignment {
+                align: ARCHIVE_ALIGN,
+                address: bytes.as_ptr() as usize,
+            }),
+            None => Err(why_not::<T>(copy)),
+        })
     }
 
     fn with_decoded<R>(
         bytes: &[u8],
         f: impl for<'d> FnOnce(&'d T::Archived) -> R,
     ) -> Result<R, DecodeError> {
-        match validated::<T>(bytes) {
-            Ok(archived) => Ok(f(archived)),
-            // Misaligned, or not an archive: the copy's verdict is the value's.
-            Err(_) if !aligned(bytes) => {
-                REALIGNED.fetch_add(1, Ordering::Relaxed);
-                with_aligned_copy(bytes, |copy| validated::<T>(copy).map(f))
-            }
-            Err(e) => Err(e),
+        if let Some(archived) = in_place::<T>(bytes) {
+            return Ok(f(archived));
         }
+        if aligned(bytes) {
+            return Err(why_not::<T>(bytes));
+        }
+        // Misaligned, or not an archive: the copy's verdict is the value's.
+        REALIGNED.fetch_add(1, Ordering::Relaxed);
+        with_aligned_copy(bytes, |copy| match in_place::<T>(copy) {
+            Some(archived) => Ok(f(archived)),
+            None => Err(why_not::<T>(copy)),
+        })
     }
 
     fn decode_owned(bytes: &[u8]) -> Result<T, DecodeError> {
@@ -155,7 +172,7 @@ where
     }
 
     fn stored_bytes(bytes: Bytes) -> Bytes {
-        if aligned(&bytes) || validated::<T>(&bytes).is_ok() {
+        if aligned(&bytes) || in_place::<T>(&bytes).is_some() {
             return bytes;
         }
         REALIGNED.fetch_add(1, Ordering::Relaxed);
@@ -170,33 +187,28 @@ fn aligned(bytes: &[u8]) -> bool {
     (bytes.as_ptr() as usize).is_multiple_of(ARCHIVE_ALIGN)
 }
 
-/// The archived root in `bytes`, validated where the bytes lie.
-fn validated<T>(bytes: &[u8]) -> Result<&T::Archived, DecodeError>
+/// The archived root in `bytes`, validated where they lie; `None` if it does not validate
+/// there. bytecheck's zero-sized `Failure` says so without allocating, so the common miss
+/// (a misaligned pin) costs no allocation.
+fn in_place<T>(bytes: &[u8]) -> Option<&T::Archived>
 where
     T: Archive,
-    T::Archived: for<'a> CheckBytes<HighValidator<'a, rancor::Error>>,
+    T::Archived: for<'a> CheckBytes<HighValidator<'a, rancor::Failure>>,
 {
-    ::rkyv::access::<T::Archived, rancor::Error>(bytes)
-        .map_err(|e| DecodeError::Other(e.to_string()))
+    ::rkyv::access::<T::Archived, rancor::Failure>(bytes).ok()
 }
 
-/// [`validated`], with a misaligned archive that would validate on an aligned copy told
-/// apart as [`DecodeError::Alignment`] (the copy is made on that error path only).
-fn access<T>(bytes: &[u8]) -> Result<&T::Archived, DecodeError>
+/// Why `bytes` do not validate, in bytecheck's words (an error path: the message
+/// allocates).
+fn why_not<T>(bytes: &[u8]) -> DecodeError
 where
     T: Archive,
     T::Archived: for<'a> CheckBytes<HighValidator<'a, rancor::Error>>,
 {
-    validated::<T>(bytes).map_err(|e| {
-        if !aligned(bytes) && with_aligned_copy(bytes, |copy| validated::<T>(copy).is_ok()) {
-            DecodeError::Alignment {
-                align: ARCHIVE_ALIGN,
-                address: bytes.as_ptr() as usize,
-            }
-        } else {
-            e
-        }
-    })
+    match ::rkyv::access::<T::Archived, rancor::Error>(bytes) {
+        Err(e) => DecodeError::Other(e.to_string()),
+        Ok(_) => DecodeError::Other("the archive validated only when looked at twice".into()),
+    }
 }
 
 fn deserialize<T>(archived: &T::Archived) -> Result<T, DecodeError>
