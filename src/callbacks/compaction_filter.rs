@@ -217,10 +217,12 @@ impl CompactionFilterFactory {
         V::Owned: Borrow<V::Item<'static>>,
     {
         CompactionFilterFactory::from_fn(name, move |_level, key, value, out| {
-            let (Ok(key), Ok(value)) = (K::decode(key), V::decode(value)) else {
+            // The value through `with_decoded`, as every typed read takes it.
+            let decided = V::with_decoded(value, |value| K::decode(key).map(|key| f(key, value)));
+            let Ok(Ok(decided)) = decided else {
                 return Decision::Keep;
             };
-            match f(key, value) {
+            match decided {
                 TypedDecision::Keep => Decision::Keep,
                 TypedDecision::Remove => Decision::Remove,
                 TypedDecision::Change(new) => {

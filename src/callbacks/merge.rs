@@ -398,9 +398,11 @@ impl MergeOperator {
                     .next()
                     .ok_or_else(|| MergeError::new("no operands"))?,
             };
-            let mut acc = C::to_owned(C::decode(start)?);
+            // Through `with_decoded`: a codec that reads on its own copy (rkyv's aligned
+            // format, a misaligned operand) folds as any other.
+            let mut acc = C::with_decoded(start, C::to_owned)?;
             for operand in operands {
-                acc = f(acc, C::decode(operand)?);
+                acc = C::with_decoded(operand, |operand| f(acc, operand))?;
             }
             C::with_encoded(acc.borrow(), |bytes| out.set(bytes)).map_err(MergeError::new)?
         })

@@ -19,10 +19,13 @@
 //! lives as long as its read; [`Stored`] keeps the bytes with their codec instead, the
 //! typed value that outlives the read.
 //!
-//! Decoding never panics and never reads unaligned memory unsoundly: pinned bytes have
-//! any alignment, so every codec reads them as bytes (`from_be_bytes`, zerocopy's
-//! `Unaligned` types). A wrong length, invalid UTF-8 and the like are a [`DecodeError`],
-//! which [`Table`](crate::Table) reports with the key and the codec's name.
+//! Decoding never panics on bad bytes and never reads unaligned memory unsoundly: pinned
+//! bytes have any alignment, so the codecs read them as bytes (`from_be_bytes`, zerocopy's
+//! `Unaligned` types, FlatBuffers' and postcard's readers) or check each pointer's
+//! alignment before they follow it (rkyv's validation). A wrong length, invalid UTF-8 and
+//! the like are a [`DecodeError`], which [`Table`](crate::Table) reports with the key and
+//! the codec's name. (The owned forms that encode again, and [`Stored::get`], say in their
+//! docs where they can panic.)
 //!
 //! ```
 //! use pinrocks::codec::{BigEndian, Codec, Utf8, F64};
@@ -151,7 +154,7 @@ pub trait Codec {
 
 /// Runs `f` with this thread's encoding buffer, empty, and keeps the buffer for the next
 /// encode, whatever `f` returns: codecs with no fixed size allocate once per thread, not
-/// per write. The buffer is taken out rather than borrowed, so a nested encode (a
+/// per write (a buffer over 1 MiB is freed after its write rather than kept). The buffer is taken out rather than borrowed, so a nested encode (a
 /// `Serialize` impl that writes to the database) gets one of its own instead of a
 /// `RefCell` panic.
 #[cfg_attr(
@@ -163,10 +166,15 @@ fn with_thread_buffer<R>(f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
     thread_local! {
         static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     }
-    let mut buf = BUFFER.with(|b| std::mem::take(&mut *b.borrow_mut()));
+    // `try_with`: an encode from another thread-local's destructor gets a buffer of its own.
+    let mut buf = BUFFER
+        .try_with(|b| std::mem::take(&mut *b.borrow_mut()))
+        .unwrap_or_default();
     buf.clear();
     let result = f(&mut buf);
-    BUFFER.with(|b| *b.borrow_mut() = buf);
+    if buf.capacity() <= 1 << 20 {
+        let _ = BUFFER.try_with(|b| *b.borrow_mut() = buf);
+    }
     result
 }
 

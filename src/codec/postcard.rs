@@ -45,6 +45,11 @@ pub trait Record: 'static {
 /// beside the Rust type. bincode 1 is unmaintained, and bincode 2 reads serde types
 /// through a compatibility layer with its own configuration to agree on.
 ///
+/// postcard sets no limit on nesting: a recursive record type (one that holds a `Box` of
+/// itself) read from hostile bytes recurses as deep as the bytes say and can overflow the
+/// stack. Keep recursive records to bytes you wrote, or use a codec that bounds depth
+/// (`Rkyv`, `Flat`).
+///
 /// The whole value must be one record: bytes left after it are a decode error (a value
 /// written by another codec, or truncated and appended to, is not read as a shorter one).
 /// The owned form ([`Codec::Owned`]) is a [`Stored`] record: its bytes, read again on
@@ -154,9 +159,9 @@ impl<T: Record> Codec for Postcard<T> {
     /// Encodes the record again (its stored bytes are not at hand here).
     ///
     /// # Panics
-    /// If the record cannot be encoded: a `Serialize` impl postcard cannot write (a
-    /// sequence of unknown length), which a value read by this codec does not have unless
-    /// its `Serialize` and `Deserialize` disagree.
+    /// If the record cannot be encoded (a `Serialize` impl postcard cannot write: a
+    /// sequence of unknown length), or its encoding does not decode: neither happens unless
+    /// the record's `Serialize` and `Deserialize` disagree.
     fn to_owned(decoded: T::Of<'_>) -> Stored<Self> {
         let bytes = postcard::to_extend(&decoded, Vec::new())
             .expect("a record read by postcard writes back");

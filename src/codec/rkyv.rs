@@ -12,6 +12,9 @@ use ::rkyv::bytecheck::CheckBytes;
 use ::rkyv::rancor;
 use ::rkyv::ser::allocator::ArenaHandle;
 use ::rkyv::util::AlignedVec;
+use ::rkyv::validation::archive::ArchiveValidator;
+use ::rkyv::validation::shared::SharedValidator;
+use ::rkyv::validation::Validator;
 use ::rkyv::{Archive, Deserialize, Serialize};
 use bytes::Bytes;
 
@@ -22,8 +25,10 @@ const ARCHIVE_ALIGN: usize = 16;
 
 static REALIGNED: AtomicU64 = AtomicU64::new(0);
 
-/// How many rkyv reads in this process copied a misaligned pinned value into an aligned
-/// buffer (reads through closures and [`Stored`](crate::codec::Stored) values; always 0 with `rkyv-unaligned`).
+/// How many copies rkyv reads in this process made of misaligned values to read them on an
+/// aligned buffer (reads through closures, and [`Stored`](crate::codec::Stored) values; a
+/// value the copy then finds not to be an archive counts too). With `rkyv-unaligned`, only
+/// such invalid values are copied.
 pub fn realigned_copies() -> u64 {
     REALIGNED.load(Ordering::Relaxed)
 }
@@ -56,7 +61,12 @@ pub fn realigned_copies() -> u64 {
 /// archived primitives have alignment 1, every pinned value reads in place and nothing is
 /// copied. It is a format decision for the whole build (every crate's rkyv in it writes
 /// and reads that format; rkyv refuses a build that also asks for `aligned`), and bytes
-/// written in one format do not read in the other.
+/// written in one format do not read in the other. rkyv's `big_endian` and
+/// `pointer_width_*` features change the format the same way, for every crate in the build
+/// that turns them on; validation makes bytes of another format an error, not a misread.
+///
+/// Validation follows pointers at most 64 deep (a recursive type's hostile bytes cannot
+/// recurse until the stack overflows); a deeper archive is a decode error.
 ///
 /// ```
 /// use pinrocks::codec::{BigEndian, Rkyv};
@@ -195,7 +205,27 @@ where
     T: Archive,
     T::Archived: for<'a> CheckBytes<HighValidator<'a, rancor::Failure>>,
 {
-    ::rkyv::access::<T::Archived, rancor::Failure>(bytes).ok()
+    validate::<T, rancor::Failure>(bytes).ok()
+}
+
+/// How deep validation follows pointers (a `Box` in a `Box`, a `Vec` of `Vec`s) before it
+/// calls an archive invalid: a recursive type's hostile bytes could otherwise recurse until
+/// the stack overflows, which aborts the process. FlatBuffers' verifier stops at 64 too.
+const MAX_DEPTH: usize = 64;
+
+/// bytecheck's validation of the root in `bytes`, at most [`MAX_DEPTH`] pointers deep.
+fn validate<T, E>(bytes: &[u8]) -> Result<&T::Archived, E>
+where
+    T: Archive,
+    T::Archived: for<'a> CheckBytes<HighValidator<'a, E>>,
+    E: rancor::Source,
+{
+    let depth = std::num::NonZeroUsize::new(MAX_DEPTH);
+    let mut context = Validator::new(
+        ArchiveValidator::with_max_depth(bytes, depth),
+        SharedValidator::new(),
+    );
+    ::rkyv::api::access_with_context::<T::Archived, _, E>(bytes, &mut context)
 }
 
 /// Why `bytes` do not validate, in bytecheck's words (an error path: the message
@@ -205,7 +235,7 @@ where
     T: Archive,
     T::Archived: for<'a> CheckBytes<HighValidator<'a, rancor::Error>>,
 {
-    match ::rkyv::access::<T::Archived, rancor::Error>(bytes) {
+    match validate::<T, rancor::Error>(bytes) {
         Err(e) => DecodeError::Other(e.to_string()),
         Ok(_) => DecodeError::Other("the archive validated only when looked at twice".into()),
     }
@@ -219,16 +249,24 @@ where
     ::rkyv::deserialize::<T, rancor::Error>(archived).map_err(|e| DecodeError::Other(e.to_string()))
 }
 
+/// The largest buffer a thread keeps between reads (a larger one is freed after its read).
+const KEPT_CAPACITY: usize = 1 << 20;
+
 /// Runs `f` over a copy of `bytes` in this thread's aligned buffer, taken out while `f`
 /// runs (a read inside `f` gets one of its own) and kept for the next copy.
 fn with_aligned_copy<R>(bytes: &[u8], f: impl FnOnce(&[u8]) -> R) -> R {
     thread_local! {
         static ALIGNED: RefCell<AlignedVec<ARCHIVE_ALIGN>> = RefCell::new(AlignedVec::new());
     }
-    let mut copy = ALIGNED.with(|b| std::mem::take(&mut *b.borrow_mut()));
+    // `try_with`: a read from another thread-local's destructor gets a buffer of its own.
+    let mut copy = ALIGNED
+        .try_with(|b| std::mem::take(&mut *b.borrow_mut()))
+        .unwrap_or_default();
     copy.clear();
     copy.extend_from_slice(bytes);
     let result = f(&copy);
-    ALIGNED.with(|b| *b.borrow_mut() = copy);
+    if copy.capacity() <= KEPT_CAPACITY {
+        let _ = ALIGNED.try_with(|b| *b.borrow_mut() = copy);
+    }
     result
 }

@@ -98,7 +98,9 @@ impl<'a, K: Codec, V: Codec, S: ReadSource> TypedReader<'a, K, V, S> {
     /// The value at `key` as a [`Stored`] value: the pinned bytes themselves (the
     /// [`get_bytes`](Reader::get_bytes) tier, no copy), checked to decode, read in place on
     /// each [`Stored::get`]. It keeps its pin, and what the pin needs, alive, and it
-    /// crosses threads: a typed value that outlives the read without a copy.
+    /// crosses threads: a typed value that outlives the read without a copy (but for rkyv's
+    /// aligned format, where a misaligned value is copied once to an aligned buffer, which
+    /// the `Stored` holds instead of the pin).
     pub fn get_stored(&self, key: &K::Item<'_>) -> Result<Option<Stored<V>>> {
         encode::<K, _>(key, |k| {
             let stored = |bytes| Stored::new(bytes).map_err(|e| decode_error::<V>(k, e));

@@ -260,3 +260,59 @@ fn archives_written_by_plain_rkyv_into_the_rocksdb_crate_read_back_and_back() {
     let back = rkyv::from_bytes::<Account, rkyv::rancor::Error>(&aligned).unwrap();
     assert_eq!(back, account(6));
 }
+
+#[test]
+fn a_fold_merge_and_a_typed_filter_read_archives_wherever_they_are_pinned() {
+    use pinrocks::callbacks::{CompactionFilterFactory, MergeOperator, TypedDecision};
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = pinrocks::Options::new();
+    options.create_if_missing(true);
+    options.merge_operator(&MergeOperator::fold::<Rkyv<u64>>("sum", |sum, x| {
+        sum + x.to_native()
+    }));
+    let odd = CompactionFilterFactory::typed::<BigEndian<u64>, Rkyv<Account>>("odd", |id, a| {
+        if id % 2 == 1 && a.id == id {
+            TypedDecision::Remove
+        } else {
+            TypedDecision::Keep
+        }
+    });
+    options.compaction_filter(&odd);
+    let db = pinrocks::Db::open(&options, dir.path()).unwrap();
+    let sums: Table<'_, BigEndian<u64>, Rkyv<u64>> = Table::new(db.default_cf());
+    let accounts: Accounts<'_> = Table::new(db.default_cf());
+    // Sums under keys 1000.., each operand in a file of its own, read from SST blocks.
+    for round in 1..=4u64 {
+        for key in 1000..1008u64 {
+            sums.merge(&key, &(round * key)).unwrap();
+        }
+        db.flush().unwrap();
+    }
+    for key in 1000..1008u64 {
+        assert_eq!(
+            sums.get(&key, |s| s.to_native()).unwrap(),
+            Some(10 * key),
+            "{key}"
+        );
+    }
+    for id in 0..16 {
+        accounts.put(&id, &account(id)).unwrap();
+    }
+    db.flush().unwrap();
+    db.compact_range(None, None).unwrap();
+    let left: Vec<u64> = accounts
+        .scan(..&100, |id, _| id)
+        .unwrap()
+        .collect::<pinrocks::Result<_>>()
+        .unwrap();
+    assert_eq!(
+        left,
+        (0..16).step_by(2).collect::<Vec<u64>>(),
+        "odd ids filtered"
+    );
+    for key in 1000..1008u64 {
+        let sum = sums.get(&key, |s| s.to_native()).unwrap();
+        assert_eq!(sum, Some(10 * key), "{key} after the compaction's merge");
+    }
+}
