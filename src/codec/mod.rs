@@ -15,9 +15,9 @@
 //! Records with strings and lists are read in place too: `Postcard` (feature `postcard`)
 //! decodes a `Record`'s `&str` and `&[u8]` fields borrowing the pin, and `Rkyv` (feature
 //! `rkyv`) reads an archived value in place, validated, as `Flat` (feature `flatbuffers`)
-//! does a FlatBuffers table after its verifier. A decoded value
-//! lives as long as its read; [`Stored`] keeps the bytes with their codec instead, the
-//! typed value that outlives the read.
+//! does a FlatBuffers table after its verifier. A decoded value lives as long as its read;
+//! [`Stored`] keeps the bytes with their codec instead, the typed value that outlives the
+//! read.
 //!
 //! Decoding never panics on bad bytes and never reads unaligned memory unsoundly: pinned
 //! bytes have any alignment, so the codecs read them as bytes (`from_be_bytes`, zerocopy's
@@ -152,11 +152,19 @@ pub trait Codec {
     }
 }
 
+/// The largest buffer a thread keeps between encodes or reads (a larger one is freed after
+/// its use rather than kept).
+#[cfg_attr(
+    not(any(feature = "serde", feature = "postcard", feature = "rkyv")),
+    allow(dead_code)
+)]
+const KEPT_CAPACITY: usize = 1 << 20;
+
 /// Runs `f` with this thread's encoding buffer, empty, and keeps the buffer for the next
-/// encode, whatever `f` returns: codecs with no fixed size allocate once per thread, not
-/// per write (a buffer over 1 MiB is freed after its write rather than kept). The buffer is taken out rather than borrowed, so a nested encode (a
-/// `Serialize` impl that writes to the database) gets one of its own instead of a
-/// `RefCell` panic.
+/// encode, whatever `f` returns (up to [`KEPT_CAPACITY`]): codecs with no fixed size
+/// allocate once per thread, not per write. The buffer is taken out rather than borrowed,
+/// so a nested encode (a `Serialize` impl that writes to the database) gets one of its own
+/// instead of a `RefCell` panic.
 #[cfg_attr(
     not(any(feature = "serde", feature = "postcard", feature = "rkyv")),
     allow(dead_code)
@@ -172,7 +180,7 @@ fn with_thread_buffer<R>(f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
         .unwrap_or_default();
     buf.clear();
     let result = f(&mut buf);
-    if buf.capacity() <= 1 << 20 {
+    if buf.capacity() <= KEPT_CAPACITY {
         let _ = BUFFER.try_with(|b| *b.borrow_mut() = buf);
     }
     result

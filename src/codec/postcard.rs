@@ -151,7 +151,7 @@ impl<T: Record> Codec for Postcard<T> {
         }
     }
 
-    /// Copies the stored bytes (one allocation), checked once more by [`Stored::new`].
+    /// Copies the stored bytes (one allocation), checked to decode by [`Stored::new`].
     fn decode_owned(bytes: &[u8]) -> Result<Stored<Self>, DecodeError> {
         Stored::new(Bytes::copy_from_slice(bytes))
     }

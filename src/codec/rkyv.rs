@@ -18,7 +18,7 @@ use ::rkyv::validation::Validator;
 use ::rkyv::{Archive, Deserialize, Serialize};
 use bytes::Bytes;
 
-use crate::codec::{with_thread_buffer, Codec, DecodeError, EncodeError};
+use crate::codec::{with_thread_buffer, Codec, DecodeError, EncodeError, KEPT_CAPACITY};
 
 /// The alignment rkyv's own serializer gives a whole archive (its `AlignedVec`'s).
 const ARCHIVE_ALIGN: usize = 16;
@@ -142,16 +142,11 @@ where
         if let Some(archived) = in_place::<T>(bytes) {
             return Ok(archived);
         }
-        if aligned(bytes) {
-            return Err(why_not::<T>(bytes));
-        }
         // The copy is made on this error path only, to tell a misaligned archive apart.
-        with_aligned_copy(bytes, |copy| match in_place::<T>(copy) {
-            Some(_) => Err(DecodeError::Alignment {
-                align: ARCHIVE_ALIGN,
-                address: bytes.as_ptr() as usize,
-            }),
-            None => Err(why_not::<T>(copy)),
+        on_aligned_copy::<T, ()>(bytes, |_| ())?;
+        Err(DecodeError::Alignment {
+            align: ARCHIVE_ALIGN,
+            address: bytes.as_ptr() as usize,
         })
     }
 
@@ -162,15 +157,10 @@ where
         if let Some(archived) = in_place::<T>(bytes) {
             return Ok(f(archived));
         }
-        if aligned(bytes) {
-            return Err(why_not::<T>(bytes));
+        if !aligned(bytes) {
+            REALIGNED.fetch_add(1, Ordering::Relaxed);
         }
-        // Misaligned, or not an archive: the copy's verdict is the value's.
-        REALIGNED.fetch_add(1, Ordering::Relaxed);
-        with_aligned_copy(bytes, |copy| match in_place::<T>(copy) {
-            Some(archived) => Ok(f(archived)),
-            None => Err(why_not::<T>(copy)),
-        })
+        on_aligned_copy::<T, R>(bytes, f)
     }
 
     fn decode_owned(bytes: &[u8]) -> Result<T, DecodeError> {
@@ -190,6 +180,27 @@ where
         copy.extend_from_slice(&bytes);
         Bytes::from_owner(copy)
     }
+}
+
+/// For bytes that did not validate where they lie: `f` over the archive on an aligned copy
+/// of them, if they are misaligned and the copy validates; otherwise why they are not an
+/// archive (in the copy's words, so a misalignment is not the reason given).
+fn on_aligned_copy<T, R>(
+    bytes: &[u8],
+    f: impl for<'d> FnOnce(&'d T::Archived) -> R,
+) -> Result<R, DecodeError>
+where
+    T: Archive,
+    T::Archived: for<'a> CheckBytes<HighValidator<'a, rancor::Error>>
+        + for<'a> CheckBytes<HighValidator<'a, rancor::Failure>>,
+{
+    if aligned(bytes) {
+        return Err(why_not::<T>(bytes));
+    }
+    with_aligned_copy(bytes, |copy| match in_place::<T>(copy) {
+        Some(archived) => Ok(f(archived)),
+        None => Err(why_not::<T>(copy)),
+    })
 }
 
 /// Whether `bytes` start where rkyv's serializer starts an archive.
@@ -248,9 +259,6 @@ where
 {
     ::rkyv::deserialize::<T, rancor::Error>(archived).map_err(|e| DecodeError::Other(e.to_string()))
 }
-
-/// The largest buffer a thread keeps between reads (a larger one is freed after its read).
-const KEPT_CAPACITY: usize = 1 << 20;
 
 /// Runs `f` over a copy of `bytes` in this thread's aligned buffer, taken out while `f`
 /// runs (a read inside `f` gets one of its own) and kept for the next copy.
