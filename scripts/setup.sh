@@ -87,7 +87,8 @@ clang libclang-dev; elsewhere install libclang and set LIBCLANG_PATH to its dire
 # Builds the sweep's one binary (timing, per-read counts, report: benches/sweep/) and prints
 # its path.
 sweep_binary() {
-    cargo bench --bench sweep --no-run --message-format=json 2>/dev/null |
+    cargo bench --bench sweep --no-run --features "$PINROCKS_SWEEP_FEATURES" \
+        --message-format=json 2>/dev/null |
         sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -1
 }
 
@@ -98,3 +99,5 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-${HOME:-$PWD}/.cache/pinrocks-targe
 # (not the RocksDB build options, jemalloc, io-uring, lto, rtti and mt_static, each a new
 # RocksDB build: scripts/features.sh builds and tests them).
 export PINROCKS_TEST_FEATURES=serde,postcard,rkyv,flatbuffers,fault-injection
+# The sweep's: the record codecs its typed section reads through (`sweep typed`).
+export PINROCKS_SWEEP_FEATURES=serde,postcard,rkyv,flatbuffers

@@ -5,7 +5,8 @@
 # every-byte consumers); times scans (`sweep scans`), batches (`sweep batches`), large
 # memtable values pinned in place (`sweep memtable`), reads against database size (`sweep
 # scale`, plot scale.svg), reads of merged keys, in transactions
-# and of values in blob files (`sweep blobs`); counts instructions and allocations per read
+# and of values in blob files (`sweep blobs`), typed reads of records through every codec
+# (`sweep typed`, plot typed.svg); counts instructions and allocations per read
 # under valgrind, and writes the report ($CARGO_TARGET_DIR/pinrocks-sweep/report.md) and three
 # log-log plots (sweep.svg, ratio.svg, scale.svg) beside it. 8 min 45 s on the 2-core EPYC VM
 # once RocksDB is built (4.5 min timing, 3.7 min valgrind counts). (`cargo bench --bench sweep`
@@ -55,6 +56,7 @@ if [ "$quick" = 1 ]; then
     "$bin" txn --quick >"$out/txn.md"
     "$bin" blobs --quick >"$out/blobs.md"
     "$bin" watched --quick >"$out/watched.md"
+    "$bin" typed "$out" --quick >/dev/null
 else
     # Timing has the machine to itself; then the deterministic counts (no clock) run one
     # per core. Each part's duration goes to stderr: where to trim when the sweep grows.
@@ -69,6 +71,7 @@ else
     "$bin" txn >"$out/txn.md"
     "$bin" blobs >"$out/blobs.md"
     "$bin" watched >"$out/watched.md"
+    "$bin" typed "$out" >/dev/null
     echo "sweep: timing took ${SECONDS} s" >&2
     SECONDS=0
     # Each count script runs its valgrind runs one per core; a run gives both counts, kept
@@ -98,6 +101,12 @@ else
         python3 scripts/counts-beside.py "$previous" "$out/instructions-now.md" >"$out/instructions.md"
     fi
     scripts/count-merge-reads.sh >"$out/merge-allocations.md"
+    # Typed reads of records, one run per format, consumer and size, beside the pinned read
+    # of plain values of those sizes (what every typed read adds to): both tables.
+    typed_sizes="64 512 4096 65536"
+    typed_paths="pinned $("$bin" typed-paths)"
+    scripts/count-per-read.sh allocations "$typed_sizes" "$typed_paths" >"$out/typed-allocations.md"
+    scripts/count-per-read.sh instructions "$typed_sizes" "$typed_paths" >"$out/typed-instructions.md"
     echo "sweep: valgrind counts took ${SECONDS} s" >&2
     # With PINROCKS_LIBCXX=1, the libc++ build's counts beside the default build's (the
     # first run compiles RocksDB with clang, about 15 minutes more).

@@ -49,6 +49,16 @@ fn sections_take_their_arguments_and_the_settings_anywhere() {
         panic!("not per-read")
     };
     assert_eq!((name.as_str(), size, reads), ("pinned", 4096, 1000));
+
+    let cli = parse(&["typed", "records", "--quick"]).unwrap();
+    let Some(Command::Typed { out, quick }) = cli.command else {
+        panic!("not typed")
+    };
+    assert_eq!((out.to_str(), quick), (Some("records"), true));
+    assert!(matches!(
+        parse(&["typed-paths"]).unwrap().command,
+        Some(Command::TypedPaths)
+    ));
 }
 
 /// The error clap gives for `args`.

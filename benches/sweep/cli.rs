@@ -106,6 +106,16 @@ pub enum Command {
     Blobs(Quick),
     /// What an event listener and the info log cost
     Watched(Quick),
+    /// Typed reads of one record shape (64 B to 64 KiB) through each codec (JSON, postcard,
+    /// rkyv, FlatBuffers, a fixed layout), one field and every field, beside the pinned
+    /// read; writes OUT/typed.md and OUT/typed.svg (needs the record codecs' features)
+    Typed {
+        /// The directory for typed.md and typed.svg
+        out: PathBuf,
+        /// Two sizes briefly: proves the harness works
+        #[arg(long)]
+        quick: bool,
+    },
     /// Flush and cold-read speed under this build's CRC32c
     Crc,
     /// The report (markdown) and plots (SVG) from `run`'s samples and the other sections'
@@ -143,6 +153,8 @@ pub enum Command {
     Paths,
     /// The blob-file read paths `per-read` knows, one a line
     BlobPaths,
+    /// The typed read paths of records `per-read` knows, one a line
+    TypedPaths,
 }
 
 /// A section's one flag.

@@ -5,9 +5,9 @@
 //!
 //! One binary, the whole harness (`cargo bench --bench sweep` builds it): its command line
 //! is `cli.rs` (`sweep --help`), one subcommand per section (`run`, `scans`, `batches`,
-//! `memtable`, `scale`, `merge`, `txn`, `blobs`, `watched`, `crc`; each in its own file),
+//! `memtable`, `scale`, `merge`, `txn`, `blobs`, `watched`, `typed`, `crc`; each in its own file),
 //! `report` (`report.rs`, `plot.rs`), and the helpers of the valgrind counts (`per-read`,
-//! `merge-per-read`, `tiers`, `paths`, `blob-paths`). Under `cargo bench` (which passes
+//! `merge-per-read`, `tiers`, `paths`, `blob-paths`, `typed-paths`). Under `cargo bench` (which passes
 //! `--bench`) it is criterion's run over the block cache and memtable cells
 //! (`PINROCKS_QUICK=1`: every cell briefly). Your own options, sizes and regimes: flags or
 //! their environment variables (`cli.rs`, `config.rs`).
@@ -25,6 +25,13 @@ mod paired;
 mod per_read;
 mod plot;
 mod progress;
+#[cfg(all(
+    feature = "serde",
+    feature = "postcard",
+    feature = "rkyv",
+    feature = "flatbuffers"
+))]
+mod records;
 mod report;
 mod run;
 mod scale;
@@ -32,6 +39,14 @@ mod scale_build;
 mod scans;
 mod tiers;
 mod txn;
+#[cfg(all(
+    feature = "serde",
+    feature = "postcard",
+    feature = "rkyv",
+    feature = "flatbuffers"
+))]
+mod typed;
+mod typed_paths;
 mod watched;
 
 use std::hint::black_box;
@@ -151,6 +166,7 @@ fn main() {
         Command::Txn(q) => txn::main(q.quick),
         Command::Blobs(q) => blobs::main(q.quick),
         Command::Watched(q) => watched::main(q.quick),
+        Command::Typed { out, quick } => typed_paths::section(&out, quick),
         Command::Crc => crc::main(),
         Command::Report {
             samples,
@@ -166,6 +182,9 @@ fn main() {
         Command::Tiers => TIER_NAMES.iter().for_each(|name| println!("{name}")),
         Command::Paths => per_read::PATHS.iter().for_each(|name| println!("{name}")),
         Command::BlobPaths => per_read::BLOB_PATHS
+            .iter()
+            .for_each(|name| println!("{name}")),
+        Command::TypedPaths => typed_paths::PATHS
             .iter()
             .for_each(|name| println!("{name}")),
     }

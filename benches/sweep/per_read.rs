@@ -15,7 +15,8 @@
 //! `Transaction::get_pinned`); and reads through an indexed batch: `batch_pinned` (a
 //! database value read through a batch holding one other entry, so RocksDB looks in the
 //! batch first) and `batch_own_pinned` (the batch's own entries, read from it alone); and
-//! reads of values in blob files ([`BLOB_PATHS`]).
+//! reads of values in blob files ([`BLOB_PATHS`]); and typed reads of records
+//! (`typed_<format>_<id|every>`, `typed.rs`).
 //!
 //! `sweep per-read <tier or path> <value size> <reads>` (the bench binary; see main.rs)
 
@@ -58,6 +59,11 @@ pub fn main(name: &str, size: usize, reads: usize) {
     // Few keys, so that populating under valgrind stays quick; the differencing removes
     // its cost anyway.
     let count = 16;
+    if name.starts_with("typed_") {
+        // Records, not the sweep's values: `typed.rs` reads and checks them.
+        crate::typed_paths::per_read(name, size, reads);
+        return;
+    }
     let keys = tiers::random_keys(count);
     let total: u64 = if BLOB_PATHS.contains(&name) {
         let cached = name.contains("cached");

@@ -356,6 +356,18 @@ pub fn main(samples_dir: &Path, out_dir: &Path, machine: &str) {
             "With an event listener and the info log in Rust, against neither: ns per operation and paired ratios",
         ),
         (
+            "typed.md",
+            "Typed reads of records: each format, one field and every field, beside the pinned read (plot: typed.svg)",
+        ),
+        (
+            "typed-allocations.md",
+            "Heap allocations per typed read of a record, every layer (valgrind)",
+        ),
+        (
+            "typed-instructions.md",
+            "Instructions per typed read of a record (callgrind)",
+        ),
+        (
             "merge-allocations.md",
             "Heap allocations per read of a merged key, both sides (valgrind)",
         ),
