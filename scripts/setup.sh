@@ -86,10 +86,15 @@ clang libclang-dev; elsewhere install libclang and set LIBCLANG_PATH to its dire
 
 # Builds the sweep's one binary (timing, per-read counts, report: benches/sweep/) and prints
 # its path.
+# A failed build stops the caller with the command that shows why (errexit alone would stop
+# it silently, in the command substitution).
 sweep_binary() {
-    cargo bench --bench sweep --no-run --features "$PINROCKS_SWEEP_FEATURES" \
-        --message-format=json 2>/dev/null |
-        sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -1
+    local built
+    built=$(cargo bench --bench sweep --no-run --features "$PINROCKS_SWEEP_FEATURES" \
+        --message-format=json 2>/dev/null) ||
+        need "the sweep binary does not build: run cargo bench --bench sweep --no-run \
+--features $PINROCKS_SWEEP_FEATURES to see why"
+    echo "$built" | sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -1
 }
 
 # RocksDB takes many minutes to compile: build it once per machine, not per checkout.

@@ -16,7 +16,7 @@
 //! database value read through a batch holding one other entry, so RocksDB looks in the
 //! batch first) and `batch_own_pinned` (the batch's own entries, read from it alone); and
 //! reads of values in blob files ([`BLOB_PATHS`]); and typed reads of records
-//! (`typed_<format>_<id|every>`, `typed.rs`).
+//! (`typed_<format>_<consumer>`, `typed.rs`).
 //!
 //! `sweep per-read <tier or path> <value size> <reads>` (the bench binary; see main.rs)
 

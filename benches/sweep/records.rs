@@ -11,7 +11,7 @@
 //! fixed-size arrays, as many lines as the size needs, no validation beyond the length).
 
 use flatbuffers::FlatBufferBuilder;
-use pinrocks::codec::{Codec, Flat, Json, Postcard, Raw, Record, Rkyv, ZeroCopy};
+use pinrocks::codec::{Codec, Flat, Json, Postcard, Raw, Record, Rkyv, Stored, ZeroCopy};
 use pinrocks::{Db, Table};
 use serde::{Deserialize, Serialize};
 use zerocopy::little_endian::{U16, U32, U64};
@@ -318,81 +318,102 @@ fn with_fixed(lines: usize, i: usize, put: &mut dyn FnMut(&[u8])) {
     per_fixed_size!(lines, encode)
 }
 
-/// A typed read of `format` through a [`Table`] over `db`'s default family: `every`
-/// reads every field, otherwise the id alone.
-pub fn typed_read<'a>(db: &'a Db, format: &str, lines: usize, every: bool) -> TypedRead<'a> {
-    let cf = db.default_cf();
-    match format {
-        "json" => {
-            let table = Table::<Raw, Json<OwnedOrder>>::new(cf);
-            Box::new(move |key: &[u8]| {
-                let read = |o: OwnedOrder| match every {
-                    true => serde_all(o.id, &o.customer, o.note.as_deref(), &o.lines),
-                    false => o.id,
-                };
-                table.get(key, read).unwrap().expect("present")
-            })
-        }
-        "postcard" => {
-            let table = Table::<Raw, Postcard<BorrowedOrder<'static>>>::new(cf);
-            Box::new(move |key: &[u8]| {
-                let read = |o: BorrowedOrder<'_>| match every {
-                    true => serde_all(o.id, o.customer, o.note, &o.lines),
-                    false => o.id,
-                };
-                table.get(key, read).unwrap().expect("present")
-            })
-        }
-        "rkyv" => {
-            let table = Table::<Raw, Rkyv<RkOrder>>::new(cf);
-            Box::new(move |key: &[u8]| {
-                let read = |o: &ArchivedRkOrder| {
-                    let id = o.id.to_native();
-                    if !every {
-                        return id;
-                    }
-                    let lines = o.lines.iter().map(|l| {
-                        (
-                            l.sku.to_native(),
-                            l.quantity.to_native(),
-                            l.cents.to_native(),
-                        )
-                    });
-                    let note = o.note.as_ref().map_or(0, |n| n.len());
-                    all_fields(id, o.customer.len(), note, lines)
-                };
-                table.get(key, read).unwrap().expect("present")
-            })
-        }
-        "flatbuffers" => {
-            let table = Table::<Raw, Flat<flat::Order<'static>>>::new(cf);
-            Box::new(move |key: &[u8]| {
-                let read = |o: flat::Order<'_>| {
-                    if !every {
-                        return o.id();
-                    }
-                    let lines = o.lines().into_iter().flatten();
-                    let lines = lines.map(|l| (l.sku(), l.quantity(), l.cents()));
-                    let len = |s: Option<&str>| s.map_or(0, str::len);
-                    all_fields(o.id(), len(o.customer()), len(o.note()), lines)
-                };
-                table.get(key, read).unwrap().expect("present")
-            })
-        }
-        "fixed" => {
-            macro_rules! fixed_read {
-                ($n:literal) => {{
-                    let table = Table::<Raw, ZeroCopy<FixedOrder<$n>>>::new(cf);
-                    Box::new(move |key: &[u8]| {
-                        let read = |o: &FixedOrder<$n>| match every {
-                            true => fixed_all(o),
-                            false => o.id.get(),
-                        };
-                        table.get(key, read).unwrap().expect("present")
-                    })
-                }};
+/// The consumers, one per format: the id alone, or every field summed.
+fn json(o: OwnedOrder, every: bool) -> u64 {
+    match every {
+        true => serde_all(o.id, &o.customer, o.note.as_deref(), &o.lines),
+        false => o.id,
+    }
+}
+
+fn postcard(o: BorrowedOrder<'_>, every: bool) -> u64 {
+    match every {
+        true => serde_all(o.id, o.customer, o.note, &o.lines),
+        false => o.id,
+    }
+}
+
+fn rkyv(o: &ArchivedRkOrder, every: bool) -> u64 {
+    let id = o.id.to_native();
+    if !every {
+        return id;
+    }
+    let lines = o.lines.iter().map(|l| {
+        (
+            l.sku.to_native(),
+            l.quantity.to_native(),
+            l.cents.to_native(),
+        )
+    });
+    let note = o.note.as_ref().map_or(0, |n| n.len());
+    all_fields(id, o.customer.len(), note, lines)
+}
+
+fn flat(o: flat::Order<'_>, every: bool) -> u64 {
+    if !every {
+        return o.id();
+    }
+    let lines = o.lines().into_iter().flatten();
+    let lines = lines.map(|l| (l.sku(), l.quantity(), l.cents()));
+    let len = |s: Option<&str>| s.map_or(0, str::len);
+    all_fields(o.id(), len(o.customer()), len(o.note()), lines)
+}
+
+fn fixed<const N: usize>(o: &FixedOrder<N>, every: bool) -> u64 {
+    match every {
+        true => fixed_all(o),
+        false => o.id.get(),
+    }
+}
+
+/// One read of `format`'s codec `C` as `way` says: through a [`Table`] over the default
+/// family of `db`, or (`Way::Stored`) from a [`Stored`] value kept from one read per key.
+macro_rules! way {
+    ($db:expr, $way:expr, $codec:ty, $consume:expr) => {{
+        let table = Table::<Raw, $codec>::new($db.default_cf());
+        match $way {
+            Way::Table { every } => Box::new(move |key: &[u8]| {
+                let read = table.get(key, |o| $consume(o, every));
+                read.unwrap().expect("present")
+            }) as TypedRead<'_>,
+            Way::Stored { count } => {
+                let stored: Vec<Stored<$codec>> = (0..count)
+                    .map(|i| table.get_stored(&crate::base::key(i)).unwrap().unwrap())
+                    .collect();
+                let mut next = 0;
+                Box::new(move |_key: &[u8]| {
+                    next = (next + 1) % stored.len();
+                    $consume(stored[next].get(), true)
+                })
             }
-            per_fixed_size!(lines, fixed_read)
+        }
+    }};
+}
+
+/// How a record is read.
+#[derive(Clone, Copy)]
+pub enum Way {
+    /// Through a table, the id alone or every field.
+    Table { every: bool },
+    /// Every field of a kept [`Stored`] value of each of `count` keys in turn (the key
+    /// given is ignored): the decode alone, no read.
+    Stored { count: usize },
+}
+
+/// A read of `format` records of `lines` lines stored in `db`, as `way` says.
+pub fn typed_read<'a>(db: &'a Db, format: &str, lines: usize, way: Way) -> TypedRead<'a> {
+    match format {
+        "json" => way!(db, way, Json<OwnedOrder>, json),
+        "postcard" => way!(db, way, Postcard<BorrowedOrder<'static>>, postcard),
+        "rkyv" => way!(db, way, Rkyv<RkOrder>, rkyv),
+        "flatbuffers" => way!(db, way, Flat<flat::Order<'static>>, flat),
+        "fixed" => {
+            macro_rules! fixed_way {
+                ($n:literal) => {
+                    way!(db, way, ZeroCopy<FixedOrder<$n>>, fixed::<$n>)
+                };
+            }
+            per_fixed_size!(lines, fixed_way)
         }
         other => panic!("no format {other:?}"),
     }

@@ -19,21 +19,28 @@ use pinrocks::Db;
 
 use crate::callgrind::counted;
 use crate::paired::{self, Ratio, Read};
-use crate::records::{self, FORMATS, SIZES};
+use crate::records::{self, Way, FORMATS, SIZES};
 use crate::tiers;
 
-/// The typed read paths `sweep per-read` counts: `typed_<format>_<id|every>`.
-pub const PATHS: [&str; 10] = [
+/// The typed read paths `sweep per-read` counts: `typed_<format>_<consumer>`, the
+/// consumer `id` or `every` (field, through a `Table`) or `stored` (every field of a
+/// `Stored` value got before the count: its `get` alone, no read).
+pub const PATHS: [&str; 15] = [
     "typed_json_id",
     "typed_json_every",
+    "typed_json_stored",
     "typed_postcard_id",
     "typed_postcard_every",
+    "typed_postcard_stored",
     "typed_rkyv_id",
     "typed_rkyv_every",
+    "typed_rkyv_stored",
     "typed_flatbuffers_id",
     "typed_flatbuffers_every",
+    "typed_flatbuffers_stored",
     "typed_fixed_id",
     "typed_fixed_every",
+    "typed_fixed_stored",
 ];
 
 /// The ways of one format: its bytes read plain, then typed with each consumer.
@@ -87,16 +94,21 @@ fn measure(size: usize, quick: bool, plan: (usize, Duration)) -> Vec<Row> {
     for s in &stored {
         ways.push(records::pinned_read(&s.db));
         for every in [false, true] {
-            let mut read = records::typed_read(&s.db, s.format, lines, every);
+            let mut read = records::typed_read(&s.db, s.format, lines, Way::Table { every });
             for i in [0, count / 2, count - 1] {
                 let got = read(&tiers::key(i));
                 assert_eq!(got, records::expected(i, lines, every), "{}", s.format);
             }
             ways.push(read);
         }
+        // The stored way, which per-read counts: records 1, then 0, whatever the key.
+        let mut kept = records::typed_read(&s.db, s.format, lines, Way::Stored { count: 2 });
+        for i in [1, 0] {
+            assert_eq!(kept(&[]), records::expected(i, lines, true), "{}", s.format);
+        }
         copied.push((s.format == "rkyv").then(|| {
             let before = realigned_copies();
-            let mut read = records::typed_read(&s.db, s.format, lines, false);
+            let mut read = records::typed_read(&s.db, s.format, lines, Way::Table { every: false });
             for key in &keys {
                 read(key);
             }
@@ -222,8 +234,9 @@ pub fn main(out_dir: &Path, quick: bool) {
     print!("{report}");
 }
 
-/// `sweep per-read typed_<format>_<id|every> SIZE READS`: one warm-up read, then READS
-/// typed reads of records of about SIZE bytes from the block cache, for valgrind's counts.
+/// `sweep per-read typed_<format>_<id|every|stored> SIZE READS`: one warm-up read, then
+/// READS typed reads of records of about SIZE bytes from the block cache (or `get`s of
+/// stored ones), for valgrind's counts.
 pub fn per_read(name: &str, size: usize, reads: usize) -> u64 {
     let (format, consumer) = name
         .strip_prefix("typed_")
@@ -233,11 +246,16 @@ pub fn per_read(name: &str, size: usize, reads: usize) -> u64 {
         .iter()
         .find(|f| **f == format)
         .unwrap_or_else(|| panic!("no format {format:?}"));
-    let every = consumer == "every";
-    let lines = records::lines_for(size);
     let count = 16;
+    let way = match consumer {
+        "id" => Way::Table { every: false },
+        "every" => Way::Table { every: true },
+        "stored" => Way::Stored { count },
+        other => panic!("no consumer {other:?} (id, every, stored)"),
+    };
+    let lines = records::lines_for(size);
     let keys = tiers::random_keys(count);
     let stored = open(format, lines, count);
-    let mut read = records::typed_read(&stored.db, format, lines, every);
+    let mut read = records::typed_read(&stored.db, format, lines, way);
     counted(reads, |i| read(&keys[i % keys.len()]))
 }

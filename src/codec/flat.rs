@@ -67,6 +67,13 @@ impl<T: FlatTable> Codec for Flat<T> {
         flatbuffers::root::<T::Of<'_>>(bytes).map_err(|e| DecodeError::Other(e.to_string()))
     }
 
+    /// The table where `decode` verified it, not verified again.
+    unsafe fn decode_validated(bytes: &[u8]) -> Result<T::Of<'_>, DecodeError> {
+        // SAFETY: the caller's promise: `decode` returned `Ok` for these bytes, which it
+        // does only after FlatBuffers' verifier accepted them, and they are unchanged since.
+        Ok(unsafe { flatbuffers::root_unchecked::<T::Of<'_>>(bytes) })
+    }
+
     fn to_owned(decoded: T::Of<'_>) -> T::Owned {
         T::unpack(&decoded)
     }

@@ -135,6 +135,18 @@ pub trait Codec {
         Self::decode(bytes).map(f)
     }
 
+    /// Decodes bytes that [`decode`](Self::decode) accepted before, where they lay then:
+    /// what [`Stored::get`] calls, so that a codec whose decode is mostly validation
+    /// (rkyv's bytecheck, FlatBuffers' verifier) validates a stored value once, when it is
+    /// made, not on every `get`. The default decodes again.
+    ///
+    /// # Safety
+    /// `decode` returned `Ok` for these very bytes, at this address, and they have not
+    /// changed since.
+    unsafe fn decode_validated(bytes: &[u8]) -> Result<Self::Decoded<'_>, DecodeError> {
+        Self::decode(bytes)
+    }
+
     /// Turns a decoded value into its owned form.
     fn to_owned(decoded: Self::Decoded<'_>) -> Self::Owned;
 

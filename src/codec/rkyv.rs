@@ -163,6 +163,14 @@ where
         on_aligned_copy::<T, R>(bytes, f)
     }
 
+    /// The archive where `decode` validated it, not validated again.
+    unsafe fn decode_validated(bytes: &[u8]) -> Result<&T::Archived, DecodeError> {
+        // SAFETY: the caller's promise: `decode` returned `Ok` for these bytes at this
+        // address, which it does only after bytecheck validated the archive where it lies
+        // (so it is aligned as the format needs), and they are unchanged since.
+        Ok(unsafe { ::rkyv::api::access_unchecked::<T::Archived>(bytes) })
+    }
+
     fn decode_owned(bytes: &[u8]) -> Result<T, DecodeError> {
         Self::with_decoded(bytes, |archived| deserialize::<T>(archived))?
     }

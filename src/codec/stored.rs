@@ -9,7 +9,8 @@ use bytes::Bytes;
 use crate::codec::{Codec, DecodeError};
 
 /// A stored value, owned, read in place on each [`get`](Self::get): its bytes (a
-/// [`Bytes`]) and its codec `C`, checked to decode when made.
+/// [`Bytes`]) and its codec `C`, checked to decode when made (rkyv's validation and
+/// FlatBuffers' verifier run then, not on each `get`).
 ///
 /// From [`Table::get_stored`](crate::Table::get_stored) the bytes are the pinned value
 /// itself (the `get_bytes` tier): no copy, the pin kept alive (block, family and database)
@@ -41,13 +42,18 @@ impl<C: Codec> Stored<C> {
         })
     }
 
-    /// The value, decoded again from the bytes, borrowing from them where `C` does.
+    /// The value, decoded again from the bytes, borrowing from them where `C` does; not
+    /// validated again where `C` can skip that ([`Codec::decode_validated`]: `Rkyv` and
+    /// `Flat` validate once, in [`new`](Self::new)).
     ///
     /// # Panics
     /// If `C` does not decode the bytes it decoded when this was made: a codec whose
     /// decode is not a function of the bytes alone (every pinrocks codec is).
     pub fn get(&self) -> C::Decoded<'_> {
-        C::decode(&self.bytes).expect("a stored value decodes as it did when it was stored")
+        // SAFETY: `new` had `C::decode` accept exactly these bytes; a `Bytes` never moves or
+        // changes the bytes it shares (every clone and slice of it reads the same memory).
+        let decoded = unsafe { C::decode_validated(&self.bytes) };
+        decoded.expect("a stored value decodes as it did when it was stored")
     }
 
     /// The stored bytes.

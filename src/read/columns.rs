@@ -37,13 +37,30 @@ impl<'a> Columns<'a> {
     }
 
     /// The column named `name` decoded with codec `C`, borrowing from the pin where `C`
-    /// allows: how an [`EntityCodec`](crate::typed::EntityCodec) reads each field. A missing column
-    /// is [`DecodeError::MissingColumn`].
+    /// allows: how an [`EntityCodec`](crate::typed::EntityCodec) reads each field. A
+    /// missing column is [`DecodeError::MissingColumn`]. A codec that reads some bytes only
+    /// on a copy (`Rkyv` under rkyv's aligned format, for a column at a misaligned address)
+    /// cannot return what it read from a copy: this names the misalignment
+    /// ([`DecodeError::Alignment`]), and [`with_decoded`](Self::with_decoded) reads it.
     pub fn decode<C: Codec>(&self, name: &[u8]) -> Result<C::Decoded<'a>, DecodeError> {
-        let bytes = self.get(name).ok_or_else(|| {
-            DecodeError::MissingColumn(String::from_utf8_lossy(name).into_owned())
-        })?;
-        C::decode(bytes)
+        C::decode(self.named(name)?)
+    }
+
+    /// Calls `f` with the column named `name` decoded with codec `C`, wherever the column
+    /// lies: [`decode`](Self::decode), but a column `C` reads only on a copy is read there
+    /// ([`Codec::with_decoded`]).
+    pub fn with_decoded<C: Codec, R>(
+        &self,
+        name: &[u8],
+        f: impl for<'d> FnOnce(C::Decoded<'d>) -> R,
+    ) -> Result<R, DecodeError> {
+        C::with_decoded(self.named(name)?, f)
+    }
+
+    /// The value of the column named `name`, or why there is none.
+    fn named(&self, name: &[u8]) -> Result<&'a [u8], DecodeError> {
+        self.get(name)
+            .ok_or_else(|| DecodeError::MissingColumn(String::from_utf8_lossy(name).into_owned()))
     }
 
     /// The value of the column named `name` (a binary search: names are sorted).

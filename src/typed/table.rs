@@ -130,9 +130,10 @@ impl<'db, K: Codec, V: Codec> Table<'db, K, V> {
         self.reader().get_owned(key)
     }
 
-    /// The value at `key` in the database, kept pinned with its codec: no copy (rkyv's aligned format aside), read in
-    /// place on each [`get`](Stored::get), alive past the table, the database's handle and
-    /// the thread. See [`TypedReader::get_stored`].
+    /// The value at `key` in the database, kept pinned with its codec: no copy (rkyv's
+    /// aligned format aside), validated once, read in place on each [`get`](Stored::get),
+    /// alive past the table, the database's handle and the thread. See
+    /// [`TypedReader::get_stored`].
     ///
     /// ```
     /// use pinrocks::codec::{BigEndian, Stored, Utf8};

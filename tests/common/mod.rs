@@ -240,3 +240,35 @@ pub fn entries<S: pinrocks::read::ReadSource>(
         .collect::<pinrocks::Result<_>>()
         .unwrap()
 }
+
+/// Every flip (`^ 0x01`, `0x80`, `0xFF`) of every byte of `good`, placed `offset` bytes
+/// into a buffer for each of `offsets` (so its address varies), given to `read` (a read
+/// that validates) and to `stored` (`Stored::new` and a `get`, which does not validate
+/// again): both accept the same buffers and read the same from them, and some flips are
+/// accepted and some refused, so the check has seen both.
+pub fn flips_read_alike<F: PartialEq + std::fmt::Debug>(
+    good: &[u8],
+    offsets: &[usize],
+    read: impl Fn(&[u8]) -> Result<F, pinrocks::codec::DecodeError>,
+    stored: impl Fn(bytes::Bytes) -> Result<F, pinrocks::codec::DecodeError>,
+) {
+    use pinrocks::codec::DecodeError::Other;
+    let (mut accepted, mut refused) = (0, 0);
+    for (i, &offset) in (0..good.len()).flat_map(|i| offsets.iter().map(move |o| (i, o))) {
+        for flip in [0x01u8, 0x80, 0xFF] {
+            let mut bad = vec![0u8; offset];
+            bad.extend_from_slice(good);
+            bad[offset + i] ^= flip;
+            let bad = bytes::Bytes::from(bad).slice(offset..);
+            match (read(&bad), stored(bad)) {
+                (Ok(read), Ok(kept)) => {
+                    assert_eq!(kept, read, "byte {i} ^ {flip:#x}");
+                    accepted += 1;
+                }
+                (Err(Other(_)), Err(Other(_))) => refused += 1,
+                (read, kept) => panic!("byte {i} ^ {flip:#x}: {read:?} / {kept:?}"),
+            }
+        }
+    }
+    assert!(accepted > 0 && refused > 0, "{accepted} / {refused}");
+}

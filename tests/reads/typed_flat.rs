@@ -7,10 +7,10 @@
 #[path = "../../examples/flat_records/order.rs"]
 mod order;
 
-use crate::common::{open_db, settle, STAGES};
+use crate::common::{flips_read_alike, open_db, settle, STAGES};
 use flatbuffers::FlatBufferBuilder;
 use order::{Line, LineArgs, Order, OrderArgs};
-use pinrocks::codec::{BigEndian, Codec, DecodeError, Flat};
+use pinrocks::codec::{BigEndian, Codec, DecodeError, Flat, Stored};
 use pinrocks::{Error, Table};
 
 type Orders<'db> = Table<'db, BigEndian<u64>, Flat<Order<'static>>>;
@@ -124,6 +124,33 @@ fn tables_read_through_a_transaction_a_multi_get_and_a_stored_value() {
     drop(db);
     let read = std::thread::spawn(move || is_order(&stored.get(), 2, "alan"));
     assert!(read.join().unwrap());
+}
+
+/// Every field of an order, as plain values.
+type Fields = (u64, Option<String>, Vec<(u32, u16, u64)>, Option<String>);
+
+fn fields(order: Order<'_>) -> Fields {
+    let lines = order.lines().into_iter().flatten();
+    (
+        order.id(),
+        order.customer().map(str::to_string),
+        lines.map(|l| (l.sku(), l.quantity(), l.cents())).collect(),
+        order.note().map(str::to_string),
+    )
+}
+
+#[test]
+fn a_stored_table_is_verified_once_when_made_and_corrupted_ones_never_are() {
+    // `Stored::get` reads without verifying again: only bytes `Stored::new` verified may
+    // get there. Every flip of every byte: `new` accepts exactly what the verifier
+    // accepts, and `get` then reads what a verified read reads.
+    let good = order_bytes(4, "grace");
+    flips_read_alike(
+        &good,
+        &[0],
+        |b| Flat::<Order<'static>>::decode(b).map(fields),
+        |b| Stored::<Flat<Order<'static>>>::new(b).map(|s| fields(s.get())),
+    );
 }
 
 #[test]

@@ -1,12 +1,13 @@
-//! Archived values through rkyv: every alignment a pinned value can have reads the same
-//! value (in place, or on a counted aligned copy under rkyv's aligned format), a read that
-//! returns the archive names a misalignment instead, corrupted bytes are decode errors,
-//! and plain rkyv code and the `rocksdb` crate write and read the same bytes.
+//! Archived values through rkyv: every alignment a pinned value (or entity column) can
+//! have reads the same value (in place, or on a counted aligned copy under rkyv's aligned
+//! format), a read that returns the archive names a misalignment instead, corrupted bytes
+//! are decode errors (and never reach a stored value, read without validating again), and
+//! plain rkyv code and the `rocksdb` crate write and read the same bytes.
 #![cfg(feature = "rkyv")]
 
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 
-use crate::common::{open_db, settle, STAGES};
+use crate::common::{flips_read_alike, open_db, settle, STAGES};
 use pinrocks::codec::{realigned_copies, BigEndian, Codec, DecodeError, Rkyv, Stored};
 use pinrocks::{Error, Table};
 use rkyv::{Archive, Deserialize, Serialize};
@@ -21,8 +22,16 @@ struct Account {
 
 type Accounts<'db> = Table<'db, BigEndian<u64>, Rkyv<Account>>;
 
-/// The copy counter is process-wide: tests that read it take turns.
+/// The copy counter is process-wide: every test here that reads archives (and may copy
+/// one, which counts) takes its turn, so that a test counting copies counts its own.
 static COUNTED: Mutex<()> = Mutex::new(());
+
+/// This test's turn at the copy counter (a failed test before it does not fail it).
+fn turn() -> MutexGuard<'static, ()> {
+    COUNTED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 fn account(id: u64) -> Account {
     Account {
@@ -47,7 +56,7 @@ fn matches(archived: &ArchivedAccount, expected: &Account) -> bool {
 
 #[test]
 fn every_alignment_of_the_same_bytes_reads_the_same_value() {
-    let _turn = COUNTED.lock().unwrap();
+    let _turn = turn();
     let value = account(29);
     let encoded = Rkyv::<Account>::with_encoded(&value, <[u8]>::to_vec).unwrap();
     let mut buffer = rkyv::util::AlignedVec::<16>::new();
@@ -89,7 +98,7 @@ fn every_alignment_of_the_same_bytes_reads_the_same_value() {
 
 #[test]
 fn pinned_values_read_at_every_stage_and_the_copies_are_counted() {
-    let _turn = COUNTED.lock().unwrap();
+    let _turn = turn();
     for stage in STAGES {
         let (_dir, db) = open_db(&[]);
         let accounts: Accounts<'_> = Table::new(db.default_cf());
@@ -131,6 +140,7 @@ fn pinned_values_read_at_every_stage_and_the_copies_are_counted() {
 
 #[test]
 fn a_cursor_entry_names_the_misalignment_and_scans_and_multi_gets_read_through_it() {
+    let _turn = turn();
     let (_dir, db) = open_db(&[]);
     let accounts: Accounts<'_> = Table::new(db.default_cf());
     for id in 0..64 {
@@ -173,6 +183,7 @@ fn a_cursor_entry_names_the_misalignment_and_scans_and_multi_gets_read_through_i
 
 #[test]
 fn a_stored_archive_is_aligned_once_and_crosses_threads() {
+    let _turn = turn();
     let (_dir, db) = open_db(&[]);
     let accounts: Accounts<'_> = Table::new(db.default_cf());
     for id in 0..32 {
@@ -193,8 +204,88 @@ fn a_stored_archive_is_aligned_once_and_crosses_threads() {
     assert!(read.join().unwrap());
 }
 
+/// Every field of an archived account, as plain values.
+fn fields(a: &ArchivedAccount) -> (u64, String, Vec<i64>, Option<String>) {
+    let balances = a.balances.iter().map(|b| b.to_native()).collect();
+    let note = a.note.as_ref().map(|n| n.to_string());
+    (a.id.to_native(), a.owner.to_string(), balances, note)
+}
+
+#[test]
+fn a_stored_archive_is_validated_once_when_made_and_corrupted_ones_never_are() {
+    let _turn = turn();
+    // `Stored::get` reads without validating again: only bytes `Stored::new` validated
+    // may get there. Every flip of every byte, the bytes where they lie and one byte off
+    // (kept as a copy, under rkyv's aligned format): `new` accepts exactly what a read
+    // accepts, and `get` then reads what a validated read reads.
+    let good = Rkyv::<Account>::with_encoded(&account(9), <[u8]>::to_vec).unwrap();
+    flips_read_alike(
+        &good,
+        &[0, 1],
+        |b| Rkyv::<Account>::with_decoded(b, fields),
+        |b| Stored::<Rkyv<Account>>::new(b).map(|s| fields(s.get())),
+    );
+    let short = bytes::Bytes::copy_from_slice(&good[..good.len() - 1]);
+    assert!(Stored::<Rkyv<Account>>::new(short).is_err());
+}
+
+#[test]
+fn an_archive_in_an_entity_column_reads_wherever_the_column_lies() {
+    let _turn = turn();
+    // Columns of 0 to 15 bytes before the archive's put its bytes at every residue in the
+    // entity's block: `Columns::decode` reads those where they are aligned and names the
+    // others' misalignment; `with_decoded` reads every one, on a copy where needed.
+    let (_dir, db) = open_db(&[]);
+    let archive = Rkyv::<Account>::with_encoded(&account(6), <[u8]>::to_vec).unwrap();
+    for pad in 0..16u8 {
+        let filler = vec![b'x'; usize::from(pad)];
+        let columns = [(&b"a"[..], &filler[..]), (&b"account"[..], &archive[..])];
+        db.writer().put_entity(&[pad], &columns).unwrap();
+    }
+    db.default_cf().flush().unwrap();
+    let (mut in_place, mut misaligned) = (0, 0);
+    for pad in 0..16u8 {
+        db.reader()
+            .get_entity(&[pad], |columns| {
+                let read = columns.with_decoded::<Rkyv<Account>, _>(b"account", fields);
+                assert_eq!(read.unwrap(), fields_of(&account(6)));
+                let address = columns.get(b"account").unwrap().as_ptr() as usize;
+                match columns.decode::<Rkyv<Account>>(b"account") {
+                    Ok(a) => {
+                        assert_eq!(fields(a), fields_of(&account(6)));
+                        in_place += 1;
+                    }
+                    Err(DecodeError::Alignment {
+                        align: 16,
+                        address: at,
+                    }) if !cfg!(feature = "rkyv-unaligned") => {
+                        assert_eq!((at, address.is_multiple_of(16)), (address, false));
+                        misaligned += 1;
+                    }
+                    Err(other) => panic!("pad {pad}: {other}"),
+                }
+            })
+            .unwrap()
+            .expect("present");
+    }
+    assert_eq!(in_place + misaligned, 16);
+    if !cfg!(feature = "rkyv-unaligned") {
+        assert!(misaligned > 0, "some column lies misaligned in the block");
+    }
+    assert!(matches!(
+        db.reader().get_entity(&[0], |c| c.with_decoded::<Rkyv<Account>, _>(b"nope", |_| ())),
+        Ok(Some(Err(DecodeError::MissingColumn(name)))) if name == "nope"
+    ));
+}
+
+/// [`fields`] of an account not archived.
+fn fields_of(a: &Account) -> (u64, String, Vec<i64>, Option<String>) {
+    (a.id, a.owner.clone(), a.balances.clone(), a.note.clone())
+}
+
 #[test]
 fn corrupted_archives_are_decode_errors() {
+    let _turn = turn();
     let (_dir, db) = open_db(&[]);
     let accounts: Accounts<'_> = Table::new(db.default_cf());
     let good = Rkyv::<Account>::with_encoded(&account(12), <[u8]>::to_vec).unwrap();
@@ -234,6 +325,7 @@ fn corrupted_archives_are_decode_errors() {
 
 #[test]
 fn archives_written_by_plain_rkyv_into_the_rocksdb_crate_read_back_and_back() {
+    let _turn = turn();
     let dir = tempfile::tempdir().unwrap();
     let mut peer_options = rocksdb::Options::default();
     peer_options.create_if_missing(true);
@@ -263,6 +355,7 @@ fn archives_written_by_plain_rkyv_into_the_rocksdb_crate_read_back_and_back() {
 
 #[test]
 fn a_fold_merge_and_a_typed_filter_read_archives_wherever_they_are_pinned() {
+    let _turn = turn();
     use pinrocks::callbacks::{CompactionFilterFactory, MergeOperator, TypedDecision};
 
     let dir = tempfile::tempdir().unwrap();
