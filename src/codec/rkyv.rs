@@ -1,5 +1,6 @@
 //! Archived values through rkyv (feature `rkyv`): read in place as `&Archived<T>`,
-//! validated by bytecheck on every read, never trusted.
+//! validated by bytecheck before any read (a [`Stored`](crate::codec::Stored) value's once,
+//! when it is made), never trusted.
 //!
 //! (Its alignment story is on [`Rkyv`], where a user reads it.)
 

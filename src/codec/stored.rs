@@ -25,9 +25,23 @@ use crate::codec::{Codec, DecodeError};
 ///     stored.get()
 /// };
 /// ```
+///
+/// A `Stored` is of the one codec that validated its bytes: `Stored<C>` is invariant in
+/// `C`, so no subtyping (of a codec over a higher-ranked type, say) turns it into a
+/// `Stored` of another codec that would read them unvalidated:
+///
+/// ```compile_fail,E0308
+/// use pinrocks::codec::{Flat, Stored};
+/// fn other(s: Stored<Flat<fn(&'static ())>>) {}
+/// fn f(s: Stored<Flat<for<'a> fn(&'a ())>>) {
+///     other(s)
+/// }
+/// ```
 pub struct Stored<C> {
     bytes: Bytes,
-    codec: PhantomData<fn() -> C>,
+    // Invariant in `C` (see above); `fn` pointers keep `Stored` `Send` and `Sync` for
+    // every `C`, as its bytes are.
+    codec: PhantomData<fn(C) -> C>,
 }
 
 impl<C: Codec> Stored<C> {
@@ -48,10 +62,12 @@ impl<C: Codec> Stored<C> {
     ///
     /// # Panics
     /// If `C` does not decode the bytes it decoded when this was made: a codec whose
-    /// decode is not a function of the bytes alone (every pinrocks codec is).
+    /// decode is not a function of the bytes and their address alone (every pinrocks codec
+    /// is; the address is the one `new` saw, which the bytes keep).
     pub fn get(&self) -> C::Decoded<'_> {
-        // SAFETY: `new` had `C::decode` accept exactly these bytes; a `Bytes` never moves or
-        // changes the bytes it shares (every clone and slice of it reads the same memory).
+        // SAFETY: `new` had `C::decode` accept exactly these bytes, for this very `C` (`Stored`
+        // is invariant in it, and made only by `new` and `clone`); a `Bytes` never moves or
+        // changes the bytes it shares (every clone of it reads the same memory).
         let decoded = unsafe { C::decode_validated(&self.bytes) };
         decoded.expect("a stored value decodes as it did when it was stored")
     }
