@@ -7,9 +7,9 @@
 # scale`, plot scale.svg), reads of merged keys, in transactions
 # and of values in blob files (`sweep blobs`), typed reads of records through every codec
 # (`sweep typed`, plot typed.svg); counts instructions and allocations per read
-# under valgrind, and writes the report ($CARGO_TARGET_DIR/pinrocks-sweep/report.md) and three
-# log-log plots (sweep.svg, ratio.svg, scale.svg) beside it. 8 min 45 s on the 2-core EPYC VM
-# once RocksDB is built (4.5 min timing, 3.7 min valgrind counts). (`cargo bench --bench sweep`
+# under valgrind, and writes the report ($CARGO_TARGET_DIR/pinrocks-sweep/report.md) and four
+# log-log plots (sweep.svg, ratio.svg, scale.svg, typed.svg) beside it. 10 min 19 s on the
+# 2-core EPYC VM once RocksDB is built (4.7 min timing, 5.3 min valgrind counts). (`cargo bench --bench sweep`
 # still runs criterion over the block cache and memtable cells, for its statistics and HTML
 # on single cells.)
 #

@@ -46,6 +46,8 @@ use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
 #[cfg(feature = "flatbuffers")]
 mod flat;
+#[cfg(feature = "serde")]
+mod json;
 #[cfg(feature = "postcard")]
 mod postcard;
 #[cfg(feature = "rkyv")]
@@ -54,6 +56,8 @@ mod stored;
 
 #[cfg(feature = "flatbuffers")]
 pub use self::flat::{Flat, FlatTable};
+#[cfg(feature = "serde")]
+pub use self::json::Json;
 #[cfg(feature = "postcard")]
 pub use self::postcard::{Postcard, Record};
 #[cfg(feature = "rkyv")]
@@ -474,36 +478,5 @@ where
     }
     fn to_owned(decoded: &T) -> T {
         T::read_from_bytes(decoded.as_bytes()).expect("a T's own bytes are a valid T")
-    }
-}
-
-/// Owned values through serde, stored as JSON (feature `serde`). Decoding builds an owned
-/// `T`; encoding reuses a per-thread buffer.
-#[cfg(feature = "serde")]
-#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
-#[derive(Debug, Clone, Copy)]
-pub struct Json<T>(std::marker::PhantomData<T>);
-
-#[cfg(feature = "serde")]
-impl<T> Codec for Json<T>
-where
-    T: serde::Serialize + serde::de::DeserializeOwned,
-{
-    type Item<'i> = T;
-    type Decoded<'a> = T;
-    type Owned = T;
-    const NAME: &'static str = "Json";
-
-    fn with_encoded<R>(item: &T, f: impl FnOnce(&[u8]) -> R) -> Result<R, EncodeError> {
-        with_thread_buffer(|buf| {
-            serde_json::to_writer(&mut *buf, item).map_err(|e| EncodeError(e.to_string()))?;
-            Ok(f(buf))
-        })
-    }
-    fn decode(bytes: &[u8]) -> Result<T, DecodeError> {
-        serde_json::from_slice(bytes).map_err(|e| DecodeError::Other(e.to_string()))
-    }
-    fn to_owned(decoded: T) -> T {
-        decoded
     }
 }

@@ -93,6 +93,8 @@ pub struct BlockBasedOptions {
     pub(crate) block_cache_shard_bits: Option<i32>,
     filter: Option<FilterPolicy>,
     block_size: Option<usize>,
+    block_restart_interval: Option<u16>,
+    index_block_restart_interval: Option<u16>,
     metadata_block_size: Option<u64>,
     cache_index_and_filter_blocks: Option<bool>,
     cache_index_and_filter_blocks_with_high_priority: Option<bool>,
@@ -137,6 +139,19 @@ impl BlockBasedOptions {
     field!(
         /// Uncompressed size of data blocks (RocksDB's default is 4 KiB).
         block_size(usize)
+    );
+    field!(
+        /// Keys between restart points in a data block (RocksDB's default 16; 0 is taken
+        /// as 1): each restart point stores its key whole, where the keys between store only
+        /// what differs from the one before. Fewer keys per restart point make a point read
+        /// search fewer entries one by one (1: a binary search finds the key itself), in
+        /// larger blocks.
+        block_restart_interval(u16)
+    );
+    field!(
+        /// Keys between restart points in an index block (RocksDB's default 1; 0 is taken
+        /// as 1, and a [`IndexType::HashSearch`] index always has 1).
+        index_block_restart_interval(u16)
     );
     field!(
         /// Size of index and filter partitions (with a partitioned index or filters).
@@ -212,6 +227,12 @@ impl BlockBasedOptions {
         }
         if let Some(v) = self.block_size {
             t.set_block_size(v);
+        }
+        if let Some(v) = self.block_restart_interval {
+            t.set_block_restart_interval(i32::from(v));
+        }
+        if let Some(v) = self.index_block_restart_interval {
+            t.set_index_block_restart_interval(i32::from(v));
         }
         if let Some(v) = self.metadata_block_size {
             t.set_metadata_block_size(v);

@@ -56,6 +56,12 @@ handle_calls!(BlockBasedHandle {
     fn set_block_cache(&mut self, cache: &CacheHandle) = rocksdb_block_based_options_set_block_cache;
     /// `block_size`.
     fn set_block_size(&mut self, bytes: usize) = rocksdb_block_based_options_set_block_size;
+    /// `block_restart_interval` (RocksDB raises a value under 1 to 1).
+    fn set_block_restart_interval(&mut self, keys: i32) =
+        rocksdb_block_based_options_set_block_restart_interval;
+    /// `index_block_restart_interval` (RocksDB raises a value under 1 to 1).
+    fn set_index_block_restart_interval(&mut self, keys: i32) =
+        rocksdb_block_based_options_set_index_block_restart_interval;
     /// `metadata_block_size`.
     fn set_metadata_block_size(&mut self, bytes: u64) =
         rocksdb_block_based_options_set_metadata_block_size;

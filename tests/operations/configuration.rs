@@ -29,6 +29,8 @@ fn block_based_table_options_reach_rocksdb() {
     table
         .block_cache(&cache)
         .block_size(16 << 10)
+        .block_restart_interval(4)
+        .index_block_restart_interval(2)
         .metadata_block_size(8192)
         .filter(FilterPolicy::Ribbon(10.0))
         .cache_index_and_filter_blocks(true)
@@ -48,6 +50,8 @@ fn block_based_table_options_reach_rocksdb() {
     let o = stored(dir.path());
     for (key, expected) in [
         ("block_size", "16384"),
+        ("block_restart_interval", "4"),
+        ("index_block_restart_interval", "2"),
         ("metadata_block_size", "8192"),
         ("cache_index_and_filter_blocks", "true"),
         ("cache_index_and_filter_blocks_with_high_priority", "true"),
