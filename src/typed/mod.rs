@@ -5,11 +5,13 @@
 pub(crate) mod encoding;
 pub(crate) mod entity_table;
 pub(crate) mod iter;
+pub(crate) mod pinned;
 pub(crate) mod reader;
 pub(crate) mod table;
 pub(crate) mod writer;
 
 pub use entity_table::{EncodedColumns, EntityCodec, EntityTable};
 pub use iter::TypedIter;
+pub use pinned::TypedPin;
 pub use reader::TypedReader;
 pub use writer::TypedWriter;

@@ -11,6 +11,7 @@ use crate::read::source::DbSource;
 use crate::read::source::ReadSource;
 use crate::typed::encoding::{decode_error, encode, get_typed, with_decoded};
 use crate::typed::iter::TypedIter;
+use crate::typed::pinned::TypedPin;
 
 /// A [`Reader`] whose keys are encoded with codec `K` and whose values are decoded with
 /// codec `V`, straight from the pinned bytes: from [`Reader::typed`], or from a
@@ -92,6 +93,18 @@ impl<'a, K: Codec, V: Codec, S: ReadSource> TypedReader<'a, K, V, S> {
         encode::<K, _>(key, |k| {
             let owned = |bytes: &[u8]| V::decode_owned(bytes).map_err(|e| decode_error::<V>(k, e));
             self.reader.get_pinned(k, owned)?.transpose()
+        })?
+    }
+
+    /// **Typed pinned guard.** The value at `key`, pinned where RocksDB holds it until the
+    /// guard drops, checked to decode once and decoded in place on each
+    /// [`TypedPin::get`]: the [`pin`](Reader::pin) tier, typed (one handle allocated per
+    /// read). `None` if absent; a decode error names the key and codec (and, for an rkyv
+    /// archive its pin leaves misaligned under rkyv's aligned format, the misalignment).
+    pub fn pin(&self, key: &K::Item<'_>) -> Result<Option<TypedPin<'a, V>>> {
+        encode::<K, _>(key, |k| {
+            let typed = |pinned| TypedPin::new(pinned).map_err(|e| decode_error::<V>(k, e));
+            self.reader.pin(k)?.map(typed).transpose()
         })?
     }
 

@@ -10,6 +10,7 @@ use crate::raw::error::Result;
 use crate::read::reader::Reader;
 use crate::read::source::ReadSource;
 use crate::typed::iter::TypedIter;
+use crate::typed::pinned::TypedPin;
 use crate::typed::reader::TypedReader;
 use crate::typed::writer::TypedWriter;
 use crate::write::target::WriteTarget;
@@ -153,6 +154,12 @@ impl<'db, K: Codec, V: Codec> Table<'db, K, V> {
     /// ```
     pub fn get_stored(&self, key: &K::Item<'_>) -> Result<Option<Stored<V>>> {
         self.reader().get_stored(key)
+    }
+
+    /// The value at `key` in the database, pinned until the guard drops, checked to
+    /// decode once. See [`TypedReader::pin`].
+    pub fn pin(&self, key: &K::Item<'_>) -> Result<Option<TypedPin<'_, V>>> {
+        self.reader().pin(key)
     }
 
     /// The values at `keys` in the database, in one `DB::MultiGet`, each decoded in place

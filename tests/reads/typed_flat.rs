@@ -154,6 +154,30 @@ fn a_stored_table_is_verified_once_when_made_and_corrupted_ones_never_are() {
 }
 
 #[test]
+fn a_pinned_table_is_verified_once_and_read_where_rocksdb_holds_it() {
+    for stage in STAGES {
+        let (_dir, db) = open_db(&[]);
+        let orders: Orders<'_> = Table::new(db.default_cf());
+        for id in 0..6u64 {
+            orders.put(&id, &order_bytes(id, "ada")).unwrap();
+        }
+        settle(&[&db.default_cf()], stage);
+        for id in 0..6u64 {
+            let pinned = orders.pin(&id).unwrap().expect("present");
+            assert!(is_order(&pinned.get(), id, "ada"), "{stage:?} {id}");
+            assert_eq!(fields(pinned.get()), fields(pinned.get()));
+            assert_eq!(pinned.bytes(), &order_bytes(id, "ada")[..]);
+        }
+        assert!(orders.pin(&9).unwrap().is_none());
+        db.put(&10u64.to_be_bytes(), b"\x04\x00\x00\x00").unwrap();
+        assert!(matches!(
+            orders.pin(&10),
+            Err(Error::Decode { codec: "Flat", .. })
+        ));
+    }
+}
+
+#[test]
 fn the_verifier_refuses_what_is_not_an_order_both_ways() {
     let (_dir, db) = open_db(&[]);
     let orders: Orders<'_> = Table::new(db.default_cf());
