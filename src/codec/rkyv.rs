@@ -232,7 +232,7 @@ where
 /// calls an archive invalid: a recursive type's hostile bytes could otherwise recurse until
 /// the stack overflows, which aborts the process. FlatBuffers' verifier stops at 64 too.
 /// rkyv counts its subtree claims against it: lists nested 61 deep read, 62 do not
-/// (`validation_stops_at_its_depth_bound` in `tests/reads/typed_rkyv.rs`).
+/// (`validation_stops_at_its_depth_bound` in `tests/reads/typed_rkyv_depth.rs`).
 const MAX_DEPTH: usize = 64;
 
 /// bytecheck's validation of the root in `bytes`, at most [`MAX_DEPTH`] pointers deep.

@@ -22,4 +22,5 @@ mod typed;
 mod typed_flat;
 mod typed_records;
 mod typed_rkyv;
+mod typed_rkyv_depth;
 mod zero_copy;
