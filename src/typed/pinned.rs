@@ -28,6 +28,23 @@ use crate::read::pinned_value::PinnedValue;
 /// # Ok(()) }
 /// ```
 ///
+/// nor can the guard outlive its table and database:
+///
+/// ```compile_fail,E0597
+/// use pinrocks::codec::{BigEndian, Utf8};
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let mut opts = pinrocks::Options::new();
+/// # opts.create_if_missing(true);
+/// let pinned = {
+///     let db = pinrocks::Db::open(&opts, dir.path())?;
+///     let names: pinrocks::Table<BigEndian<u32>, Utf8> = pinrocks::Table::new(db.default_cf());
+///     names.put(&7, "Grace")?;
+///     names.pin(&7)?.expect("present")
+/// }; // the table and the database drop here
+/// # Ok(()) }
+/// ```
+///
 /// An rkyv archive its pin leaves misaligned under rkyv's aligned format cannot be read
 /// where it lies, and a guard holds no copy: reading one is a decode error naming the
 /// misalignment, as a typed cursor's entry is (read it with [`TypedReader::get`], which

@@ -83,6 +83,39 @@ fn block_based_table_options_reach_rocksdb() {
 }
 
 #[test]
+fn restart_intervals_at_their_extremes_store_and_read_every_value() {
+    // 0 (RocksDB raises it to 1, as the OPTIONS file shows) and the largest a setter takes:
+    // each table writes, flushes, compacts and reads back every value exactly.
+    for (interval, written) in [(0u16, "1"), (1, "1"), (u16::MAX, "65535")] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut table = BlockBasedOptions::new();
+        table
+            .block_restart_interval(interval)
+            .index_block_restart_interval(interval);
+        let mut options = crate::common::create_options();
+        options.block_based_table(&table);
+        let db = Db::open(&options, dir.path()).unwrap();
+        for i in 0..200u32 {
+            db.put(&i.to_be_bytes(), &crate::common::patterned(100, i as u8))
+                .unwrap();
+        }
+        db.flush().unwrap();
+        db.compact_range(None, None).unwrap();
+        for i in 0..200u32 {
+            let read = every_tier(db.reader(), &i.to_be_bytes());
+            assert_eq!(
+                read,
+                Some(crate::common::patterned(100, i as u8)),
+                "{interval} {i}"
+            );
+        }
+        let o = stored(dir.path());
+        assert_eq!(value(&o, TABLE, "block_restart_interval"), written);
+        assert_eq!(value(&o, TABLE, "index_block_restart_interval"), written);
+    }
+}
+
+#[test]
 fn a_setting_rocksdb_cannot_honour_fails_the_open_and_creates_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let mut table = BlockBasedOptions::new();
