@@ -16,6 +16,7 @@
 #include "rocksdb/slice.h"
 #include "rocksdb/sst_file_reader.h"
 #include "rocksdb/table.h"
+#include "rocksdb/table_properties.h"
 #include "space_recovery.h"
 
 #define PINROCKS_SAME_BOTTOMMOST(ours, theirs)                                        \
@@ -193,6 +194,35 @@ void pinrocks_verify_sst_file(const rocksdb_options_t* options, const char* path
     rocksdb::Status s = reader.Open(path);
     if (s.ok()) {
       s = reader.VerifyChecksum(rocksdb::ReadOptions());
+    }
+    pinrocks::report(errptr, status_code, s);
+  });
+}
+
+void pinrocks_sst_file_range_deletions(const rocksdb_options_t* options, const char* path,
+                                       uint64_t* count, int* status_code,
+                                       char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    *count = 0;
+    rocksdb::SstFileReader reader(pinrocks::options_of(options));
+    rocksdb::Status s = reader.Open(path);
+    if (s.ok()) {
+      *count = reader.GetTableProperties()->num_range_deletions;
+    }
+    pinrocks::report(errptr, status_code, s);
+  });
+}
+
+void pinrocks_cf_range_deletions(rocksdb_t* db, rocksdb_column_family_handle_t* column_family,
+                                 uint64_t* count, int* status_code,
+                                 char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    *count = 0;
+    rocksdb::TablePropertiesCollection tables;
+    rocksdb::Status s =
+        pinrocks::db_of(db)->GetPropertiesOfAllTables(pinrocks::handle_of(column_family), &tables);
+    for (const auto& table : tables) {
+      *count += table.second->num_range_deletions;
     }
     pinrocks::report(errptr, status_code, s);
   });

@@ -336,6 +336,17 @@ void pinrocks_destroy_or_repair(const rocksdb_options_t* options, const char* na
 void pinrocks_verify_sst_file(const rocksdb_options_t* options, const char* path, int* status_code,
                               char** errptr) PINROCKS_NOEXCEPT;
 
+/* The range tombstones of the SST file at `path`, read with `options` (its table
+ * properties' num_range_deletions), into `count`. */
+void pinrocks_sst_file_range_deletions(const rocksdb_options_t* options, const char* path,
+                                       uint64_t* count, int* status_code,
+                                       char** errptr) PINROCKS_NOEXCEPT;
+/* The range tombstones in the live SST files of `column_family` (the sum of their table
+ * properties' num_range_deletions), into `count`. Memtables are not counted. */
+void pinrocks_cf_range_deletions(rocksdb_t* db, rocksdb_column_family_handle_t* column_family,
+                                 uint64_t* count, int* status_code,
+                                 char** errptr) PINROCKS_NOEXCEPT;
+
 #define PINROCKS_CF_MERGES 1        /* it has a merge operator */
 #define PINROCKS_CF_RANGE_DELETES 2 /* its table format takes range tombstones (not plain) */
 /* What the family's options let it hold (PINROCKS_CF_* flags, from

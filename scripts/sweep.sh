@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job: the value-size sweep. Times every tier (the `rocksdb` crate as the peer,
 # raw C calls as the floor) in paired, interleaved rounds (`sweep run`: memtable, block
-# cache, no block cache, concurrent readers on LRU and HyperClock caches; length-only and
+# cache, no block cache, concurrent readers on LRU and HyperClock caches and the hot-read profile; length-only and
 # every-byte consumers); times scans (`sweep scans`), batches (`sweep batches`), large
 # memtable values pinned in place (`sweep memtable`), reads against database size (`sweep
 # scale`, plot scale.svg), reads of merged keys, in transactions
@@ -19,6 +19,8 @@
 #   PINROCKS_LIBCXX=1 scripts/sweep.sh       also the clang + libc++ build's allocations
 #   scripts/sweep.sh --help     the sweep binary's sections and flags
 #   scripts/sweep.sh scans --quick           one section of the binary (any of --help's)
+#   scripts/sweep.sh concurrent OUT --threads 1,2,4,8,16   readers across cores: LRU,
+#                               HyperClockCache and the hot-read profile, both libraries
 set -euo pipefail
 caller="$PWD"
 cd "$(dirname "$0")/.."

@@ -2,11 +2,12 @@
 # Heap allocations per read, both sides of the FFI boundary (valgrind's heap totals), on
 # the default build (GCC, libstdc++) and on the clang + libc++ build (scripts/libcxx.sh),
 # for every read path that should allocate nothing: the buffer tier, the one-call pinned
-# read (ours and the raw C call), a pinned multi-get (per key), forward iteration (per
-# step), a seek, a typed read. Fails if any is above zero on the libc++ build, except the
-# two that RocksDB itself allocates for, which are shown and named: backward iteration
-# (`DataBlockIter`'s cache of previous entries) and a multi-get whose keys share a data
-# block (one `SharedCleanablePtr` per shared block). The default build's counts (one per
+# read (ours, the raw C call, and ours on a row-cache hit of the hot-read profile), a
+# pinned multi-get (per key), forward iteration (per step), a seek, a typed read. Fails if
+# any is above zero on the libc++ build, except the two that RocksDB itself allocates for,
+# which are shown and named: backward iteration (`DataBlockIter`'s cache of previous
+# entries) and a multi-get whose keys share a data block (one `SharedCleanablePtr` per
+# shared block). The default build's counts (one per
 # point read: RocksDB's `Defer`) are shown beside them. docs/zero-allocation-reads.md.
 #
 # scripts/zero-alloc.sh [sizes, default "8 4096 1048576"]
@@ -14,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes="${1:-8 4096 1048576}"
-paths="buffer pinned raw_pinned multi_get iterate iterate_back seek typed"
+paths="buffer pinned raw_pinned hot_pinned multi_get iterate iterate_back seek typed"
 
 default=$(bash scripts/count-per-read.sh allocations "$sizes" "$paths")
 libcxx=$(bash scripts/libcxx.sh bash scripts/count-per-read.sh allocations "$sizes" "$paths")

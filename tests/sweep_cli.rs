@@ -59,6 +59,16 @@ fn sections_take_their_arguments_and_the_settings_anywhere() {
         parse(&["typed-paths"]).unwrap().command,
         Some(Command::TypedPaths)
     ));
+
+    let cli = parse(&["concurrent", "many", "--threads", "1,2,8,16"]).unwrap();
+    let Some(Command::Concurrent { out, quick }) = cli.command else {
+        panic!("not concurrent")
+    };
+    assert_eq!((out.to_str(), quick), (Some("many"), false));
+    assert_eq!(cli.settings.threads, [1, 2, 8, 16]);
+    // The regime of `run` takes the same flag.
+    let cli = parse(&["--threads", "4", "run", "d", "--regimes", "concurrent"]).unwrap();
+    assert_eq!(cli.settings.threads, [4]);
 }
 
 /// The error clap gives for `args`.
@@ -77,6 +87,14 @@ fn conflicting_and_wrong_arguments_are_refused() {
     assert_eq!(kind(&["run", "d", "--sizes", "8,x"]), ValueValidation);
     assert_eq!(kind(&["merge-per-read", "theirs", "1", "10"]), InvalidValue);
     assert_eq!(kind(&["run"]), MissingRequiredArgument);
+    assert_eq!(
+        kind(&["concurrent", "d", "--threads", "0"]),
+        ValueValidation
+    );
+    assert_eq!(
+        kind(&["concurrent", "d", "--threads", "2,x"]),
+        ValueValidation
+    );
     let regime = refused(&["run", "d", "--regimes", "block_cache,disk"]);
     assert_eq!(regime.kind(), ValueValidation);
     let message = regime.to_string();

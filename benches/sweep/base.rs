@@ -58,3 +58,33 @@ pub fn base_peer_options() -> rocksdb::Options {
     options.set_write_buffer_size(1 << 30);
     options
 }
+
+/// The hot-read profile for both libraries, `memory` bytes of caches in all: pinrocks'
+/// `Options::hot_reads`, and the same settings spelled for the `rocksdb` crate (a row cache
+/// of half the memory, a HyperClockCache block cache of the rest, data blocks with a hash
+/// index and a restart point at every key, a 10-bit bloom filter, a memtable bloom filter
+/// of whole keys), so that a comparison stays like for like.
+pub fn hot_options(memory: usize) -> (pinrocks::Options, rocksdb::Options) {
+    let profile = pinrocks::options::HotReads::new(memory).expect("the profile's caches");
+    let mut ours = base_pinrocks_options();
+    ours.hot_reads(&profile);
+    let rows = memory / 2;
+    let mut table = rocksdb::BlockBasedOptions::default();
+    table.set_block_cache(&rocksdb::Cache::new_hyper_clock_cache(memory - rows, 0));
+    table.set_data_block_index_type(rocksdb::DataBlockIndexType::BinaryAndHash);
+    table.set_data_block_hash_ratio(0.75);
+    table.set_block_restart_interval(1);
+    table.set_bloom_filter(10.0, false);
+    let mut peer = rocksdb::Options::default();
+    peer.create_if_missing(true);
+    peer.set_block_based_table_factory(&table);
+    peer.set_write_buffer_size(1 << 30);
+    peer.set_memtable_prefix_bloom_ratio(0.02);
+    peer.set_memtable_whole_key_filtering(true);
+    // The profile's row cache shards: one per 32 MiB, up to 64 (`hot_reads.rs`).
+    let mut lru = rocksdb::LruCacheOptions::default();
+    lru.set_capacity(rows);
+    lru.set_num_shard_bits(((rows >> 25).max(1)).ilog2().min(6) as i32);
+    peer.set_row_cache(&rocksdb::Cache::new_lru_cache_opts(&lru));
+    (ours, peer)
+}

@@ -63,6 +63,16 @@ pub struct Settings {
     /// (default: all)
     #[arg(long, global = true, env = "PINROCKS_REGIMES", value_name = "LIST", value_parser = regime_list)]
     pub regimes: Option<String>,
+    /// The reader thread counts of the concurrent regime, comma-separated (default: 1,2)
+    #[arg(
+        long,
+        global = true,
+        env = "PINROCKS_THREADS",
+        value_delimiter = ',',
+        value_name = "COUNTS",
+        value_parser = clap::value_parser!(u16).range(1..=1024)
+    )]
+    pub threads: Vec<u16>,
 }
 
 /// The sections and the tools the scripts call.
@@ -113,6 +123,16 @@ pub enum Command {
         /// The directory for typed.md and typed.svg
         out: PathBuf,
         /// Two sizes briefly: proves the harness works
+        #[arg(long)]
+        quick: bool,
+    },
+    /// Concurrent readers alone: each thread count of `--threads` on an LRU block cache, a
+    /// HyperClockCache and the hot-read profile, pinrocks beside the `rocksdb` crate with
+    /// the same settings; writes OUT/samples.tsv and OUT/concurrent.md
+    Concurrent {
+        /// The directory for samples.tsv and concurrent.md
+        out: PathBuf,
+        /// One size briefly: proves the harness works
         #[arg(long)]
         quick: bool,
     },

@@ -17,6 +17,7 @@ mod batches;
 mod blobs;
 mod callgrind;
 mod cli;
+mod concurrent;
 mod config;
 mod crc;
 mod memtable;
@@ -167,6 +168,7 @@ fn main() {
         Command::Blobs(q) => blobs::main(q.quick),
         Command::Watched(q) => watched::main(q.quick),
         Command::Typed { out, quick } => typed_paths::section(&out, quick),
+        Command::Concurrent { out, quick } => concurrent::section(&out, quick),
         Command::Crc => crc::main(),
         Command::Report {
             samples,

@@ -14,7 +14,9 @@
 //! the transaction) and `rocksdb_txn_get_pinned` (the `rocksdb` crate's
 //! `Transaction::get_pinned`); and reads through an indexed batch: `batch_pinned` (a
 //! database value read through a batch holding one other entry, so RocksDB looks in the
-//! batch first) and `batch_own_pinned` (the batch's own entries, read from it alone); and
+//! batch first) and `batch_own_pinned` (the batch's own entries, read from it alone); the
+//! pinned read of a database with the hot-read profile (`base::hot_options`: row-cache
+//! hits), `hot_pinned` for pinrocks and `rocksdb_hot_get_pinned` for the `rocksdb` crate; and
 //! reads of values in blob files ([`BLOB_PATHS`]); and typed reads of records
 //! (`typed_<format>_<consumer>`, `typed.rs`).
 //!
@@ -28,7 +30,7 @@ use crate::callgrind::counted;
 use crate::tiers::{self, Consumer, Regime, Tier};
 
 /// The paths beyond the tiers.
-pub const PATHS: [&str; 11] = [
+pub const PATHS: [&str; 13] = [
     "multi_get",
     "iterate",
     "iterate_back",
@@ -40,6 +42,8 @@ pub const PATHS: [&str; 11] = [
     "rocksdb_txn_get_pinned",
     "batch_pinned",
     "batch_own_pinned",
+    "hot_pinned",
+    "rocksdb_hot_get_pinned",
 ];
 
 /// Reads of values in blob files (`blobs.rs`'s databases): pinrocks' pinned read and the
@@ -86,6 +90,8 @@ pub fn main(name: &str, size: usize, reads: usize) {
     } else if matches!(name, "rocksdb_iterate" | "rocksdb_iterate_std") {
         let db = tiers::open_peer(dir.path(), Regime::BlockCache, size, count);
         peer_steps(&db, name == "rocksdb_iterate_std", count, reads)
+    } else if matches!(name, "hot_pinned" | "rocksdb_hot_get_pinned") {
+        hot_reads(name, dir.path(), size, count, reads, &keys)
     } else if matches!(name, "txn_pinned" | "rocksdb_txn_get_pinned") {
         transaction_reads(name, dir.path(), size, count, reads, &keys)
     } else if let Some(tier) = Tier::from_name(name) {
@@ -232,6 +238,30 @@ fn peer_steps(db: &rocksdb::DB, std: bool, count: usize, reads: usize) -> u64 {
     total
 }
 
+/// Pinned reads of a database with the hot-read profile (64 MiB of caches), every key
+/// read once before: each counted read is a row-cache hit.
+fn hot_reads(
+    name: &str,
+    dir: &std::path::Path,
+    size: usize,
+    count: usize,
+    reads: usize,
+    keys: &[Vec<u8>],
+) -> u64 {
+    let (ours, peer) = crate::base::hot_options(64 << 20);
+    if name == "hot_pinned" {
+        let db = pinrocks::Db::open(&ours, dir).unwrap();
+        tiers::fill_pinrocks(&db, size, count);
+        let mut read = tiers::pinrocks_tier(&db, Tier::Pinned, size, Consumer::Len);
+        counted(reads, |i| read(&keys[i % keys.len()]))
+    } else {
+        let db = rocksdb::DB::open(&peer, dir).unwrap();
+        tiers::fill_peer(&db, size, count);
+        let mut read = tiers::peer_tier(&db, Tier::RocksdbGetPinned, Consumer::Len);
+        counted(reads, |i| read(&keys[i % keys.len()]))
+    }
+}
+
 /// One read per key through a transaction, after the values were written through the plain
 /// database, flushed and read once (block cache).
 fn transaction_reads(
@@ -251,10 +281,7 @@ fn transaction_reads(
             [],
         )
         .unwrap();
-        for i in 0..count {
-            db.put(&tiers::key(i), &tiers::value(i, size)).unwrap();
-        }
-        tiers::settle_pinrocks(&db, count);
+        tiers::fill_pinrocks(&db, size, count);
         let txn = db.begin().unwrap();
         let reader = txn.reader();
         counted(reads, |i| {

@@ -21,6 +21,11 @@ pub type Samples = BTreeMap<String, BTreeMap<usize, BTreeMap<String, Vec<f64>>>>
 fn read_samples(path: &Path) -> Samples {
     let text = std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    parse_samples(&text)
+}
+
+/// Samples from the text of a samples.tsv.
+pub fn parse_samples(text: &str) -> Samples {
     let mut samples = Samples::new();
     for line in text.lines().skip(1) {
         let f: Vec<&str> = line.split('\t').collect();
@@ -197,53 +202,72 @@ fn tier_tables(samples: &Samples, tally: &mut (usize, usize)) -> String {
     out
 }
 
-fn concurrent_table(samples: &Samples, tally: &mut (usize, usize)) -> String {
-    let groups: Vec<_> = samples
-        .iter()
-        .filter(|(g, _)| g.starts_with("concurrent/"))
-        .collect();
-    if groups.is_empty() {
+/// The concurrent readers' table: per size, setup and thread count, time per read over all
+/// threads, the pinned read's reads per second and its scaling from one thread, and the
+/// pinned read against the `rocksdb` crate's `get_pinned` (paired).
+pub fn concurrent_table(samples: &Samples, tally: &mut (usize, usize)) -> String {
+    /// A cell: size, setup, threads, and its tiers' samples.
+    type Cell<'s> = (usize, &'s str, usize, &'s BTreeMap<String, Vec<f64>>);
+    let mut cells: Vec<Cell<'_>> = Vec::new();
+    for (group, by_size) in samples.iter().filter(|(g, _)| g.starts_with("concurrent/")) {
+        let mut parts = group.split('/').skip(1);
+        let setup = parts.next().unwrap_or("");
+        let threads: usize = parts.next().and_then(|t| t.parse().ok()).unwrap_or(0);
+        for (size, tiers) in by_size {
+            cells.push((*size, setup, threads, tiers));
+        }
+    }
+    if cells.is_empty() {
         return String::new();
     }
+    cells.sort_by_key(|&(size, setup, threads, _)| (size, setup_rank(setup), threads));
     let mut out = String::from(
         "### Concurrent readers, block cache, consumer reads the length only\n\n\
-         Time per read over all threads (a slice's length over the reads every thread made); \
-         pinned vs vec paired as above. Between 1 and 2 threads the cells are measured apart \
-         (not paired): the scaling column is a plain ratio of medians.\n\n\
-         | size | cache | threads | pinned | buffer | vec | pinned vs vec | 2-thread scaling of pinned |\n\
-         |---|---|---:|---:|---:|---:|---|---:|\n",
+         Setups: `lru` (an LRU block cache in RocksDB's default shards), `hyper_clock` (a \
+         HyperClockCache), `hot_reads` (the hot-read profile: a row cache before a \
+         HyperClockCache); the `rocksdb` crate reads a database with the same settings. Time \
+         per read over all threads (a slice's length over the reads every thread made); \
+         pinned vs the peer paired as above. Thread counts are measured apart (not paired): \
+         the scaling column is a plain ratio of the pinned read's medians, one thread over \
+         N.\n\n\
+         | size | setup | threads | pinned | buffer | vec | peer pinned | pinned reads/s | scaling from 1 thread | pinned vs peer |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|---|\n",
     );
-    for (group, by_size) in &groups {
-        let mut parts = group.split('/').skip(1);
-        let (cache, threads) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
-        for (size, cells) in *by_size {
-            let m = |tier: &str| cells.get(tier).map(|ns| median(&mut ns.clone()));
-            let scaling = if threads == "2" {
-                let one = format!("concurrent/{cache}/1");
-                samples
-                    .get(&one)
-                    .and_then(|s| s.get(size))
-                    .and_then(|c| c.get("pinned"))
-                    .zip(m("pinned"))
-                    .map(|(one, two)| format!("{:.2}x", median(&mut one.clone()) / two))
-                    .unwrap_or_default()
-            } else {
-                String::new()
-            };
-            let r = ratio_cell(speedup(cells, "pinned", "vec"), *size, tally);
-            writeln!(
-                out,
-                "| {} | {cache} | {threads} | {} | {} | {} | {r} | {scaling} |",
-                size_name(*size),
-                m("pinned").map_or("–".into(), time),
-                m("buffer").map_or("–".into(), time),
-                m("vec").map_or("–".into(), time),
-            )
-            .unwrap();
-        }
+    let pinned_median = |size: usize, setup: &str, threads: usize| {
+        let group = format!("concurrent/{setup}/{threads}");
+        let ns = samples.get(&group)?.get(&size)?.get("pinned")?;
+        Some(median(&mut ns.clone()))
+    };
+    for (size, setup, threads, tiers) in cells {
+        let m = |tier: &str| tiers.get(tier).map(|ns| median(&mut ns.clone()));
+        let pinned = m("pinned");
+        let scaling = pinned_median(size, setup, 1)
+            .zip(pinned)
+            .map(|(one, n)| format!("{:.2}x", one / n))
+            .unwrap_or_default();
+        let per_second = pinned.map_or("–".into(), |ns| format!("{:.2} M", 1e3 / ns));
+        let r = ratio_cell(speedup(tiers, "pinned", "rocksdb_get_pinned"), size, tally);
+        writeln!(
+            out,
+            "| {} | {setup} | {threads} | {} | {} | {} | {} | {per_second} | {scaling} | {r} |",
+            size_name(size),
+            pinned.map_or("–".into(), time),
+            m("buffer").map_or("–".into(), time),
+            m("vec").map_or("–".into(), time),
+            m("rocksdb_get_pinned").map_or("–".into(), time),
+        )
+        .unwrap();
     }
     out.push('\n');
     out
+}
+
+/// The report's order of the concurrent setups.
+fn setup_rank(setup: &str) -> usize {
+    crate::concurrent::SETUPS
+        .iter()
+        .position(|s| *s == setup)
+        .unwrap_or(usize::MAX)
 }
 
 fn goals(samples: &Samples) -> String {

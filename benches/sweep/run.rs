@@ -5,9 +5,8 @@
 //!
 //! Regimes: values in the **memtable**; flushed and compacted, read from a **block cache**
 //! that holds them all; the same files read with **no block cache** (each read takes its
-//! block from the OS page cache, checks and decompresses it); and **concurrent readers** (1
-//! and 2 threads, one per core here) on an LRU cache in RocksDB's default shards against a
-//! HyperClockCache.
+//! block from the OS page cache, checks and decompresses it); and **concurrent readers**
+//! (`concurrent.rs`: each thread count of `--threads` on three cache setups).
 //!
 //! `sweep run <out dir> [--quick]` writes `<out dir>/samples.tsv`: one line per tier and
 //! round, `group size tier round ns-per-read`, which `sweep report` reads.
@@ -15,17 +14,12 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use pinrocks::options::Cache;
 use pinrocks::Db;
 
 use crate::paired::{self, Read};
 use crate::tiers::{self, Consumer, ReadFn, Regime, Tier};
 
 pub const SIZES: [usize; 7] = [8, 16, 128, 1024, 4096, 65536, 1 << 20];
-/// Sizes of the concurrent-readers regime.
-pub const CONCURRENT_SIZES: [usize; 3] = [128, 4096, 65536];
-/// Tiers of the concurrent-readers regime (pinrocks' own: the caches are what differs).
-pub const CONCURRENT_TIERS: [Tier; 3] = [Tier::Pinned, Tier::Buffer, Tier::Vec];
 
 struct Plan {
     rounds: usize,
@@ -58,7 +52,7 @@ fn measure(
     eprintln!("sweep: {group} {size} B done");
 }
 
-fn record(out: &mut String, group: &str, size: usize, names: &[Tier], ns: &[Vec<f64>]) {
+pub fn record(out: &mut String, group: &str, size: usize, names: &[Tier], ns: &[Vec<f64>]) {
     for (tier, rounds) in names.iter().zip(ns) {
         for (round, ns) in rounds.iter().enumerate() {
             writeln!(out, "{group}\t{size}\t{}\t{round}\t{ns:.2}", tier.name()).unwrap();
@@ -128,42 +122,6 @@ fn sweep_size(out: &mut String, size: usize, plan: &Plan) {
     }
 }
 
-fn concurrent(out: &mut String, size: usize, plan: &Plan) {
-    let count = if plan.quick {
-        tiers::key_count(size).min(64)
-    } else {
-        tiers::key_count(size)
-    };
-    let keys = tiers::random_keys(count);
-    let caches = [
-        ("lru", Cache::lru(tiers::CACHE_BYTES)),
-        ("hyper_clock", Cache::hyper_clock(tiers::CACHE_BYTES, 0)),
-    ];
-    for (name, cache) in caches {
-        let dir = tempfile::tempdir().unwrap();
-        let mut options = tiers::pinrocks_options();
-        options.block_cache(&cache);
-        let db = Db::open(&options, dir.path()).unwrap();
-        for i in 0..count {
-            db.put(&tiers::key(i), &tiers::value(i, size)).unwrap();
-        }
-        tiers::settle_pinrocks(&db, count);
-        for threads in [1usize, 2] {
-            let ns = paired::run_threads(
-                CONCURRENT_TIERS.len(),
-                threads,
-                |tier| tiers::pinrocks_tier(&db, CONCURRENT_TIERS[tier], size, Consumer::Len),
-                &keys,
-                plan.rounds,
-                plan.slice,
-            );
-            let group = format!("concurrent/{name}/{threads}");
-            record(out, &group, size, &CONCURRENT_TIERS, &ns);
-            eprintln!("sweep: {group} {size} B done");
-        }
-    }
-}
-
 pub fn main(out_dir: &std::path::Path, quick: bool) {
     let regimes = crate::config::regimes(crate::cli::settings().regimes.as_deref())
         .unwrap_or_else(|e| panic!("--regimes: {e}"));
@@ -183,7 +141,7 @@ pub fn main(out_dir: &std::path::Path, quick: bool) {
             rounds: 36,
             slice: Duration::from_millis(8),
             sizes: crate::sizes(),
-            concurrent_sizes: CONCURRENT_SIZES.to_vec(),
+            concurrent_sizes: crate::concurrent::SIZES.to_vec(),
             quick,
             regimes,
         }
@@ -199,7 +157,7 @@ pub fn main(out_dir: &std::path::Path, quick: bool) {
     let cells: Vec<(usize, bool)> = cells.collect();
     for (size, threads) in crate::progress::steps("run", cells.into_iter()) {
         if threads {
-            concurrent(&mut out, size, &plan);
+            crate::concurrent::regime(&mut out, size, plan.quick, plan.rounds, plan.slice);
         } else {
             sweep_size(&mut out, size, &plan);
         }

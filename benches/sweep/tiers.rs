@@ -193,6 +193,22 @@ pub fn open_pinrocks(dir: &std::path::Path, regime: Regime, size: usize, count: 
     db
 }
 
+/// Writes `key(0..count)` with `size`-byte values into `db` and settles it (below).
+pub fn fill_pinrocks(db: &Db, size: usize, count: usize) {
+    for i in 0..count {
+        db.put(&key(i), &value(i, size)).unwrap();
+    }
+    settle_pinrocks(db, count);
+}
+
+/// `fill_pinrocks` for the `rocksdb` crate.
+pub fn fill_peer(db: &rocksdb::DB, size: usize, count: usize) {
+    for i in 0..count {
+        db.put(key(i), value(i, size)).unwrap();
+    }
+    settle_peer(db, count);
+}
+
 /// Flushes and compacts, then reads every key once so the block cache holds them all.
 pub fn settle_pinrocks(db: &Db, count: usize) {
     db.flush().unwrap();

@@ -228,7 +228,9 @@ impl Default for IngestOptions {
 
 impl<'db> ColumnFamily<'db> {
     /// Ingests finished SST files into this column family: all of them or none. Refused on
-    /// a read-only database and on a dropped column family, like a write.
+    /// a read-only database and on a dropped column family, like a write; on a database
+    /// with a row cache, a file holding a range tombstone is refused
+    /// ([`Error::RowCacheRefusesRanges`]: the row cache would return what it deletes).
     #[doc(alias = "IngestExternalFile")]
     pub fn ingest<P: AsRef<Path>>(&self, files: &[P], options: &IngestOptions) -> Result<()> {
         let paths: Vec<CString> = files
@@ -242,6 +244,8 @@ impl<'db> ColumnFamily<'db> {
                 "a TTL database stores a write time after every value; an SST file has none",
             ));
         }
+        let names: Vec<&std::ffi::CStr> = paths.iter().map(CString::as_c_str).collect();
+        self.db.check_files_range_free(self.handle(), &names)?;
         self.db.with_live_family("ingest", self.handle(), || {
             // SAFETY: live database and handle, for the call.
             unsafe { ingest(self.db.raw(), self.handle().raw(), &pointers, &options.raw) }

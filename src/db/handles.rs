@@ -57,6 +57,8 @@ pub(crate) struct DbInner {
     pub(crate) drops_and_ends: DropsAndEnds,
     /// The statistics of the options it was opened with, if they collect any.
     pub(crate) statistics: Option<Statistics>,
+    /// Whether it was opened with a row cache, which refuses range deletes.
+    pub(crate) row_cache: bool,
     /// Held across a live option change's check and its `SetOptions` / `SetDBOptions`, so
     /// two changes are never each checked against what the other is replacing. Lock: no
     /// other pinrocks lock is taken under it; RocksDB's `SetDBOptions` may wait for the
@@ -173,6 +175,7 @@ impl DbInner {
         traits: &[FamilyTraits],
         kind: DbKind,
         statistics: Option<Statistics>,
+        row_cache: bool,
         holds: Vec<DatabaseOnEnv>,
         dir: DirInUse,
     ) -> Arc<DbInner> {
@@ -197,6 +200,7 @@ impl DbInner {
             recovered: Mutex::new(Vec::new()),
             drops_and_ends: DropsAndEnds::default(),
             statistics,
+            row_cache,
             option_changes: Mutex::new(()),
             native: Closer(std::mem::ManuallyDrop::new(Native {
                 raw,
@@ -223,6 +227,7 @@ impl DbInner {
             recovered,
             drops_and_ends: _,
             statistics,
+            row_cache: _,
             option_changes: _,
             native,
         } = self;
@@ -273,6 +278,15 @@ impl DbInner {
         crate::raw::reentry::refuse_inside(operation)?;
         if matches!(self.kind, DbKind::ReadOnly | DbKind::Secondary) {
             return Err(Error::ReadOnly { operation });
+        }
+        Ok(())
+    }
+
+    /// `Err(RowCacheRefusesRanges)` for a range delete on a database with a row cache,
+    /// which RocksDB would refuse from inside `DBImpl::WriteImpl`.
+    pub(crate) fn check_range_deletes(&self, operation: &'static str) -> Result<()> {
+        if self.row_cache {
+            return Err(Error::RowCacheRefusesRanges { operation });
         }
         Ok(())
     }

@@ -10,5 +10,6 @@ pub(crate) mod family_handle;
 pub(crate) mod handles;
 pub(crate) mod open;
 pub(crate) mod opening;
+pub(crate) mod range_free;
 pub(crate) mod recovered_txn;
 pub(crate) mod snapshot;

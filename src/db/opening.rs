@@ -60,6 +60,13 @@ impl Db {
         if in_memory {
             refuse_in_memory(options)?;
         }
+        if options.row_cache && matches!(mode, Mode::ReadOnly { .. } | Mode::Secondary { .. }) {
+            // It could neither flush the log's range tombstones to check them nor keep a
+            // primary's out (`range_free.rs`).
+            return Err(Error::RowCacheRefusesRanges {
+                operation: "open read-only or as a secondary",
+            });
+        }
         check_ttl_kind(options, path, matches!(mode, Mode::Ttl { .. }))?;
         let (names, cf_options) = with_default_cf(options, column_families)?;
         for o in std::iter::once(options).chain(cf_options.iter().copied()) {
@@ -115,10 +122,14 @@ impl Db {
                 Mode::Transaction { .. } | Mode::Optimistic { .. } => DbKind::ReadWrite,
             },
             statistics,
+            options.row_cache,
             holds,
             dir,
         ));
         adopt_recovered(db.inner())?;
+        if options.row_cache {
+            db.inner().check_range_free()?;
+        }
         Ok(db)
     }
 }

@@ -340,12 +340,43 @@ impl Options {
     }
 
     /// Caches whole rows found by point reads and multi-get in `cache` (RocksDB's
-    /// `row_cache`), looked up before the block cache: a hit costs no block search.
-    /// Iterators do not use it. Counted by the `rocksdb.row.cache.hit` and `.miss` tickers.
+    /// `row_cache`), looked up before the block cache: a hit costs no block search and
+    /// pins the row in the cache (no copy). Counted by the `rocksdb.row.cache.hit` and
+    /// `.miss` tickers. What it brings, each tested in `tests/operations/row_cache.rs`:
+    ///
+    /// - **No range tombstones**: RocksDB 11.8.1's row cache returns deleted values where
+    ///   one exists, so pinrocks keeps them out of a database with a row cache: range
+    ///   deletes, the ingest of a file holding one, an open that finds one, and read-only
+    ///   and secondary opens are refused as
+    ///   [`Error::RowCacheRefusesRanges`](crate::Error::RowCacheRefusesRanges). The open
+    ///   flushes every column family first (so the log's tombstones reach files and are
+    ///   counted).
+    /// - **Only reads of files**: a key found in a memtable never reaches it, and iterators
+    ///   do not use it.
+    /// - **Rows by file**: an entry names the SST file it came from, so a compaction that
+    ///   rewrites a file leaves its rows unreachable (they age out) and the hot set is
+    ///   read from blocks again; a file moved down whole keeps its rows.
+    /// - **Reads at a snapshot** taken before a file's newest entry are cached per
+    ///   snapshot (the row's key carries the snapshot's sequence number), and a file that
+    ///   holds no version the snapshot sees is searched again on every such read.
+    /// - An LRU cache ([`Cache::lru`](crate::options::Cache::lru), one shard per 512 KiB
+    ///   up to 64): a HyperClockCache takes only 16-byte keys, so it would keep almost no
+    ///   row (a row's key is the user key after 3 to 30 bytes of file and sequence
+    ///   numbers), silently: given one, the open fails with `Error::InvalidInput`.
     ///
     /// Scope: database (`row_cache`).
     pub fn row_cache(&mut self, cache: &Cache) -> &mut Self {
+        if cache.is_hyper_clock() {
+            let refusal = Error::invalid(
+                "row_cache",
+                "a HyperClockCache takes only 16-byte keys, and would keep almost no row: \
+                 give the row cache an LRU cache",
+            );
+            self.note_failure("row_cache", Err(refusal));
+            return self;
+        }
         self.raw.set_row_cache(cache.handle());
+        self.row_cache = true;
         self
     }
 }

@@ -38,6 +38,8 @@ use crate::raw::error::{Error, Result};
 #[derive(Clone)]
 pub struct Cache {
     inner: Arc<CacheHandle>,
+    /// A HyperClockCache: it takes only 16-byte keys, so it cannot be a row cache.
+    hyper_clock: bool,
 }
 
 /// The options of an LRU cache ([`Cache::lru_with`]).
@@ -69,7 +71,13 @@ impl Cache {
     fn own(handle: CacheHandle) -> Cache {
         Cache {
             inner: Arc::new(handle),
+            hyper_clock: false,
         }
+    }
+
+    /// Whether it is a HyperClockCache.
+    pub(crate) fn is_hyper_clock(&self) -> bool {
+        self.hyper_clock
     }
 
     /// An LRU cache of `capacity` bytes, sharded as RocksDB chooses (up to 64 shards of at
@@ -136,10 +144,20 @@ impl Cache {
     ///
     /// Panics if its table (sized from `capacity` up front) cannot be allocated.
     pub fn hyper_clock(capacity: usize, estimated_entry_charge: usize) -> Cache {
-        match CacheHandle::hyper_clock(capacity, estimated_entry_charge) {
-            Ok(handle) => Cache::own(handle),
+        match Cache::try_hyper_clock(capacity, estimated_entry_charge) {
+            Ok(cache) => cache,
             Err(e) => panic!("pinrocks: cannot create a HyperClockCache of {capacity} bytes: {e}"),
         }
+    }
+
+    /// [`hyper_clock`](Self::hyper_clock), with a failure to allocate its table an error
+    /// ([`ErrorKind::MemoryLimit`](crate::ErrorKind::MemoryLimit)) instead of a panic.
+    pub fn try_hyper_clock(capacity: usize, estimated_entry_charge: usize) -> Result<Cache> {
+        let handle = CacheHandle::hyper_clock(capacity, estimated_entry_charge)?;
+        Ok(Cache {
+            hyper_clock: true,
+            ..Cache::own(handle)
+        })
     }
 
     /// The native cache, to hand to options and table factories.

@@ -80,6 +80,9 @@ pub struct Options {
     /// Whether an SST file manager is set: it is made on the default Env (the disk), so
     /// these options may not have another.
     pub(crate) sst_file_manager: bool,
+    /// Whether a row cache is set: a database opened with one refuses range deletes
+    /// (RocksDB would, from deep inside the write), so it must know.
+    pub(crate) row_cache: bool,
 }
 
 /// How the WAL is replayed when the database opens after a crash.
@@ -117,6 +120,7 @@ impl Options {
             env_owner: None,
             write_buffer_manager: None,
             sst_file_manager: false,
+            row_cache: false,
         }
     }
 

@@ -1,6 +1,6 @@
 //! What is set before a database opens: database and column family options, blob files, the block
 //! cache, compression, compaction styles, rate limiters, table and memtable formats, shared
-//! budgets, recovery from background errors, statistics, user-defined timestamps, file systems in memory, and options loaded from a database's own OPTIONS file.
+//! budgets, recovery from background errors, a profile for hot point reads, statistics, user-defined timestamps, file systems in memory, and options loaded from a database's own OPTIONS file.
 
 pub(crate) mod blob_files;
 pub(crate) mod budgets;
@@ -17,6 +17,7 @@ pub(crate) mod error_recovery;
 #[cfg(feature = "fault-injection")]
 pub(crate) mod fault_fs;
 pub(crate) mod formats;
+pub(crate) mod hot_reads;
 pub(crate) mod mem_env;
 pub(crate) mod optimistic_db_options;
 pub(crate) mod rate_limiter;
@@ -39,6 +40,7 @@ pub use db_options::WalRecoveryMode;
 #[cfg_attr(docsrs, doc(cfg(feature = "fault-injection")))]
 pub use fault_fs::{FaultFs, FaultKind, StopError};
 pub use formats::{Memtable, PlainTableOptions, PrefixExtractor};
+pub use hot_reads::HotReads;
 pub use mem_env::MemEnv;
 pub use optimistic_db_options::{OccLockBuckets, OccValidation, OptimisticTransactionDbOptions};
 pub use rate_limiter::RateLimiter;

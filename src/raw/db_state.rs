@@ -218,3 +218,16 @@ pub(crate) unsafe fn property_int(db: Db, family: Family, name: &CStr) -> Result
     })?;
     Ok((rc == 0).then_some(value))
 }
+
+/// The range tombstones in the live SST files of `family` (their table properties).
+///
+/// # Safety
+/// `db` must be open and `family` one of its live handles, for the call.
+pub(crate) unsafe fn range_deletions(db: Db, family: Family) -> Result<u64> {
+    let mut count = 0u64;
+    // SAFETY: live db and handle (the caller's contract); guarded: no C++ exception leaves.
+    with_code(|code, err| unsafe {
+        ffi::pinrocks_cf_range_deletions(db, family, &mut count, code, err)
+    })?;
+    Ok(count)
+}

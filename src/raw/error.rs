@@ -235,6 +235,26 @@ pub enum Error {
         /// The range's end (exclusive), which sorts before `start`.
         end: Vec<u8>,
     },
+    /// A range tombstone and a row cache ([`Options::row_cache`], the
+    /// [`HotReads`](crate::options::HotReads) profile with its row cache) in one database:
+    /// RocksDB 11.8.1's row cache returns deleted values where a range tombstone exists (a
+    /// row cached from a file that also holds a tombstone covering it comes back on the
+    /// next read; a multi-get that hits the row cache skips newer tombstones). So a
+    /// database with a row cache holds none, and pinrocks refuses, before RocksDB sees it,
+    /// what would bring one: a range delete ([`Writer::delete_range`], a [`WriteBatch`]
+    /// holding one), the ingest of an SST file holding one, an open of a database whose
+    /// files or log hold one (open it without a row cache and compact them away first), and
+    /// a read-only or secondary open (which could not keep them out). Nothing was written.
+    ///
+    /// [`Writer::delete_range`]: crate::Writer::delete_range
+    /// [`WriteBatch`]: crate::WriteBatch
+    /// [`Options::row_cache`]: crate::Options::row_cache
+    #[error("{operation} refused: a database with a row cache holds no range tombstone")]
+    RowCacheRefusesRanges {
+        /// What was refused: `"delete_range"`, `"write"` (a batch), `"ingest"`, `"open"`,
+        /// or a read-only or secondary open.
+        operation: &'static str,
+    },
     /// A write to a column family that was dropped (through [`Db::drop_cf`]) while a
     /// [`ColumnFamily`], a `Table` or a [`WriteBatch`] still named it. Refused before it
     /// reaches RocksDB, which would log it, fail it, and then refuse every later write to the

@@ -101,6 +101,22 @@ pub(crate) unsafe fn ingest(
     })
 }
 
+/// The range tombstones of the SST file at `path`, read with `options` (its properties).
+pub(crate) fn sst_file_range_deletions(options: &OptionsHandle, path: &CStr) -> Result<u64> {
+    let mut count = 0u64;
+    // SAFETY: live options, copied by the reader; the path is borrowed for the call; guarded.
+    with_code(|code, err| unsafe {
+        ffi::pinrocks_sst_file_range_deletions(
+            options.as_ptr(),
+            path.as_ptr(),
+            &mut count,
+            code,
+            err,
+        )
+    })?;
+    Ok(count)
+}
+
 /// Reads the SST file at `path` whole with `options`, checking every block's checksum.
 pub(crate) fn verify_sst_file(options: &OptionsHandle, path: &CStr) -> Result<()> {
     // SAFETY: live options, copied by the reader; the path is borrowed for the call; guarded.

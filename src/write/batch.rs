@@ -60,6 +60,9 @@ pub struct WriteBatch {
     /// default family has any: its order is known only at the write (see `check_ranges`).
     inverted_default_range: Option<InvertedRange>,
     default_ranges: bool,
+    /// Whether it holds a range delete of any family: refused at the write to a database
+    /// with a row cache (`DbInner::check_range_deletes`).
+    ranges: bool,
     /// Whether it merges into the default family, whose merge operator is known only at
     /// the write (a named family's is checked as the merge is added).
     default_merges: bool,
@@ -148,6 +151,7 @@ impl WriteBatch {
             inverted_range: None,
             inverted_default_range: None,
             default_ranges: false,
+            ranges: false,
             default_merges: false,
             default_records: false,
             stamped: false,
@@ -190,6 +194,7 @@ impl WriteBatch {
             NamedFamily::note(&mut self.families, handle);
         }
         if op == record::DELETE_RANGE {
+            self.ranges = true;
             let (inverted, order) = match cf {
                 Some(cf) => (&mut self.inverted_range, cf.order.as_ref()),
                 None => {
@@ -243,6 +248,7 @@ impl WriteBatch {
         self.inverted_range = None;
         self.inverted_default_range = None;
         self.default_ranges = false;
+        self.ranges = false;
         self.default_merges = false;
         self.default_records = false;
         self.stamped = false;
@@ -359,10 +365,15 @@ impl<'a> Writer<'a, DbTarget<'a>> {
     /// A batch holding an inverted range (see [`delete_range`](Self::delete_range)),
     /// naming a column family of another database (a batch stores column family ids, which
     /// mean another family there: [`Error::ForeignColumnFamily`]) or a dropped one
-    /// ([`Error::ColumnFamilyDropped`]) is rejected whole, before anything is written.
+    /// ([`Error::ColumnFamilyDropped`]), or holding a range delete for a database with a
+    /// row cache ([`Error::RowCacheRefusesRanges`]) is rejected whole, before anything is
+    /// written.
     pub fn write(&self, batch: &WriteBatch) -> Result<()> {
         let db = self.target.0;
         db.check_writable("write")?;
+        if batch.ranges {
+            db.check_range_deletes("write")?;
+        }
         batch.check_ranges(db)?;
         if batch.default_merges {
             db.default_cf.check_merge()?;

@@ -300,8 +300,11 @@ impl<'a> Writer<'a, DbTarget<'a>> {
     /// read a key of the range before it and writes after it fails its commit with
     /// [`ErrorKind::Busy`](crate::ErrorKind::Busy) (RocksDB's conflict check sees the range's tombstone). A pessimistic
     /// one has no range delete: `NotSupported`, as RocksDB says (it cannot lock a range).
+    /// Neither has a database with a row cache: [`Error::RowCacheRefusesRanges`].
     #[doc(alias = "DeleteRange")]
     pub fn delete_range(&mut self, from: &[u8], to: &[u8]) -> Result<()> {
+        self.target.0.check_writable("delete_range")?;
+        self.target.0.check_range_deletes("delete_range")?;
         let cf = self.cf.unwrap_or(&self.target.0.default_cf);
         check_range(cf.order.as_ref(), from, to)?;
         cf.check_range_delete()?;

@@ -25,4 +25,5 @@ mod mem_env;
 mod numbers;
 mod placement;
 mod recovery_hangs;
+mod row_cache;
 mod small_disk;

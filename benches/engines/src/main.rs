@@ -34,9 +34,11 @@ use ways::Way;
 static ALLOCATOR: alloc::Counting = alloc::Counting;
 
 /// The ways, in the order of `measure`'s list and of every table.
-const WAYS: [&str; 6] = [
+const WAYS: [&str; 8] = [
     "pinrocks pinned",
     "rocksdb get_pinned",
+    "pinrocks pinned, hot profile",
+    "rocksdb get_pinned, hot profile",
     "heed, txn per slice",
     "heed, txn per read",
     "fjall",
@@ -105,9 +107,12 @@ fn measure(size: usize, plan: &Plan) -> Measured {
     let keys = random_keys(count);
     eprintln!("{}: loading {count} values into each engine", label(size));
     // Declared first, so dropped last: after every engine that lives in them.
-    let dirs: Vec<tempfile::TempDir> = (0..5).map(|_| tempfile::tempdir().unwrap()).collect();
+    let dirs: Vec<tempfile::TempDir> = (0..7).map(|_| tempfile::tempdir().unwrap()).collect();
     let pinrocks = ways::open_pinrocks(dirs[0].path(), size, count);
     let rocksdb = ways::open_rocksdb(dirs[1].path(), size, count);
+    let (hot_ours, hot_peer) = base::hot_options(base::CACHE_BYTES);
+    let hot_pinrocks = ways::open_pinrocks_with(&hot_ours, dirs[5].path(), size, count);
+    let hot_rocksdb = ways::open_rocksdb_with(&hot_peer, dirs[6].path(), size, count);
     let env = ways::open_lmdb(dirs[2].path(), size, count);
     let lmdb = ways::load_lmdb(&env, size, count);
     let (fjall_db, keyspace, fjall_passes) = ways::open_fjall(dirs[3].path(), size, count);
@@ -120,6 +125,8 @@ fn measure(size: usize, plan: &Plan) -> Measured {
     let mut all: Vec<Box<dyn Way + '_>> = vec![
         Box::new(ways::PinrocksPinned(pinrocks.reader())),
         Box::new(ways::RocksdbPinned(&rocksdb)),
+        Box::new(ways::PinrocksPinned(hot_pinrocks.reader())),
+        Box::new(ways::RocksdbPinned(&hot_rocksdb)),
         Box::new(ways::HeedPerSlice {
             env: &env,
             db: lmdb,
@@ -231,6 +238,44 @@ fn header(first: &str, columns: &[&str]) -> String {
     out + "\n"
 }
 
+/// The hot-read profile's pinned read (both libraries) against heed: heed's time over the
+/// profile's, paired; below 1.00x heed is faster. Issue 46's goals: at or above 0.67x
+/// against heed with a transaction per slice (within 1.5x), 1.00x against one per read.
+fn hot_against_heed(measured: &[Measured], c: usize, consumer: &str) -> String {
+    let index = |name: &str| WAYS.iter().position(|w| *w == name).unwrap();
+    let (ours, peer) = (
+        index("pinrocks pinned, hot profile"),
+        index("rocksdb get_pinned, hot profile"),
+    );
+    let (slice, read) = (index("heed, txn per slice"), index("heed, txn per read"));
+    let mut out = format!(
+        "\n## The hot-read profile against heed, {consumer} (heed's time over the profile's)\n\n"
+    );
+    out += &header(
+        "size",
+        &[
+            "pinrocks hot vs heed per slice",
+            "pinrocks hot vs heed per read",
+            "rocksdb hot vs heed per slice",
+            "rocksdb hot vs heed per read",
+            "pinrocks hot vs rocksdb hot",
+        ],
+    );
+    for m in measured {
+        let ns = &m.ns[c];
+        out += &format!(
+            "| {} | {} | {} | {} | {} | {} |\n",
+            label(m.size),
+            Ratio::of(&ns[slice], &ns[ours]).cell(),
+            Ratio::of(&ns[read], &ns[ours]).cell(),
+            Ratio::of(&ns[slice], &ns[peer]).cell(),
+            Ratio::of(&ns[read], &ns[peer]).cell(),
+            Ratio::of(&ns[peer], &ns[ours]).cell(),
+        );
+    }
+    out
+}
+
 fn report(plan: &Plan, measured: &[Measured]) -> String {
     let mut out = String::from("# Engines: warm point reads\n\n");
     if plan.quick {
@@ -286,6 +331,7 @@ fn report(plan: &Plan, measured: &[Measured]) -> String {
         }
         out += &paired::footnote(plan.rounds, plan.slice, &WAYS, what);
         out += "Below 1.00x: that way is faster than pinrocks' pinned read.\n";
+        out += &hot_against_heed(measured, c, consumer.name());
     }
     out += &format!(
         "\n## Allocations per read (Rust's allocator; {COUNTED_READS} reads, length + one \

@@ -113,7 +113,18 @@ impl Way for Fjall<'_> {
 
 /// pinrocks loaded, flushed, compacted and read once (`tiers::settle_pinrocks`).
 pub fn open_pinrocks(dir: &Path, size: usize, count: usize) -> pinrocks::Db {
-    let db = pinrocks::Db::open(&crate::base::base_pinrocks_options(), dir).unwrap();
+    open_pinrocks_with(&crate::base::base_pinrocks_options(), dir, size, count)
+}
+
+/// `open_pinrocks` with `options` (the hot-read profile's: the settling read also puts
+/// every row in its row cache).
+pub fn open_pinrocks_with(
+    options: &pinrocks::Options,
+    dir: &Path,
+    size: usize,
+    count: usize,
+) -> pinrocks::Db {
+    let db = pinrocks::Db::open(options, dir).unwrap();
     for i in 0..count {
         db.put(&key(i), &value(i, size)).unwrap();
     }
@@ -127,7 +138,17 @@ pub fn open_pinrocks(dir: &Path, size: usize, count: usize) -> pinrocks::Db {
 
 /// The `rocksdb` crate's database, the same way (`tiers::settle_peer`).
 pub fn open_rocksdb(dir: &Path, size: usize, count: usize) -> rocksdb::DB {
-    let db = rocksdb::DB::open(&crate::base::base_peer_options(), dir).unwrap();
+    open_rocksdb_with(&crate::base::base_peer_options(), dir, size, count)
+}
+
+/// `open_rocksdb` with `options`.
+pub fn open_rocksdb_with(
+    options: &rocksdb::Options,
+    dir: &Path,
+    size: usize,
+    count: usize,
+) -> rocksdb::DB {
+    let db = rocksdb::DB::open(options, dir).unwrap();
     for i in 0..count {
         db.put(key(i), value(i, size)).unwrap();
     }
