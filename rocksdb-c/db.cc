@@ -207,7 +207,13 @@ void pinrocks_sst_file_range_deletions(const rocksdb_options_t* options, const c
     rocksdb::SstFileReader reader(pinrocks::options_of(options));
     rocksdb::Status s = reader.Open(path);
     if (s.ok()) {
-      *count = reader.GetTableProperties()->num_range_deletions;
+      const std::shared_ptr<const rocksdb::TableProperties> properties =
+          reader.GetTableProperties();
+      if (properties == nullptr) {
+        s = rocksdb::Status::Corruption("pinrocks: an SST file without table properties");
+      } else {
+        *count = properties->num_range_deletions;
+      }
     }
     pinrocks::report(errptr, status_code, s);
   });
@@ -222,6 +228,10 @@ void pinrocks_cf_range_deletions(rocksdb_t* db, rocksdb_column_family_handle_t* 
     rocksdb::Status s =
         pinrocks::db_of(db)->GetPropertiesOfAllTables(pinrocks::handle_of(column_family), &tables);
     for (const auto& table : tables) {
+      if (table.second == nullptr) {
+        s = rocksdb::Status::Corruption("pinrocks: a live SST file without table properties");
+        break;
+      }
       *count += table.second->num_range_deletions;
     }
     pinrocks::report(errptr, status_code, s);

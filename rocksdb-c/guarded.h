@@ -15,6 +15,7 @@
 #include "layout.h"
 #include "pinrocks.h"
 #include "rocksdb/env.h"
+#include "rocksdb/iterator.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
 #include "rocksdb/wide_columns.h"
@@ -219,6 +220,20 @@ void keeping_pools(rocksdb::Env* env, Body&& body) {
     }
     throw;
   }
+}
+
+// The entry a valid iterator is at, into `entry` (0, setting nothing, when not valid).
+// Valid, key and value do not throw (RocksDB's iterators keep errors in status()), except an
+// indexed batch's Valid, which copies a failed status and may meet bad_alloc: the noexcept
+// of the functions calling this then stops the process, as rule 5 of pinrocks.h says,
+// rather than unwind into Rust.
+inline unsigned char land(const rocksdb::Iterator* it, pinrocks_entry* entry) {
+  if (!it->Valid()) return 0;
+  const rocksdb::Slice k = it->key();
+  const rocksdb::Slice v = it->value();
+  entry->key = pinrocks_slice{k.data(), k.size()};
+  entry->value = pinrocks_slice{v.data(), v.size()};
+  return 1;
 }
 
 }  // namespace pinrocks

@@ -136,16 +136,36 @@ unsigned char pinrocks_key_may_exist_cf(rocksdb_t* db, const rocksdb_readoptions
 
 // ---- Iterators ----
 
-// c.cc:3391 rocksdb_iter_seek.
-void pinrocks_iter_seek(rocksdb_iterator_t* iter, const char* key,
-                        size_t keylen) PINROCKS_NOEXCEPT {
-  guarded_seek(iter, [&](rocksdb::Iterator* it) { it->Seek(rocksdb::Slice(key, keylen)); });
-}
-
-// c.cc:3395 rocksdb_iter_seek_for_prev.
-void pinrocks_iter_seek_for_prev(rocksdb_iterator_t* iter, const char* key,
-                                 size_t keylen) PINROCKS_NOEXCEPT {
-  guarded_seek(iter, [&](rocksdb::Iterator* it) { it->SeekForPrev(rocksdb::Slice(key, keylen)); });
+// c.cc:3383 rocksdb_iter_seek_to_first, :3387 _seek_to_last, :3391 _seek, :3395
+// _seek_for_prev, :3399 _next, :3403 _prev; then pinrocks_iter_entry.
+unsigned char pinrocks_iter_step(rocksdb_iterator_t* iter, int op, const char* target,
+                                 size_t targetlen, pinrocks_entry* entry) PINROCKS_NOEXCEPT {
+  guarded_seek(iter, [&](rocksdb::Iterator* it) {
+    switch (op) {
+      case PINROCKS_ITER_FIRST:
+        it->SeekToFirst();
+        break;
+      case PINROCKS_ITER_LAST:
+        it->SeekToLast();
+        break;
+      case PINROCKS_ITER_NEXT:
+        if (it->Valid()) it->Next();
+        break;
+      case PINROCKS_ITER_PREV:
+        if (it->Valid()) it->Prev();
+        break;
+      case PINROCKS_ITER_SEEK:
+        it->Seek(rocksdb::Slice(target, targetlen));
+        break;
+      case PINROCKS_ITER_SEEK_FOR_PREV:
+        it->SeekForPrev(rocksdb::Slice(target, targetlen));
+        break;
+      default:
+        // Reported from the iterator's status, as an exception thrown in a move is.
+        throw std::invalid_argument("pinrocks_iter_step: unknown op");
+    }
+  });
+  return pinrocks::land(pinrocks::iterator_of(iter), entry);
 }
 
 // ---- SST file writer ----
@@ -373,29 +393,6 @@ void pinrocks_delete_file_in_range_cf(rocksdb_t* db, rocksdb_column_family_handl
 // file's keys, logged batches, keys met by an iterator, merge results): an exception
 // unwinds out of the C API function (compiled with unwind tables) into the catch here.
 // A failed call may leak what the C API had allocated so far: only on a caught exception.
-
-// c.cc:3383 rocksdb_iter_seek_to_first, :3387 _seek_to_last, :3399 _next, :3403 _prev.
-void pinrocks_iter_move(rocksdb_iterator_t* iter, int op) PINROCKS_NOEXCEPT {
-  guarded_seek(iter, [&](rocksdb::Iterator* it) {
-    switch (op) {
-      case PINROCKS_ITER_FIRST:
-        it->SeekToFirst();
-        break;
-      case PINROCKS_ITER_LAST:
-        it->SeekToLast();
-        break;
-      case PINROCKS_ITER_NEXT:
-        if (it->Valid()) it->Next();
-        break;
-      case PINROCKS_ITER_PREV:
-        if (it->Valid()) it->Prev();
-        break;
-      default:
-        // Reported from the iterator's status, as an exception thrown in a move is.
-        throw std::invalid_argument("pinrocks_iter_move: unknown op");
-    }
-  });
-}
 
 void pinrocks_iter_refresh_at(rocksdb_iterator_t* iter, const rocksdb_readoptions_t* at,
                               int* status_code, char** errptr) PINROCKS_NOEXCEPT {

@@ -36,16 +36,25 @@ unsigned char pinrocks_key_may_exist_cf(rocksdb_t* db, const rocksdb_readoptions
 
 /* ---- Iterators ---- */
 
-/* Replace rocksdb_iter_seek and rocksdb_iter_seek_for_prev (no try/catch; the target key is
- * copied into the iterator's saved key, and positioning reads blocks and builds merges).
- * Same signatures and results. The only cost on the happy path is a zero-cost try block. If
- * RocksDB throws, the iterator (whose state is then unknown) is destroyed and replaced by
- * one that is not valid and whose status (rocksdb_iter_get_error) is the failure:
- * Status::MemoryLimit (std::bad_alloc) or Status::Aborted, with the message part
- * "pinrocks: C++ exception in an iterator: " and the exception's what(). */
-void pinrocks_iter_seek(rocksdb_iterator_t* iter, const char* key, size_t keylen) PINROCKS_NOEXCEPT;
-void pinrocks_iter_seek_for_prev(rocksdb_iterator_t* iter, const char* key,
-                                 size_t keylen) PINROCKS_NOEXCEPT;
+#define PINROCKS_ITER_FIRST 0
+#define PINROCKS_ITER_LAST 1
+#define PINROCKS_ITER_NEXT 2
+#define PINROCKS_ITER_PREV 3
+#define PINROCKS_ITER_SEEK 4
+#define PINROCKS_ITER_SEEK_FOR_PREV 5
+/* Every move of an iterator, then the entry it lands on: one crossing per step of a scan.
+ * The move (op: PINROCKS_ITER_*) is rocksdb_iter_seek_to_first/_last/_next/_prev/_seek/
+ * _seek_for_prev (SEEK and SEEK_FOR_PREV to `target`, the others ignore it); _next and _prev
+ * do nothing on an iterator that is not valid (RocksDB's would be undefined). None of those
+ * has a try/catch in the C API (a seek copies its target into the iterator's saved key, and
+ * positioning reads blocks and builds merges): here the only cost on the happy path is a
+ * zero-cost try block. If RocksDB throws, the iterator (whose state is then unknown) is
+ * destroyed and replaced by one that is not valid and whose status (rocksdb_iter_get_error)
+ * is the failure: Status::MemoryLimit (std::bad_alloc) or Status::Aborted, with the message
+ * part "pinrocks: C++ exception in an iterator: " and the exception's what(). Then the
+ * entry, as pinrocks_iter_entry gives it (0, setting nothing, when not valid). */
+unsigned char pinrocks_iter_step(rocksdb_iterator_t* iter, int op, const char* target,
+                                 size_t targetlen, pinrocks_entry* entry) PINROCKS_NOEXCEPT;
 /* rocksdb_iter_refresh (no try/catch; it rebuilds the iterator's tree), to the snapshot set in
  * `at` (Iterator::Refresh(snapshot)), or to the latest state if `at` has none. The iterator
  * keeps the snapshot pointer: the caller keeps that snapshot alive while the iterator lives or
@@ -152,15 +161,6 @@ void pinrocks_delete_file_in_range_cf(rocksdb_t* db, rocksdb_column_family_handl
  * the stored data sizes). Same results as the C API function named; a caught exception is
  * reported in status_code/errptr (where the function had none, these are added). ---- */
 
-#define PINROCKS_ITER_FIRST 0
-#define PINROCKS_ITER_LAST 1
-#define PINROCKS_ITER_NEXT 2
-#define PINROCKS_ITER_PREV 3
-/* rocksdb_iter_seek_to_first/_last/_next/_prev (op: PINROCKS_ITER_*); _next and _prev do
- * nothing on an iterator that is not valid (RocksDB's would be undefined), so a step is one
- * call. On an exception the iterator is replaced as by pinrocks_iter_seek (not valid, its
- * status the failure). */
-void pinrocks_iter_move(rocksdb_iterator_t* iter, int op) PINROCKS_NOEXCEPT;
 /* rocksdb_get_updates_since with default read options. */
 rocksdb_wal_iterator_t* pinrocks_get_updates_since(rocksdb_t* db, uint64_t seq_number,
                                                    int* status_code,

@@ -228,12 +228,19 @@ void pinrocks_read_entity_multi(const pinrocks_read_source* source, size_t num_k
                                 const pinrocks_slice* keys, pinrocks_multi_columns_fn fn, void* ctx,
                                 int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
+/* A valid iterator's key and value, both valid until the iterator moves. */
+typedef struct pinrocks_entry {
+  pinrocks_slice key;
+  pinrocks_slice value;
+} pinrocks_entry;
+
 /* A valid iterator's key and value in one call (rocksdb_iter_valid, rocksdb_iter_key and
- * rocksdb_iter_value, one crossing instead of three on every step of a scan), both valid until
- * the iterator moves. Returns 0, setting nothing, when the iterator is not valid. Any
- * rocksdb_iterator_t (a database's, a transaction's, an indexed batch's). */
-unsigned char pinrocks_iter_entry(const rocksdb_iterator_t* iter, const char** key, size_t* keylen,
-                                  const char** value, size_t* valuelen) PINROCKS_NOEXCEPT;
+ * rocksdb_iter_value, one crossing instead of three). Returns 0, setting nothing, when the
+ * iterator is not valid. Any rocksdb_iterator_t (a database's, a transaction's, an indexed
+ * batch's). A scan's steps get their entry from pinrocks_iter_step instead, in the move's
+ * own call. */
+unsigned char pinrocks_iter_entry(const rocksdb_iterator_t* iter,
+                                  pinrocks_entry* entry) PINROCKS_NOEXCEPT;
 
 /* ---- A database's administration (rocksdb-c/db.cc) ---- */
 

@@ -75,20 +75,9 @@ rocksdb_iterator_t* pinrocks_read_iterator(const pinrocks_read_source* source, i
   });
 }
 
-// Valid, key and value do not throw (RocksDB's iterators keep errors in status()), except an
-// indexed batch's Valid, which copies a failed status and may meet bad_alloc: noexcept then
-// stops the process, as rule 5 of pinrocks.h says, rather than unwind into Rust.
-unsigned char pinrocks_iter_entry(const rocksdb_iterator_t* iter, const char** key, size_t* keylen,
-                                  const char** value, size_t* valuelen) PINROCKS_NOEXCEPT {
-  const rocksdb::Iterator* it = pinrocks::iterator_of(iter);
-  if (!it->Valid()) return 0;
-  const rocksdb::Slice k = it->key();
-  const rocksdb::Slice v = it->value();
-  *key = k.data();
-  *keylen = k.size();
-  *value = v.data();
-  *valuelen = v.size();
-  return 1;
+unsigned char pinrocks_iter_entry(const rocksdb_iterator_t* iter,
+                                  pinrocks_entry* entry) PINROCKS_NOEXCEPT {
+  return pinrocks::land(pinrocks::iterator_of(iter), entry);
 }
 
 }  // extern "C"

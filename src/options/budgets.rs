@@ -341,13 +341,15 @@ impl Options {
 
     /// Caches whole rows found by point reads and multi-get in `cache` (RocksDB's
     /// `row_cache`), looked up before the block cache: a hit costs no block search and
-    /// pins the row in the cache (no copy). Counted by the `rocksdb.row.cache.hit` and
+    /// pins the row in the cache (no copy); a key not found is never cached. Counted by the `rocksdb.row.cache.hit` and
     /// `.miss` tickers. What it brings, each tested in `tests/operations/row_cache.rs`:
     ///
     /// - **No range tombstones**: RocksDB 11.8.1's row cache returns deleted values where
     ///   one exists, so pinrocks keeps them out of a database with a row cache: range
-    ///   deletes, the ingest of a file holding one, an open that finds one, and read-only
-    ///   and secondary opens are refused as
+    ///   deletes (RocksDB refuses those itself, from inside the write), the ingest of a file
+    ///   holding one (checked before RocksDB reads it: a file changed during the ingest,
+    ///   which RocksDB does not allow either, is not covered), an open that finds one, and
+    ///   read-only and secondary opens are refused as
     ///   [`Error::RowCacheRefusesRanges`](crate::Error::RowCacheRefusesRanges). The open
     ///   flushes every column family first (so the log's tombstones reach files and are
     ///   counted).

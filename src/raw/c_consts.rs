@@ -70,7 +70,8 @@ pub(crate) mod read_mode {
 pub(crate) mod iter {
     pub(crate) use crate::raw::ffi::{
         PINROCKS_ITER_FIRST as FIRST, PINROCKS_ITER_LAST as LAST, PINROCKS_ITER_NEXT as NEXT,
-        PINROCKS_ITER_PREV as PREV,
+        PINROCKS_ITER_PREV as PREV, PINROCKS_ITER_SEEK as SEEK,
+        PINROCKS_ITER_SEEK_FOR_PREV as SEEK_FOR_PREV,
     };
 }
 

@@ -243,8 +243,14 @@ pub enum Error {
     /// database with a row cache holds none, and pinrocks refuses, before RocksDB sees it,
     /// what would bring one: a range delete ([`Writer::delete_range`], a [`WriteBatch`]
     /// holding one), the ingest of an SST file holding one, an open of a database whose
-    /// files or log hold one (open it without a row cache and compact them away first), and
-    /// a read-only or secondary open (which could not keep them out). Nothing was written.
+    /// files or log hold one, and a read-only or secondary open (which could not keep them
+    /// out). Nothing was written, but a refused open has flushed its log into files. To
+    /// open such a database with a row cache, open it without one first and compact every
+    /// column family with [`Bottommost::Force`](crate::admin::Bottommost::Force) while no
+    /// snapshot is held (tombstones leave only at the bottom level, with what they cover;
+    /// RocksDB's default compaction leaves bottom-level files as they are). Tombstones are
+    /// counted from the files' table properties (`num_range_deletions`): a file whose
+    /// writer did not record them counts as none.
     ///
     /// [`Writer::delete_range`]: crate::Writer::delete_range
     /// [`WriteBatch`]: crate::WriteBatch

@@ -13,12 +13,20 @@ use crate::raw::read_options::ReadOptionsHandle;
 
 /// Owns a RocksDB iterator; destroys it on drop. Its owner above keeps alive what it reads
 /// (database, options and their bounds, transaction or batch) until then.
-pub(crate) struct IteratorHandle(NonNull<ffi::rocksdb_iterator_t>);
+pub(crate) struct IteratorHandle {
+    raw: NonNull<ffi::rocksdb_iterator_t>,
+    /// The key and value its last move landed on (`None`: not valid), as RocksDB gave
+    /// them in the same call as the move: RocksDB keeps those bytes unchanged until the
+    /// iterator moves again, which needs `&mut self`. A scan's step is one crossing.
+    at: Option<(*const [u8], *const [u8])>,
+}
 
 impl IteratorHandle {
-    /// Takes a new iterator, ours alone.
+    /// Takes a new iterator, ours alone, not yet positioned (so not valid: RocksDB's
+    /// iterators start so).
     pub(crate) fn own(raw: *mut ffi::rocksdb_iterator_t) -> Self {
-        IteratorHandle(NonNull::new(raw).expect("rocksdb_create_iterator returned NULL"))
+        let raw = NonNull::new(raw).expect("rocksdb_create_iterator returned NULL");
+        IteratorHandle { raw, at: None }
     }
 
     /// An iterator that is never valid and reports no error (for a read refused).
@@ -28,70 +36,90 @@ impl IteratorHandle {
         Ok(Self::own(raw))
     }
 
+    fn as_ptr(&self) -> *mut ffi::rocksdb_iterator_t {
+        self.raw.as_ptr()
+    }
+
     /// The entry it is at: key and value, borrowed until it moves (`None`: not valid).
     #[inline]
     pub(crate) fn entry(&self) -> Option<(&[u8], &[u8])> {
-        let (mut key, mut key_len) = (std::ptr::null(), 0usize);
-        let (mut value, mut value_len) = (std::ptr::null(), 0usize);
-        // SAFETY: live iterator; one call for its validity, key and value (a scan's step is
-        // this and the move). A valid iterator's key and value stay unchanged until it
-        // moves, which needs `&mut self` and so ends these borrows first.
-        unsafe {
-            let valid = ffi::pinrocks_iter_entry(
-                self.0.as_ptr(),
-                &mut key,
-                &mut key_len,
-                &mut value,
-                &mut value_len,
-            );
-            (valid != 0).then(|| (value_slice(key, key_len), value_slice(value, value_len)))
-        }
+        // SAFETY: what RocksDB gave for the position it is still at (every move needs
+        // `&mut self`, which ends these borrows first, and lands again).
+        self.at.map(|(key, value)| unsafe { (&*key, &*value) })
     }
 
-    /// One move (`op`: an `iter::*`), made only if valid where that matters (the C++
-    /// checks); no exception leaves the call: one thrown inside replaces the C++ iterator
-    /// with one that is not valid and reports it from [`status`](Self::status).
+    /// Keeps what RocksDB said of where it landed.
     #[inline]
-    fn step(&mut self, op: u32) {
-        // SAFETY: live iterator, borrowed exclusively; guarded.
-        unsafe { ffi::pinrocks_iter_move(self.0.as_ptr(), op as i32) };
+    fn landed(&mut self, valid: u8, entry: &ffi::pinrocks_entry) {
+        self.at = (valid != 0).then(|| {
+            // SAFETY: a valid iterator's key and value, unchanged until it moves.
+            unsafe {
+                let key: *const [u8] = value_slice(entry.key.data, entry.key.len);
+                let value: *const [u8] = value_slice(entry.value.data, entry.value.len);
+                (key, value)
+            }
+        });
+    }
+
+    /// One move (`op`: an `iter::*`; `target`: a seek's), made only if valid where that
+    /// matters (the C++ checks), and the entry it lands on; no exception leaves the call:
+    /// one thrown inside replaces the C++ iterator with one that is not valid and reports
+    /// it from [`status`](Self::status).
+    #[inline]
+    fn step(&mut self, op: u32, target: &[u8]) {
+        let mut entry = EMPTY;
+        // SAFETY: live iterator, borrowed exclusively; RocksDB copies what it needs of
+        // `target`; guarded.
+        let valid = unsafe {
+            ffi::pinrocks_iter_step(
+                self.as_ptr(),
+                op as i32,
+                target.as_ptr().cast(),
+                target.len(),
+                &mut entry,
+            )
+        };
+        self.landed(valid, &entry);
+    }
+
+    /// Reads again where it is (after a refresh, which may or may not keep a position).
+    fn land(&mut self) {
+        let mut entry = EMPTY;
+        // SAFETY: live iterator; it only reads.
+        let valid = unsafe { ffi::pinrocks_iter_entry(self.as_ptr(), &mut entry) };
+        self.landed(valid, &entry);
     }
 
     /// To the first entry.
     pub(crate) fn seek_to_first(&mut self) {
-        self.step(iter::FIRST);
+        self.step(iter::FIRST, &[]);
     }
 
     /// To the last entry.
     pub(crate) fn seek_to_last(&mut self) {
-        self.step(iter::LAST);
+        self.step(iter::LAST, &[]);
     }
 
     /// To the next entry (nothing past the end).
     #[inline]
     pub(crate) fn next(&mut self) {
-        self.step(iter::NEXT);
+        self.step(iter::NEXT, &[]);
     }
 
     /// To the previous entry (nothing before the start).
     #[inline]
     pub(crate) fn prev(&mut self) {
-        self.step(iter::PREV);
+        self.step(iter::PREV, &[]);
     }
 
     /// To the first entry with a key `>= key`; guarded as the moves are.
     pub(crate) fn seek(&mut self, key: &[u8]) {
-        // SAFETY: live iterator, borrowed exclusively; RocksDB copies what it needs of
-        // `key`; guarded.
-        unsafe { ffi::pinrocks_iter_seek(self.0.as_ptr(), key.as_ptr().cast(), key.len()) };
+        self.step(iter::SEEK, key);
     }
 
     /// To the last entry with a key `<= key`; guarded as the moves are.
     pub(crate) fn seek_for_prev(&mut self, key: &[u8]) {
-        // SAFETY: as in `seek`.
-        unsafe {
-            ffi::pinrocks_iter_seek_for_prev(self.0.as_ptr(), key.as_ptr().cast(), key.len())
-        };
+        self.step(iter::SEEK_FOR_PREV, key);
     }
 
     /// The current entry's columns, borrowed until it moves.
@@ -105,7 +133,7 @@ impl IteratorHandle {
         // SAFETY: the caller's contract; it only reads. The columns stay unchanged until
         // the iterator moves, which needs `&mut self` and so ends this borrow first.
         unsafe {
-            ffi::pinrocks_iter_columns(self.0.as_ptr(), &mut columns, &mut count);
+            ffi::pinrocks_iter_columns(self.as_ptr(), &mut columns, &mut count);
             crate::raw::entity::column_slice(columns, count)
         }
     }
@@ -119,7 +147,7 @@ impl IteratorHandle {
         // SAFETY: the caller's contract; the slice stays unchanged until the iterator
         // moves, which needs `&mut self`.
         unsafe {
-            let data = ffi::rocksdb_iter_timestamp(self.0.as_ptr(), &mut len);
+            let data = ffi::rocksdb_iter_timestamp(self.as_ptr(), &mut len);
             value_slice(data, len)
         }
     }
@@ -127,7 +155,7 @@ impl IteratorHandle {
     /// The error that stopped it, if any.
     pub(crate) fn status(&self) -> Result<()> {
         // SAFETY: live iterator; `GetError` cannot throw.
-        with_errptr(|err| unsafe { ffi::rocksdb_iter_get_error(self.0.as_ptr(), err) })
+        with_errptr(|err| unsafe { ffi::rocksdb_iter_get_error(self.as_ptr(), err) })
     }
 
     /// Points it at the read options' snapshot (none: the latest), guarded.
@@ -138,15 +166,29 @@ impl IteratorHandle {
     pub(crate) unsafe fn refresh_at(&mut self, at: &ReadOptionsHandle) -> Result<()> {
         // SAFETY: live iterator, borrowed exclusively; `at` lives for the call; the
         // snapshot's life is the caller's contract; guarded.
-        with_code(|code, err| unsafe {
-            ffi::pinrocks_iter_refresh_at(self.0.as_ptr(), at.as_ptr(), code, err)
-        })
+        let refreshed = with_code(|code, err| unsafe {
+            ffi::pinrocks_iter_refresh_at(self.as_ptr(), at.as_ptr(), code, err)
+        });
+        self.land();
+        refreshed
     }
 }
+
+/// An entry for the C++ to fill.
+const EMPTY: ffi::pinrocks_entry = ffi::pinrocks_entry {
+    key: ffi::pinrocks_slice {
+        data: std::ptr::null(),
+        len: 0,
+    },
+    value: ffi::pinrocks_slice {
+        data: std::ptr::null(),
+        len: 0,
+    },
+};
 
 impl Drop for IteratorHandle {
     fn drop(&mut self) {
         // SAFETY: owned, destroyed once, before what it reads goes (its owner's contract).
-        unsafe { ffi::rocksdb_iter_destroy(self.0.as_ptr()) };
+        unsafe { ffi::rocksdb_iter_destroy(self.as_ptr()) };
     }
 }

@@ -173,6 +173,7 @@ impl<'a, S> Cursor<'a, S> {
     }
 
     /// The entry RocksDB is at, in or out of the range.
+    #[inline]
     fn raw_entry(&self) -> Option<(&[u8], &[u8])> {
         let (key, value) = self.native_entry()?;
         if !self.history {
@@ -186,10 +187,12 @@ impl<'a, S> Cursor<'a, S> {
     }
 
     /// The entry as RocksDB gives it (a history read's key with its suffix).
+    #[inline]
     pub(super) fn native_entry(&self) -> Option<(&[u8], &[u8])> {
         self.raw.entry()
     }
 
+    #[inline]
     fn in_range(&self, key: &[u8]) -> bool {
         let cmp = |bound: &[u8]| compare(self.order, key, bound);
         let above_lower = match &self.lower {
