@@ -398,7 +398,18 @@ void pinrocks_iter_refresh_at(rocksdb_iterator_t* iter, const rocksdb_readoption
                               int* status_code, char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] {
     const rocksdb::Snapshot* snapshot = pinrocks::read_options_of(at).snapshot;
-    pinrocks::report(errptr, status_code, pinrocks::iterator_of(iter)->Refresh(snapshot));
+    // Made before: a refresh destroys the iterator's tree before it builds the new one, so
+    // one that throws in between leaves the iterator pointing at destroyed memory, which
+    // even its destructor would touch. Then it is leaked (only when RocksDB threw: out of
+    // memory) and this one, not valid and reporting the failure, takes its place.
+    std::unique_ptr<rocksdb::Iterator> spare(rocksdb::NewErrorIterator(
+        rocksdb::Status::Aborted(pinrocks::kIteratorException, "a refresh failed")));
+    try {
+      pinrocks::report(errptr, status_code, pinrocks::iterator_of(iter)->Refresh(snapshot));
+    } catch (...) {
+      pinrocks::iterator_of(iter) = spare.release();
+      throw;
+    }
   });
 }
 
@@ -702,17 +713,6 @@ const rocksdb_backup_engine_info_t* pinrocks_guarded_backup_engine_get_backup_in
   const rocksdb_backup_engine_info_t* result{};
   pinrocks::guarded(status_code, errptr,
                     [&] { result = rocksdb_backup_engine_get_backup_info(be); });
-  return result;
-}
-
-// rocksdb_cache_create_hyper_clock, guarded.
-rocksdb_cache_t* pinrocks_guarded_cache_create_hyper_clock(int* status_code, size_t capacity,
-                                                           size_t estimated_entry_charge,
-                                                           char** errptr) PINROCKS_NOEXCEPT {
-  rocksdb_cache_t* result{};
-  pinrocks::guarded(status_code, errptr, [&] {
-    result = rocksdb_cache_create_hyper_clock(capacity, estimated_entry_charge);
-  });
   return result;
 }
 

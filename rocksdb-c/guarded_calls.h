@@ -60,7 +60,9 @@ unsigned char pinrocks_iter_step(rocksdb_iterator_t* iter, int op, const char* t
  * keeps the snapshot pointer: the caller keeps that snapshot alive while the iterator lives or
  * until the next refresh. The iterator is not positioned afterwards (seek it). An iterator
  * that cannot be refreshed (through a transaction or an indexed batch) reports NotSupported and
- * stays as it was. */
+ * stays as it was. A refresh that throws is reported, and the iterator, left pointing at what
+ * the refresh had destroyed, is leaked and replaced by one that is not valid and whose status
+ * is Aborted. */
 void pinrocks_iter_refresh_at(rocksdb_iterator_t* iter, const rocksdb_readoptions_t* at,
                               int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
@@ -266,9 +268,6 @@ void pinrocks_guarded_load_latest_options(int* status_code, const char* db_path,
                                           char** errptr) PINROCKS_NOEXCEPT;
 const rocksdb_backup_engine_info_t* pinrocks_guarded_backup_engine_get_backup_info(
     int* status_code, rocksdb_backup_engine_t* be, char** errptr) PINROCKS_NOEXCEPT;
-rocksdb_cache_t* pinrocks_guarded_cache_create_hyper_clock(int* status_code, size_t capacity,
-                                                           size_t estimated_entry_charge,
-                                                           char** errptr) PINROCKS_NOEXCEPT;
 void pinrocks_guarded_options_set_compression_per_level(int* status_code, rocksdb_options_t* opt,
                                                         const int* level_values, size_t num_levels,
                                                         char** errptr) PINROCKS_NOEXCEPT;

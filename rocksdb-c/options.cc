@@ -318,6 +318,27 @@ rocksdb_cache_t* pinrocks_cache_create_lru(size_t capacity, int shard_bits,
   return cache;
 }
 
+rocksdb_cache_t* pinrocks_cache_create_hyper_clock(size_t capacity, size_t estimated_entry_charge,
+                                                   int shard_bits, int* status_code,
+                                                   char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb_cache_t* cache = nullptr;
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb::HyperClockCacheOptions options(capacity, estimated_entry_charge);
+    options.num_shard_bits = shard_bits;
+    // Allocates its table up front: bad_alloc is caught above.
+    std::shared_ptr<rocksdb::Cache> made = options.MakeSharedCache();
+    if (!made) {
+      // HyperClockCacheOptions::MakeSharedCache refuses 20+ shard bits.
+      pinrocks::save_error(errptr, status_code, rocksdb::Status::kInvalidArgument,
+                           "HyperClockCache options refused by RocksDB (shard bits 0..19 or -1)");
+      return;
+    }
+    cache = rocksdb_cache_create_lru(0);
+    pinrocks::cache_of(cache) = std::move(made);
+  });
+  return cache;
+}
+
 struct pinrocks_mem_env_t {
   // RocksDB's in-memory file system under the default Env's threads and clock (NewMemEnv's
   // own clock moves only when something sleeps: TTLs, throttling and timers would stop).

@@ -747,6 +747,13 @@ rocksdb_cache_t* pinrocks_cache_create_lru(size_t capacity, int shard_bits,
                                            double high_pri_pool_ratio,
                                            unsigned char strict_capacity_limit, int* status_code,
                                            char** errptr) PINROCKS_NOEXCEPT;
+/* A HyperClockCache with RocksDB's HyperClockCacheOptions (estimated_entry_charge 0: the
+ * automatic one; shard bits -1: RocksDB's choice, shards of 32 MiB at least), or NULL with an
+ * error if RocksDB refuses them or its table cannot be allocated. Free with
+ * rocksdb_cache_destroy. */
+rocksdb_cache_t* pinrocks_cache_create_hyper_clock(size_t capacity, size_t estimated_entry_charge,
+                                                   int shard_bits, int* status_code,
+                                                   char** errptr) PINROCKS_NOEXCEPT;
 
 /* How this RocksDB build computes CRC32c (RocksDB's own words, as its LOG says at open:
  * "Supported on x86", "Not supported on x86", ...), copied into buf; returns its length. */

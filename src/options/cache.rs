@@ -67,6 +67,33 @@ impl LruCacheOptions {
     }
 }
 
+/// The options of a HyperClockCache ([`Cache::hyper_clock_with`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HyperClockCacheOptions {
+    /// Bytes.
+    pub capacity: usize,
+    /// The expected size of an entry (a block): the table of slots is sized from
+    /// `capacity / estimated_entry_charge` up front and never grows; 0 sizes it
+    /// automatically as entries come (RocksDB's `AutoHyperClockCache`, its recommended
+    /// choice).
+    pub estimated_entry_charge: usize,
+    /// `2^shard_bits` shards (0 to 19); `None`: RocksDB chooses, shards of at least 32 MiB
+    /// up to 64. Lookups take no lock, so shards matter less than for an LRU cache: a
+    /// block larger than what is left of its shard is not kept.
+    pub shard_bits: Option<u32>,
+}
+
+impl HyperClockCacheOptions {
+    /// RocksDB's defaults for a cache of `capacity` bytes: automatic sizing, its shards.
+    pub fn new(capacity: usize) -> Self {
+        HyperClockCacheOptions {
+            capacity,
+            estimated_entry_charge: 0,
+            shard_bits: None,
+        }
+    }
+}
+
 impl Cache {
     fn own(handle: CacheHandle) -> Cache {
         Cache {
@@ -153,7 +180,39 @@ impl Cache {
     /// [`hyper_clock`](Self::hyper_clock), with a failure to allocate its table an error
     /// ([`ErrorKind::MemoryLimit`](crate::ErrorKind::MemoryLimit)) instead of a panic.
     pub fn try_hyper_clock(capacity: usize, estimated_entry_charge: usize) -> Result<Cache> {
-        let handle = CacheHandle::hyper_clock(capacity, estimated_entry_charge)?;
+        let mut options = HyperClockCacheOptions::new(capacity);
+        options.estimated_entry_charge = estimated_entry_charge;
+        Cache::hyper_clock_with(&options)
+    }
+
+    /// A HyperClockCache with every option of RocksDB's `HyperClockCacheOptions` the C API
+    /// reaches (capacity, entry charge, shards). Shard bits RocksDB refuses (20 or more)
+    /// are [`Error::InvalidInput`]; a table that cannot be allocated is
+    /// [`ErrorKind::MemoryLimit`](crate::ErrorKind::MemoryLimit).
+    ///
+    /// ```
+    /// use pinrocks::options::{Cache, HyperClockCacheOptions};
+    /// let mut options = HyperClockCacheOptions::new(64 << 20);
+    /// options.shard_bits = Some(4); // 16 shards of 4 MiB
+    /// let cache = Cache::hyper_clock_with(&options)?;
+    /// assert_eq!(cache.capacity(), 64 << 20);
+    /// options.shard_bits = Some(20);
+    /// assert!(Cache::hyper_clock_with(&options).is_err());
+    /// # Ok::<(), pinrocks::Error>(())
+    /// ```
+    pub fn hyper_clock_with(options: &HyperClockCacheOptions) -> Result<Cache> {
+        let shard_bits = match options.shard_bits {
+            None => -1,
+            Some(bits) if bits < 20 => bits as i32,
+            Some(bits) => {
+                return Err(Error::invalid(
+                    "options",
+                    format!("cache shard bits {bits} (RocksDB takes at most 19)"),
+                ))
+            }
+        };
+        let handle =
+            CacheHandle::hyper_clock(options.capacity, options.estimated_entry_charge, shard_bits)?;
         Ok(Cache {
             hyper_clock: true,
             ..Cache::own(handle)

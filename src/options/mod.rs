@@ -30,7 +30,7 @@ pub(crate) mod transaction_options;
 pub(crate) mod tuning;
 
 pub use budgets::{Env, SstFileManager, ThreadPool, WriteBufferManager};
-pub use cache::{Cache, LruCacheOptions};
+pub use cache::{Cache, HyperClockCacheOptions, LruCacheOptions};
 pub use compaction_style::{CompactionStyle, FifoOptions, UniversalOptions};
 pub use compression::{Compression, CompressionOptions};
 pub use contract::{option_contracts, OptionContract};

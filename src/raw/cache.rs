@@ -83,14 +83,20 @@ impl CacheHandle {
         }
     }
 
-    /// A HyperClockCache; its table is allocated up front, and a failure to is an error.
-    pub(crate) fn hyper_clock(capacity: usize, estimated_entry_charge: usize) -> Result<Self> {
-        // SAFETY: plain constructor, guarded: NULL on a caught failure.
+    /// A HyperClockCache (shards: `-1`, RocksDB chooses); its table is allocated up front,
+    /// and a failure to, or options RocksDB refuses, is an error.
+    pub(crate) fn hyper_clock(
+        capacity: usize,
+        estimated_entry_charge: usize,
+        shard_bits: i32,
+    ) -> Result<Self> {
+        // SAFETY: plain constructor, guarded: a new cache, or NULL with an error.
         let raw = with_code(|code, err| unsafe {
-            ffi::pinrocks_guarded_cache_create_hyper_clock(
-                code,
+            ffi::pinrocks_cache_create_hyper_clock(
                 capacity,
                 estimated_entry_charge,
+                shard_bits,
+                code,
                 err,
             )
         })?;

@@ -17,7 +17,8 @@ pub(crate) struct IteratorHandle {
     raw: NonNull<ffi::rocksdb_iterator_t>,
     /// The key and value its last move landed on (`None`: not valid), as RocksDB gave
     /// them in the same call as the move: RocksDB keeps those bytes unchanged until the
-    /// iterator moves again, which needs `&mut self`. A scan's step is one crossing.
+    /// iterator moves again, which needs `&mut self`, as a refresh does (which reads the
+    /// entry again). A scan's step is one crossing.
     at: Option<(*const [u8], *const [u8])>,
 }
 

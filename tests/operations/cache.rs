@@ -2,8 +2,8 @@
 //! pinned usage, and what keeps it alive.
 
 use crate::common::{create_options, patterned};
-use pinrocks::options::Cache;
-use pinrocks::{Db, Options};
+use pinrocks::options::{Cache, HyperClockCacheOptions};
+use pinrocks::{Db, Error, Options};
 
 /// A database at `dir` reading through `cache`, holding `value` at `k` in an SST file.
 fn db_with(cache: &Cache, dir: &std::path::Path, value: &[u8]) -> Db {
@@ -72,6 +72,18 @@ fn every_kind_of_cache_reads_exactly() {
         Cache::lru_strict(4 << 20),
         Cache::hyper_clock(4 << 20, 0),
         Cache::lru_sharded(4 << 20, 2).unwrap(),
+        Cache::hyper_clock_with(&HyperClockCacheOptions {
+            capacity: 4 << 20,
+            estimated_entry_charge: 0,
+            shard_bits: Some(2),
+        })
+        .unwrap(),
+        Cache::hyper_clock_with(&HyperClockCacheOptions {
+            capacity: 4 << 20,
+            estimated_entry_charge: 4096,
+            shard_bits: Some(0),
+        })
+        .unwrap(),
     ] {
         let dir = tempfile::tempdir().unwrap();
         let db = db_with(&cache, dir.path(), &value);
@@ -83,4 +95,10 @@ fn every_kind_of_cache_reads_exactly() {
         assert!(cache.usage() > 0, "{cache:?}");
     }
     assert!(Cache::lru_sharded(1 << 20, 20).is_err());
+    let mut refused = HyperClockCacheOptions::new(1 << 20);
+    refused.shard_bits = Some(20);
+    match Cache::hyper_clock_with(&refused) {
+        Err(Error::InvalidInput { detail, .. }) => assert!(detail.contains("20"), "{detail}"),
+        other => panic!("expected InvalidInput, got {other:?}"),
+    }
 }
