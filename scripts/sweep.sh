@@ -8,8 +8,9 @@
 # and of values in blob files (`sweep blobs`), typed reads of records through every codec
 # (`sweep typed`, plot typed.svg); counts instructions and allocations per read
 # under valgrind, and writes the report ($CARGO_TARGET_DIR/pinrocks-sweep/report.md) and four
-# log-log plots (sweep.svg, ratio.svg, scale.svg, typed.svg) beside it. 10 min 19 s on the
-# 2-core EPYC VM once RocksDB is built (4.7 min timing, 5.3 min valgrind counts). (`cargo bench --bench sweep`
+# log-log plots (sweep.svg, ratio.svg, scale.svg, typed.svg) beside it. 8 min 50 s on the
+# 2-core EPYC VM once RocksDB is built (2026-12-07; 10 min 19 s the day before, in a slower
+# state of the VM). (`cargo bench --bench sweep`
 # still runs criterion over the block cache and memtable cells, for its statistics and HTML
 # on single cells.)
 #
