@@ -6,7 +6,8 @@
 # memtable values pinned in place (`sweep memtable`), reads against database size (`sweep
 # scale`, plot scale.svg), reads of merged keys, in transactions
 # and of values in blob files (`sweep blobs`), typed reads of records through every codec
-# (`sweep typed`, plot typed.svg); counts instructions and allocations per read
+# (`sweep typed`, plot typed.svg), what a put and a batch cost (`sweep writes`); counts
+# instructions and allocations per read (and per put)
 # under valgrind, and writes the report ($CARGO_TARGET_DIR/pinrocks-sweep/report.md) and four
 # log-log plots (sweep.svg, ratio.svg, scale.svg, typed.svg) beside it. 8 min 50 s on the
 # 2-core EPYC VM once RocksDB is built (2026-12-07; 10 min 19 s the day before, in a slower
@@ -59,6 +60,7 @@ if [ "$quick" = 1 ]; then
     "$bin" txn --quick >"$out/txn.md"
     "$bin" blobs --quick >"$out/blobs.md"
     "$bin" watched --quick >"$out/watched.md"
+    "$bin" writes --quick >"$out/writes.md"
     "$bin" typed "$out" --quick >/dev/null
 else
     # Timing has the machine to itself; then the deterministic counts (no clock) run one
@@ -74,6 +76,7 @@ else
     "$bin" txn >"$out/txn.md"
     "$bin" blobs >"$out/blobs.md"
     "$bin" watched >"$out/watched.md"
+    "$bin" writes >"$out/writes.md"
     "$bin" typed "$out" >/dev/null
     echo "sweep: timing took ${SECONDS} s" >&2
     SECONDS=0

@@ -60,6 +60,10 @@ fn sections_take_their_arguments_and_the_settings_anywhere() {
         Some(Command::TypedPaths)
     ));
 
+    assert!(matches!(
+        parse(&["writes", "--quick"]).unwrap().command,
+        Some(Command::Writes(cli::Quick { quick: true }))
+    ));
     let cli = parse(&["concurrent", "many", "--threads", "1,2,8,16"]).unwrap();
     let Some(Command::Concurrent { out, quick }) = cli.command else {
         panic!("not concurrent")

@@ -116,6 +116,9 @@ pub enum Command {
     Blobs(Quick),
     /// What an event listener and the info log cost
     Watched(Quick),
+    /// What a write costs: single puts and batches of 64, WAL on and off, pinrocks beside
+    /// the `rocksdb` crate and the C API's `rocksdb_put` (markdown on stdout)
+    Writes(Quick),
     /// Typed reads of one record shape (64 B to 64 KiB) through each codec (JSON, postcard,
     /// rkyv, FlatBuffers, a fixed layout), one field and every field, beside the pinned
     /// read; writes OUT/typed.md and OUT/typed.svg (needs the record codecs' features)

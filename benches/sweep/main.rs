@@ -49,6 +49,7 @@ mod txn;
 mod typed;
 mod typed_paths;
 mod watched;
+mod writes;
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -167,6 +168,7 @@ fn main() {
         Command::Txn(q) => txn::main(q.quick),
         Command::Blobs(q) => blobs::main(q.quick),
         Command::Watched(q) => watched::main(q.quick),
+        Command::Writes(q) => writes::main(q.quick),
         Command::Typed { out, quick } => typed_paths::section(&out, quick),
         Command::Concurrent { out, quick } => concurrent::section(&out, quick),
         Command::Crc => crc::main(),

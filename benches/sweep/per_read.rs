@@ -16,7 +16,10 @@
 //! database value read through a batch holding one other entry, so RocksDB looks in the
 //! batch first) and `batch_own_pinned` (the batch's own entries, read from it alone); the
 //! pinned read of a database with the hot-read profile (`base::hot_options`: row-cache
-//! hits), `hot_pinned` for pinrocks and `rocksdb_hot_get_pinned` for the `rocksdb` crate; and
+//! hits), `hot_pinned` for pinrocks and `rocksdb_hot_get_pinned` for the `rocksdb` crate;
+//! single puts, WAL on, over the same keys (`writes.rs`): `put` (pinrocks' `Db::put`),
+//! `rocksdb_put` (the `rocksdb` crate's) and `raw_put` (the C API's `rocksdb_put` on a
+//! pinrocks database); and
 //! reads of values in blob files ([`BLOB_PATHS`]); and typed reads of records
 //! (`typed_<format>_<consumer>`, `typed.rs`).
 //!
@@ -30,7 +33,7 @@ use crate::callgrind::counted;
 use crate::tiers::{self, Consumer, Regime, Tier};
 
 /// The paths beyond the tiers.
-pub const PATHS: [&str; 13] = [
+pub const PATHS: [&str; 16] = [
     "multi_get",
     "iterate",
     "iterate_back",
@@ -44,6 +47,9 @@ pub const PATHS: [&str; 13] = [
     "batch_own_pinned",
     "hot_pinned",
     "rocksdb_hot_get_pinned",
+    "put",
+    "rocksdb_put",
+    "raw_put",
 ];
 
 /// Reads of values in blob files (`blobs.rs`'s databases): pinrocks' pinned read and the
@@ -90,6 +96,8 @@ pub fn main(name: &str, size: usize, reads: usize) {
     } else if matches!(name, "rocksdb_iterate" | "rocksdb_iterate_std") {
         let db = tiers::open_peer(dir.path(), Regime::BlockCache, size, count);
         peer_steps(&db, name == "rocksdb_iterate_std", count, reads)
+    } else if matches!(name, "put" | "rocksdb_put" | "raw_put") {
+        crate::writes::per_put(name, dir.path(), size, &keys, reads)
     } else if matches!(name, "hot_pinned" | "rocksdb_hot_get_pinned") {
         hot_reads(name, dir.path(), size, count, reads, &keys)
     } else if matches!(name, "txn_pinned" | "rocksdb_txn_get_pinned") {

@@ -380,6 +380,10 @@ pub fn main(samples_dir: &Path, out_dir: &Path, machine: &str) {
             "With an event listener and the info log in Rust, against neither: ns per operation and paired ratios",
         ),
         (
+            "writes.md",
+            "Writes: single puts and batches of 64, WAL on and off, beside the rocksdb crate and the C API's rocksdb_put, paired ratios",
+        ),
+        (
             "typed.md",
             "Typed reads of records: each format, one field and every field, beside the pinned read (plot: typed.svg)",
         ),

@@ -274,6 +274,7 @@ impl DbInner {
     }
 
     /// `Err(ReadOnly)` for a change to a database opened read-only (or as a secondary).
+    #[inline]
     pub(crate) fn check_writable(&self, operation: &'static str) -> Result<()> {
         crate::raw::reentry::refuse_inside(operation)?;
         if matches!(self.kind, DbKind::ReadOnly | DbKind::Secondary) {
@@ -292,6 +293,7 @@ impl DbInner {
     }
 
     /// `Ok` if a write may name `cf`: it belongs to this database.
+    #[inline]
     pub(crate) fn own_family(&self, cf: &CfHandle) -> Result<()> {
         if cf.db_id != self.id {
             return Err(Error::ForeignColumnFamily {
@@ -306,6 +308,7 @@ impl DbInner {
     /// waits for it; no lock is held meanwhile, so a write that waits inside RocksDB, for
     /// a row lock or a stall, holds up nothing but a drop of its own family). The default
     /// family cannot be dropped, so writes to it skip the gate.
+    #[inline]
     pub(crate) fn with_live_family<R>(
         &self,
         operation: &'static str,

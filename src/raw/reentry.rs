@@ -92,6 +92,7 @@ pub(crate) fn is_inside() -> bool {
 }
 
 /// `Err(InsideCallback)` if this thread is inside one of pinrocks' callbacks.
+#[inline]
 pub(crate) fn refuse_inside(operation: &'static str) -> Result<()> {
     match current() {
         Some(callback) => Err(Error::InsideCallback {

@@ -165,6 +165,7 @@ impl<'a, T: WriteTarget> Writer<'a, T> {
         }
     }
 
+    #[inline]
     pub(crate) fn apply(
         &mut self,
         operation: &'static str,
@@ -319,6 +320,7 @@ impl Target for DbTarget<'_> {
         cf.handle_for(self.0)
     }
 
+    #[inline]
     fn write(
         &mut self,
         operation: &'static str,
@@ -355,6 +357,7 @@ impl DbTarget<'_> {
     /// through our guarded shim: the C API's `rocksdb_put_cf` & co. let `std::bad_alloc`
     /// escape (a value too big to copy). With a timestamp `ts` for a family with them.
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     fn write_native(
         &mut self,
         operation: &'static str,
