@@ -150,7 +150,7 @@ pub fn per_put(
                 value.len() as u64
             })
         }
-        _ => {
+        "raw_put" => {
             let db = pinrocks_db(dir);
             let (raw_db, _) = db.as_raw();
             let mut options = WriteOptions::new();
@@ -160,6 +160,77 @@ pub fn per_put(
                 value.len() as u64
             })
         }
+        _ => per_batch(name, dir, &value, keys, reads),
+    }
+}
+
+/// `reads` batches of 64 puts (each counted once: divide by 64 for a put) through `name`'s
+/// way: `batch64` (a pinrocks `WriteBatch`, reused), `rocksdb_batch64` (the `rocksdb`
+/// crate's, made per write as its `write` takes it by value) or `raw_batch64` (the C API's
+/// batch, reused, and `rocksdb_write`).
+fn per_batch(
+    name: &str,
+    dir: &std::path::Path,
+    value: &[u8],
+    keys: &[Vec<u8>],
+    reads: usize,
+) -> u64 {
+    let run = |i: usize| (0..BATCH).map(move |j| &keys[(i * BATCH + j) % keys.len()][..]);
+    match name {
+        "batch64" => {
+            let db = pinrocks_db(dir);
+            let mut batch = WriteBatch::new();
+            crate::callgrind::counted(reads, |i| {
+                batch.clear();
+                for key in run(i) {
+                    batch.writer().put(key, value).unwrap();
+                }
+                db.write(&batch).unwrap();
+                value.len() as u64
+            })
+        }
+        "rocksdb_batch64" => {
+            let db = peer_db(dir);
+            crate::callgrind::counted(reads, |i| {
+                let mut batch = rocksdb::WriteBatch::default();
+                for key in run(i) {
+                    batch.put(key, value);
+                }
+                db.write(batch).unwrap();
+                value.len() as u64
+            })
+        }
+        "raw_batch64" => {
+            let db = pinrocks_db(dir);
+            let (raw_db, _) = db.as_raw();
+            let mut options = WriteOptions::new();
+            let raw_options = options.as_raw();
+            // SAFETY: a new batch, ours; destroyed below.
+            let batch = unsafe { ffi::rocksdb_writebatch_create() };
+            let total = crate::callgrind::counted(reads, |i| {
+                let mut err = std::ptr::null_mut();
+                // SAFETY: a live batch, database and options; the C API copies the bytes.
+                unsafe {
+                    ffi::rocksdb_writebatch_clear(batch);
+                    for key in run(i) {
+                        ffi::rocksdb_writebatch_put(
+                            batch,
+                            key.as_ptr().cast(),
+                            key.len(),
+                            value.as_ptr().cast(),
+                            value.len(),
+                        );
+                    }
+                    ffi::rocksdb_write(raw_db, raw_options, batch, &mut err);
+                }
+                assert!(err.is_null(), "rocksdb_write failed");
+                value.len() as u64
+            });
+            // SAFETY: created above, no longer used.
+            unsafe { ffi::rocksdb_writebatch_destroy(batch) };
+            total
+        }
+        other => panic!("no write path {other}"),
     }
 }
 
