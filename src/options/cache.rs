@@ -116,14 +116,7 @@ impl Cache {
     /// An LRU cache of `capacity` bytes in `2^shard_bits` shards (0 to 19). A block larger
     /// than a shard is evicted as soon as it is unpinned: large values want few shards.
     pub fn lru_sharded(capacity: usize, shard_bits: u32) -> Result<Cache> {
-        if shard_bits >= 20 {
-            // `NewLRUCache` returns no cache for 20 bits or more.
-            return Err(Error::invalid(
-                "options",
-                format!("cache shard bits {shard_bits} (RocksDB takes at most 19)"),
-            ));
-        }
-        let handle = CacheHandle::lru_sharded(capacity, shard_bits as i32);
+        let handle = CacheHandle::lru_sharded(capacity, shard_bits_arg(Some(shard_bits))?);
         Ok(Cache::own(handle.expect("RocksDB returned a NULL cache")))
     }
 
@@ -143,15 +136,9 @@ impl Cache {
                 ),
             ));
         }
-        if options.shard_bits.is_some_and(|b| b >= 20) {
-            return Err(Error::invalid(
-                "options",
-                "cache shard bits (RocksDB takes at most 19)",
-            ));
-        }
         CacheHandle::lru_with(
             options.capacity,
-            options.shard_bits.map_or(-1, |b| b as i32),
+            shard_bits_arg(options.shard_bits)?,
             options.high_pri_pool_ratio,
             options.strict_capacity_limit,
         )
@@ -201,18 +188,11 @@ impl Cache {
     /// # Ok::<(), pinrocks::Error>(())
     /// ```
     pub fn hyper_clock_with(options: &HyperClockCacheOptions) -> Result<Cache> {
-        let shard_bits = match options.shard_bits {
-            None => -1,
-            Some(bits) if bits < 20 => bits as i32,
-            Some(bits) => {
-                return Err(Error::invalid(
-                    "options",
-                    format!("cache shard bits {bits} (RocksDB takes at most 19)"),
-                ))
-            }
-        };
-        let handle =
-            CacheHandle::hyper_clock(options.capacity, options.estimated_entry_charge, shard_bits)?;
+        let handle = CacheHandle::hyper_clock(
+            options.capacity,
+            options.estimated_entry_charge,
+            shard_bits_arg(options.shard_bits)?,
+        )?;
         Ok(Cache {
             hyper_clock: true,
             ..Cache::own(handle)
@@ -243,6 +223,20 @@ impl Cache {
     /// let go.
     pub fn pinned_usage(&self) -> usize {
         self.inner.pinned_usage()
+    }
+}
+
+/// Shard bits as RocksDB's cache options take them (`None`: `-1`, RocksDB chooses), or
+/// `InvalidInput` for 20 or more: `MakeSharedCache` makes no cache then, for an LRU cache
+/// and a HyperClockCache alike.
+fn shard_bits_arg(bits: Option<u32>) -> Result<i32> {
+    match bits {
+        None => Ok(-1),
+        Some(bits) if bits < 20 => Ok(bits as i32),
+        Some(bits) => Err(Error::invalid(
+            "options",
+            format!("cache shard bits {bits} (RocksDB takes at most 19)"),
+        )),
     }
 }
 
