@@ -283,15 +283,6 @@ impl DbInner {
         Ok(())
     }
 
-    /// `Err(RowCacheRefusesRanges)` for a range delete on a database with a row cache,
-    /// which RocksDB would refuse from inside `DBImpl::WriteImpl`.
-    pub(crate) fn check_range_deletes(&self, operation: &'static str) -> Result<()> {
-        if self.row_cache {
-            return Err(Error::RowCacheRefusesRanges { operation });
-        }
-        Ok(())
-    }
-
     /// `Ok` if a write may name `cf`: it belongs to this database.
     #[inline]
     pub(crate) fn own_family(&self, cf: &CfHandle) -> Result<()> {

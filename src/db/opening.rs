@@ -127,9 +127,7 @@ impl Db {
             dir,
         ));
         adopt_recovered(db.inner())?;
-        if options.row_cache {
-            db.inner().check_range_free()?;
-        }
+        db.inner().check_range_free()?;
         Ok(db)
     }
 }

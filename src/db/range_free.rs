@@ -4,7 +4,8 @@
 //! tombstones), and a multi-get that hits the row cache skips every newer tombstone (its
 //! lookup passes no sequence number). So pinrocks keeps range tombstones out: range deletes
 //! are refused as they are written (`DbInner::check_range_deletes`), SST files holding one
-//! as they are ingested, and an open that finds one fails.
+//! as they are ingested, and an open that finds one fails (a read-only or secondary open,
+//! which could not tell, is refused before it starts: `opening.rs`).
 
 use std::ffi::CStr;
 
@@ -14,9 +15,21 @@ use crate::raw::error::{Error, Result};
 use crate::raw::sst::sst_file_range_deletions;
 
 impl DbInner {
-    /// At open with a row cache: flushes every family (so the log's range tombstones,
+    /// `Err(RowCacheRefusesRanges)` for a range delete on a database with a row cache,
+    /// which RocksDB would refuse from inside `DBImpl::WriteImpl`.
+    pub(crate) fn check_range_deletes(&self, operation: &'static str) -> Result<()> {
+        if self.row_cache {
+            return Err(Error::RowCacheRefusesRanges { operation });
+        }
+        Ok(())
+    }
+
+    /// At open, with a row cache: flushes every family (so the log's range tombstones,
     /// replayed into the memtables, reach files) and fails if any of their files holds one.
     pub(crate) fn check_range_free(&self) -> Result<()> {
+        if !self.row_cache {
+            return Ok(());
+        }
         let families: Vec<std::sync::Arc<CfHandle>> =
             self.column_families().values().cloned().collect();
         let handles: Vec<_> = families.iter().map(|cf| cf.raw()).collect();
@@ -31,8 +44,8 @@ impl DbInner {
         Ok(())
     }
 
-    /// Before an ingest into `cf` of a database with a row cache: fails if a file holds a
-    /// range tombstone (read with the family's options, so with its comparator).
+    /// Before an ingest into `cf`, with a row cache: fails if a file holds a range
+    /// tombstone (read with the family's options, so with its comparator).
     pub(crate) fn check_files_range_free(&self, cf: &CfHandle, paths: &[&CStr]) -> Result<()> {
         if !self.row_cache {
             return Ok(());

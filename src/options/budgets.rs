@@ -341,8 +341,9 @@ impl Options {
 
     /// Caches whole rows found by point reads and multi-get in `cache` (RocksDB's
     /// `row_cache`), looked up before the block cache: a hit costs no block search and
-    /// pins the row in the cache (no copy); a key not found is never cached. Counted by the `rocksdb.row.cache.hit` and
-    /// `.miss` tickers. What it brings, each tested in `tests/operations/row_cache.rs`:
+    /// pins the row in the cache (no copy); a key not found is never cached. Counted by the
+    /// `rocksdb.row.cache.hit` and `.miss` tickers. What it brings, each tested in
+    /// `tests/operations/row_cache.rs`:
     ///
     /// - **No range tombstones**: RocksDB 11.8.1's row cache returns deleted values where
     ///   one exists, so pinrocks keeps them out of a database with a row cache: range
