@@ -3,7 +3,7 @@
 
 use crate::common::{create_options, patterned};
 use pinrocks::options::{Cache, HyperClockCacheOptions};
-use pinrocks::{Db, Error, Options};
+use pinrocks::{Db, Error, ErrorKind, Options};
 
 /// A database at `dir` reading through `cache`, holding `value` at `k` in an SST file.
 fn db_with(cache: &Cache, dir: &std::path::Path, value: &[u8]) -> Db {
@@ -95,6 +95,17 @@ fn every_kind_of_cache_reads_exactly() {
         assert!(cache.usage() > 0, "{cache:?}");
     }
     assert!(Cache::lru_sharded(1 << 20, 20).is_err());
+    // A table of one slot per byte of usize::MAX: RocksDB's allocation fails inside the
+    // guarded call, an error here, not an abort.
+    let huge = HyperClockCacheOptions {
+        capacity: usize::MAX,
+        estimated_entry_charge: 1,
+        shard_bits: Some(0),
+    };
+    match Cache::hyper_clock_with(&huge) {
+        Err(Error::RocksDb { kind, .. }) => assert_eq!(kind, ErrorKind::MemoryLimit),
+        other => panic!("expected MemoryLimit, got {other:?}"),
+    }
     let mut refused = HyperClockCacheOptions::new(1 << 20);
     refused.shard_bits = Some(20);
     match Cache::hyper_clock_with(&refused) {
