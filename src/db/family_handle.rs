@@ -125,6 +125,7 @@ impl CfHandle {
     /// `Err(NotSupported)` for a merge into this family without a merge operator, as
     /// `DB::Merge` refuses it. In a batch or a transaction RocksDB would take it into the
     /// WAL, fail it in the memtable, and then refuse every later write until a reopen.
+    #[inline]
     pub(crate) fn check_merge(&self) -> Result<()> {
         self.check_can(CAN_MERGE, "Provide a merge_operator when opening DB")
     }
@@ -138,14 +139,22 @@ impl CfHandle {
         )
     }
 
+    #[inline]
     fn check_can(&self, capability: u32, refusal: &str) -> Result<()> {
         if u32::from(self.capabilities) & capability != 0 {
             return Ok(());
         }
-        Err(Error::RocksDb {
+        Err(self.cannot(refusal))
+    }
+
+    /// RocksDB's words for what this family cannot do, out of the writes' way.
+    #[cold]
+    #[inline(never)]
+    fn cannot(&self, refusal: &str) -> Error {
+        Error::RocksDb {
             kind: ErrorKind::NotSupported,
             message: format!("Not implemented: {refusal} (column family {:?})", self.name),
-        })
+        }
     }
 
     /// The typed error of a read or write giving this family a `given`-byte timestamp (0:

@@ -44,6 +44,7 @@ impl WriteBatchHandle {
     /// RocksDB's InvalidArgument) to `family` (`None`: the default one, which C++ refuses
     /// with a timestamp), with `ts` for a family that takes timestamps. RocksDB's own
     /// refusals (a key or value over 4 GiB) come back, which the C API's batch calls drop.
+    #[inline(always)]
     pub(crate) fn write(
         &mut self,
         family: Option<&FamilyHandle>,

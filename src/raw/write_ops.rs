@@ -19,6 +19,7 @@ impl RawDb {
     /// optimistic transaction database a range delete goes through its own call (its
     /// `DB` refuses one).
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     pub(crate) fn write_op(
         &self,
         options: &WriteOptionsHandle,

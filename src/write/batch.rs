@@ -165,6 +165,7 @@ impl WriteBatch {
     /// Each write reports what RocksDB refuses (a key or value over 4 GiB): the C API's
     /// batch functions drop that status and leave the entry out.
     #[doc(alias = "Put")]
+    #[inline]
     pub fn writer(&mut self) -> Writer<'_, BatchTarget<'_>> {
         Writer::new(BatchTarget(self), None)
     }
@@ -172,6 +173,8 @@ impl WriteBatch {
     /// One write into the batch (`op` a `PINROCKS_RECORD_*`; for a range, `value` is its
     /// end) to `cf` (`None`: the default family, whichever database the batch is written
     /// to).
+    // Inlined into each write (with `op` known, the merge and range bookkeeping folds away).
+    #[inline(always)]
     pub(super) fn record(
         &mut self,
         cf: Option<&Arc<CfHandle>>,
@@ -328,6 +331,7 @@ impl Target for BatchTarget<'_> {
         cf.handle()
     }
 
+    #[inline(always)]
     fn write(
         &mut self,
         _operation: &'static str,

@@ -28,8 +28,25 @@ pub(crate) fn check_range(order: Option<&Comparator>, from: &[u8], to: &[u8]) ->
 }
 
 /// `Err` unless a write carries a timestamp exactly when its family (`None`: a batch's
-/// default family, unknown until the write) takes them, and takes a timestamp at all.
+/// default family, unknown until the write) takes them, and takes a timestamp at all. A
+/// write without one to a family without them is decided inline; the rest out of line.
+#[inline(always)]
 fn check_timestamp(
+    operation: &'static str,
+    family: Option<&Arc<CfHandle>>,
+    op: u32,
+    timestamped: bool,
+) -> Result<()> {
+    match family {
+        Some(cf) if !timestamped && cf.timestamp_size == 0 => Ok(()),
+        // Checked at the write (`WriteBatch::default_records`).
+        None if !timestamped => Ok(()),
+        _ => check_timestamp_slow(operation, family, op, timestamped),
+    }
+}
+
+#[inline(never)]
+fn check_timestamp_slow(
     operation: &'static str,
     family: Option<&Arc<CfHandle>>,
     op: u32,
@@ -54,6 +71,7 @@ fn check_timestamp(
 
 impl<'db> ColumnFamily<'db> {
     /// Writes to this column family with default write options.
+    #[inline]
     pub fn writer(&self) -> Writer<'_> {
         Writer::new(DbTarget(self.db), Some(self.handle()))
     }
@@ -165,7 +183,8 @@ impl<'a, T: WriteTarget> Writer<'a, T> {
         }
     }
 
-    #[inline]
+    // Inlined whole into each write (with `op` and the target known, most checks fold away).
+    #[inline(always)]
     pub(crate) fn apply(
         &mut self,
         operation: &'static str,
@@ -320,7 +339,7 @@ impl Target for DbTarget<'_> {
         cf.handle_for(self.0)
     }
 
-    #[inline]
+    #[inline(always)]
     fn write(
         &mut self,
         operation: &'static str,
@@ -357,7 +376,7 @@ impl DbTarget<'_> {
     /// through our guarded shim: the C API's `rocksdb_put_cf` & co. let `std::bad_alloc`
     /// escape (a value too big to copy). With a timestamp `ts` for a family with them.
     #[allow(clippy::too_many_arguments)]
-    #[inline]
+    #[inline(always)]
     fn write_native(
         &mut self,
         operation: &'static str,
@@ -371,22 +390,29 @@ impl DbTarget<'_> {
         let db: &DbInner = self.0;
         let cf = cf.unwrap_or(&db.default_cf);
         if op == record::PUT_COLUMNS && db.kind == DbKind::Ttl {
-            return Err(Error::invalid(operation, TTL_REFUSES_ENTITIES));
+            return Err(ttl_refuses_entities(operation));
         }
         // `DBImpl::Merge` refuses it itself, but a transaction database's and a TTL
         // database's `Merge` go through a batch, which would stop the database.
         if op == record::MERGE {
             cf.check_merge()?;
         }
-        db.with_live_family(operation, cf, || {
-            db.raw_db()
-                .write_op(options.handle(), cf.handle(), op, key, value, ts)
-        })?
+        let _writing = db.live_family(operation, cf)?;
+        db.raw_db()
+            .write_op(options.handle(), cf.handle(), op, key, value, ts)
     }
+}
+
+/// The refusal of an entity on a TTL database, out of the writes' way.
+#[cold]
+#[inline(never)]
+fn ttl_refuses_entities(operation: &'static str) -> Error {
+    Error::invalid(operation, TTL_REFUSES_ENTITIES)
 }
 
 impl Db {
     /// Writes to the default column family with default write options.
+    #[inline]
     pub fn writer(&self) -> Writer<'_> {
         Writer::new(DbTarget(self.inner()), None)
     }
