@@ -145,17 +145,23 @@ rocksdb_iterator_t* guarded_iterator(int* status_code, char** errptr, Create&& c
 template <typename Target, typename Family>
 rocksdb::Status record_op(Target& target, int op, Family* cf, const rocksdb::Slice& key,
                           const rocksdb::Slice& value) {
+  // The default family (id 0) as no handle, RocksDB's own default, for the writes that take
+  // none: an indexed batch (a transaction's too) then skips the family's comparator lookup
+  // and setting per write (measured: ~130 instructions a put). The same family and the same
+  // comparator: the index's default one is the default family's (`pinrocks_wbwi_create`,
+  // TransactionBaseImpl). PutEntity needs its handle.
+  Family* plain = cf != nullptr && cf->GetID() == 0 ? nullptr : cf;
   switch (op) {
     case PINROCKS_RECORD_PUT:
-      return target.Put(cf, key, value);
+      return target.Put(plain, key, value);
     case PINROCKS_RECORD_DELETE:
-      return target.Delete(cf, key);
+      return target.Delete(plain, key);
     case PINROCKS_RECORD_MERGE:
-      return target.Merge(cf, key, value);
+      return target.Merge(plain, key, value);
     case PINROCKS_RECORD_PUT_COLUMNS:
       return target.PutEntity(cf, key, columns_of(value));
     case PINROCKS_RECORD_SINGLE_DELETE:
-      return target.SingleDelete(cf, key);
+      return target.SingleDelete(plain, key);
     case PINROCKS_RECORD_LOG_DATA:
       // Transaction::PutLogData returns nothing, WriteBatchWithIndex's a Status.
       if constexpr (std::is_void_v<decltype(target.PutLogData(key))>) {

@@ -42,6 +42,7 @@ impl IndexedBatchHandle {
     /// # Safety
     /// No reader or iterator of the batch may live (a write may move its buffer), and the
     /// family's comparator must outlive the batch (its index keeps a pointer to it).
+    #[inline]
     pub(crate) unsafe fn write(
         &mut self,
         family: &FamilyHandle,

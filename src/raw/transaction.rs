@@ -95,6 +95,7 @@ impl TransactionHandle {
     /// One write (`op`: a `record::*`; an unknown one is RocksDB's InvalidArgument) to
     /// `family`, guarded (the C API's `rocksdb_transaction_put_cf` & co. let `std::bad_alloc`
     /// escape). RocksDB copies the bytes. It may wait for another transaction's row lock.
+    #[inline]
     pub(crate) fn write(
         &mut self,
         family: &FamilyHandle,

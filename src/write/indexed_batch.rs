@@ -179,6 +179,7 @@ impl<'db> IndexedBatch<'db> {
 
     /// Runs one of rocksdb-c/'s indexed batch writes (`PINROCKS_RECORD_*`) on `cf`'s
     /// handle (`None`: the default family's, so the index orders it by its comparator).
+    #[inline(always)]
     fn apply(
         &mut self,
         cf: Option<&Arc<CfHandle>>,
@@ -204,6 +205,7 @@ impl<'db> IndexedBatch<'db> {
     /// Writes into the batch: the same calls as for the database (see [`Writer`]). A later
     /// write of a key replaces what reads through the batch see.
     #[doc(alias = "Put")]
+    #[inline]
     pub fn writer(&mut self) -> Writer<'_, IndexedBatchTarget<'_, 'db>> {
         Writer::new(IndexedBatchTarget(self), None)
     }
@@ -319,6 +321,7 @@ impl Target for IndexedBatchTarget<'_, '_> {
         Some(&self.0.db.inner().default_cf)
     }
 
+    #[inline(always)]
     fn write(
         &mut self,
         _operation: &'static str,

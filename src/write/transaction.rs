@@ -255,6 +255,7 @@ impl<'db> Transaction<'db> {
     /// One write (`op`: a `PINROCKS_RECORD_*`) to `cf` (`None`: the default family),
     /// through our guarded shim (the C API's `rocksdb_transaction_put_cf` & co. let
     /// `std::bad_alloc` escape).
+    #[inline(always)]
     fn write(
         &mut self,
         operation: &'static str,
@@ -276,12 +277,11 @@ impl<'db> Transaction<'db> {
                 "the transaction is prepared: a write now would not survive a crash",
             ));
         }
-        let txn = &mut self.raw;
         // The family is entered for the call, not locked: a put that waits for another
         // transaction's row lock holds up nothing but a drop of this family.
-        let written = inner.with_live_family(operation, handle, || {
-            txn.write(handle.handle(), op, key, value)
-        })?;
+        let writing = inner.live_family(operation, handle)?;
+        let written = self.raw.write(handle.handle(), op, key, value);
+        drop(writing);
         // Noted once the write reached RocksDB, whatever it answered (one that threw may be
         // in the batch already); one refused before it names nothing.
         if !handle.is_default() && !self.families.iter().any(|f| Arc::ptr_eq(f, handle)) {
@@ -336,6 +336,7 @@ impl<'db> Transaction<'db> {
     /// # Ok(()) }
     /// ```
     #[doc(alias = "Put")]
+    #[inline]
     pub fn writer(&mut self) -> Writer<'_, TransactionTarget<'_, 'db>> {
         Writer::new(TransactionTarget(self), None)
     }
@@ -558,6 +559,7 @@ impl Target for TransactionTarget<'_, '_> {
         Some(&self.0.db.inner().default_cf)
     }
 
+    #[inline(always)]
     fn write(
         &mut self,
         operation: &'static str,
