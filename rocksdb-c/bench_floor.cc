@@ -1,5 +1,5 @@
-// The sweep's C++ (benches/sweep/scans.rs, memtable.rs): a floor over RocksDB's own objects
-// with no binding between, what a binding's scan costs is measured against; and a route to
+// The sweep's C++ (benches/sweep/scans.rs, memtable.rs, write_ways.rs): a floor over RocksDB's own
+// objects with no binding between, what a binding's scan costs is measured against; and a route to
 // a value RocksDB's public C++ has and its C API does not, measured before any tier takes
 // it. Compiled into the library but declared only by the bench (not in pinrocks.h: bindgen
 // does not see it, and no pinrocks code calls it).
@@ -11,6 +11,8 @@
 #include "pinrocks.h"
 #include "rocksdb/db.h"
 #include "rocksdb/iterator.h"
+#include "rocksdb/wide_columns.h"
+#include "rocksdb/write_batch.h"
 
 extern "C" {
 
@@ -64,6 +66,63 @@ int pinrocks_bench_get_operand_pinned(rocksdb_t* db, const rocksdb_readoptions_t
     if (!s.ok() || count != 1) return -1;
     f(ctx, value.data(), value.size());
     return value.IsPinned() ? 2 : 1;
+  } catch (...) {
+    return -1;
+  }
+}
+
+// The write loops `pinrocks_bench_write_loop` runs.
+enum {
+  PINROCKS_BENCH_PUT = 0,
+  PINROCKS_BENCH_DELETE = 1,
+  PINROCKS_BENCH_MERGE = 2,
+  PINROCKS_BENCH_ENTITY = 3,
+  PINROCKS_BENCH_BATCH = 4,
+};
+
+// `n` writes to the default column family, one per key of `keys`, with `value` (an entity's
+// default column; unused by deletes), through RocksDB's C++ with no binding between: a loop of
+// `DB::Put`, `Delete`, `Merge` or `PutEntity` calls, or (`PINROCKS_BENCH_BATCH`) one
+// `WriteBatch` of `n` puts, this thread's own, cleared and reused as a binding's batch is,
+// then `DB::Write`. The floor a binding's writes are measured against. Returns 0, or the
+// first failing status's code (-1 for an unknown `op` or an exception).
+int pinrocks_bench_write_loop(rocksdb_t* db, const rocksdb_writeoptions_t* options,
+                              const pinrocks_slice* keys, size_t n, const char* value,
+                              size_t valuelen, int op) PINROCKS_NOEXCEPT {
+  try {
+    rocksdb::DB* d = pinrocks::db_of(db);
+    const rocksdb::WriteOptions& o = pinrocks::write_options_of(options);
+    rocksdb::ColumnFamilyHandle* cf = d->DefaultColumnFamily();
+    const rocksdb::Slice v(value, valuelen);
+    if (op == PINROCKS_BENCH_BATCH) {
+      thread_local rocksdb::WriteBatch batch;
+      batch.Clear();
+      for (size_t i = 0; i < n; i++) {
+        rocksdb::Status s = batch.Put(cf, rocksdb::Slice(keys[i].data, keys[i].len), v);
+        if (!s.ok()) return static_cast<int>(s.code());
+      }
+      return static_cast<int>(d->Write(o, &batch).code());
+    }
+    if (op < PINROCKS_BENCH_PUT || op > PINROCKS_BENCH_ENTITY) return -1;
+    // Each status made in place (no move into a local); an entity's columns made per entity,
+    // as any caller of PutEntity makes them.
+    auto one = [&](const rocksdb::Slice& k) -> rocksdb::Status {
+      switch (op) {
+        case PINROCKS_BENCH_PUT:
+          return d->Put(o, cf, k, v);
+        case PINROCKS_BENCH_DELETE:
+          return d->Delete(o, cf, k);
+        case PINROCKS_BENCH_MERGE:
+          return d->Merge(o, cf, k, v);
+        default:
+          return d->PutEntity(o, cf, k, rocksdb::WideColumns{{rocksdb::kDefaultWideColumnName, v}});
+      }
+    };
+    for (size_t i = 0; i < n; i++) {
+      rocksdb::Status s = one(rocksdb::Slice(keys[i].data, keys[i].len));
+      if (!s.ok()) return static_cast<int>(s.code());
+    }
+    return 0;
   } catch (...) {
     return -1;
   }

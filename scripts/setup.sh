@@ -33,7 +33,8 @@ require_valgrind() {
 # Per-read counts under valgrind, deterministic (no clock).
 #   per_read_count allocations|instructions BIN ARGS...
 # One run of `BIN ARGS... N` (the last argument is the number of reads: 1,000, or 128 when
-# the last of ARGS, the value size, is 64 KiB or more) under callgrind, which zeroes its
+# the last of ARGS, the value size, is 64 KiB or more; PINROCKS_COUNT_READS sets another)
+# under callgrind, which zeroes its
 # costs before the reads and dumps them after (`counted` in benches/sweep/callgrind.rs: the
 # reads after a warm-up, on the main thread): the instructions and the calls to the
 # allocator in the dump (scripts/callgrind-counts.py), divided by N. Nothing else of the
@@ -51,6 +52,7 @@ per_read_count() {
     if [ "${*: -1}" -ge 65536 ] 2>/dev/null; then
         reads=128
     fi
+    reads="${PINROCKS_COUNT_READS:-$reads}"
     [ -n "${PINROCKS_COUNT_CACHE:-}" ] &&
         kept="$PINROCKS_COUNT_CACHE/$(echo "$bin $* $reads" | md5sum | cut -d' ' -f1)"
     if [ -n "$kept" ] && [ -s "$kept" ]; then

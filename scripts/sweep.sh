@@ -6,8 +6,9 @@
 # memtable values pinned in place (`sweep memtable`), reads against database size (`sweep
 # scale`, plot scale.svg), reads of merged keys, in transactions
 # and of values in blob files (`sweep blobs`), typed reads of records through every codec
-# (`sweep typed`, plot typed.svg), what a put and a batch cost (`sweep writes`); counts
-# instructions and allocations per read (and per put)
+# (`sweep typed`, plot typed.svg), what every kind of write costs (`sweep writes`, plot
+# writes.svg) and writers across cores (`sweep concurrent-writes`); counts
+# instructions and allocations per read and per write
 # under valgrind, and writes the report ($CARGO_TARGET_DIR/pinrocks-sweep/report.md) and four
 # log-log plots (sweep.svg, ratio.svg, scale.svg, typed.svg) beside it. 8 min 50 s on the
 # 2-core EPYC VM once RocksDB is built (2026-12-07; 10 min 19 s the day before, in a slower
@@ -60,7 +61,8 @@ if [ "$quick" = 1 ]; then
     "$bin" txn --quick >"$out/txn.md"
     "$bin" blobs --quick >"$out/blobs.md"
     "$bin" watched --quick >"$out/watched.md"
-    "$bin" writes --quick >"$out/writes.md"
+    "$bin" writes "$out" --quick >/dev/null
+    "$bin" concurrent-writes "$out" --quick >/dev/null
     "$bin" typed "$out" --quick >/dev/null
 else
     # Timing has the machine to itself; then the deterministic counts (no clock) run one
@@ -76,7 +78,8 @@ else
     "$bin" txn >"$out/txn.md"
     "$bin" blobs >"$out/blobs.md"
     "$bin" watched >"$out/watched.md"
-    "$bin" writes >"$out/writes.md"
+    "$bin" writes "$out" >/dev/null
+    "$bin" concurrent-writes "$out" >/dev/null
     "$bin" typed "$out" >/dev/null
     echo "sweep: timing took ${SECONDS} s" >&2
     SECONDS=0
@@ -107,6 +110,13 @@ else
         python3 scripts/counts-beside.py "$previous" "$out/instructions-now.md" >"$out/instructions.md"
     fi
     scripts/count-merge-reads.sh >"$out/merge-allocations.md"
+    # Per write: every write way (`sweep write-paths`), 1,024 writes each (a whole number of
+    # every way's calls: batches of up to 1,024), WAL on, at 16 B and 4 KiB.
+    write_paths="$("$bin" write-paths)"
+    PINROCKS_COUNT_READS=1024 scripts/count-per-read.sh instructions "16 4096" "$write_paths" |
+        sed '1s/per read/per write/' >"$out/write-instructions.md"
+    PINROCKS_COUNT_READS=1024 scripts/count-per-read.sh allocations "16 4096" "$write_paths" |
+        sed '1s/per read/per write/' >"$out/write-allocations.md"
     # Typed reads of records, one run per format, consumer and size, beside the pinned read
     # of plain values of those sizes (what every typed read adds to): both tables.
     typed_sizes="64 512 4096 65536"

@@ -60,9 +60,20 @@ fn sections_take_their_arguments_and_the_settings_anywhere() {
         Some(Command::TypedPaths)
     ));
 
+    let cli = parse(&["writes", "w", "--quick"]).unwrap();
+    let Some(Command::Writes { out, quick }) = cli.command else {
+        panic!("not writes")
+    };
+    assert_eq!((out.to_str(), quick), (Some("w"), true));
+    let cli = parse(&["--threads", "1,4", "concurrent-writes", "cw"]).unwrap();
+    let Some(Command::ConcurrentWrites { out, quick }) = cli.command else {
+        panic!("not concurrent-writes")
+    };
+    assert_eq!((out.to_str(), quick), (Some("cw"), false));
+    assert_eq!(cli.settings.threads, [1, 4]);
     assert!(matches!(
-        parse(&["writes", "--quick"]).unwrap().command,
-        Some(Command::Writes(cli::Quick { quick: true }))
+        parse(&["write-paths"]).unwrap().command,
+        Some(Command::WritePaths)
     ));
     let cli = parse(&["concurrent", "many", "--threads", "1,2,8,16"]).unwrap();
     let Some(Command::Concurrent { out, quick }) = cli.command else {

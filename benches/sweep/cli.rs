@@ -116,9 +116,25 @@ pub enum Command {
     Blobs(Quick),
     /// What an event listener and the info log cost
     Watched(Quick),
-    /// What a write costs: single puts and batches of 64, WAL on and off, pinrocks beside
-    /// the `rocksdb` crate and the C API's `rocksdb_put` (markdown on stdout)
-    Writes(Quick),
+    /// What a write costs: puts, deletes, merges, entities, batches of 1 to 1,024, an
+    /// indexed batch, transactions; WAL on, off and synced; pinrocks beside the `rocksdb`
+    /// crate, the C API and a C++ loop; writes OUT/writes.md and OUT/writes.svg
+    Writes {
+        /// The directory for writes.md and writes.svg
+        out: PathBuf,
+        /// Every cell briefly: proves the harness works
+        #[arg(long)]
+        quick: bool,
+    },
+    /// Writers across cores (`--threads`) under RocksDB's write-group settings, and readers
+    /// beside a writer; writes OUT/concurrent-writes.md
+    ConcurrentWrites {
+        /// The directory for concurrent-writes.md
+        out: PathBuf,
+        /// One size briefly: proves the harness works
+        #[arg(long)]
+        quick: bool,
+    },
     /// Typed reads of one record shape (64 B to 64 KiB) through each codec (JSON, postcard,
     /// rkyv, FlatBuffers, a fixed layout), one field and every field, beside the pinned
     /// read; writes OUT/typed.md and OUT/typed.svg (needs the record codecs' features)
@@ -178,6 +194,8 @@ pub enum Command {
     BlobPaths,
     /// The typed read paths of records `per-read` knows, one a line
     TypedPaths,
+    /// The write ways `per-read` counts (`write_<kind>_<side>`), one a line
+    WritePaths,
 }
 
 /// A section's one flag.

@@ -5,9 +5,9 @@
 //!
 //! One binary, the whole harness (`cargo bench --bench sweep` builds it): its command line
 //! is `cli.rs` (`sweep --help`), one subcommand per section (`run`, `scans`, `batches`,
-//! `memtable`, `scale`, `merge`, `txn`, `blobs`, `watched`, `typed`, `crc`; each in its own file),
+//! `memtable`, `scale`, `merge`, `txn`, `blobs`, `watched`, `writes`, `typed`, `crc`; each in its own file),
 //! `report` (`report.rs`, `plot.rs`), and the helpers of the valgrind counts (`per-read`,
-//! `merge-per-read`, `tiers`, `paths`, `blob-paths`, `typed-paths`). Under `cargo bench` (which passes
+//! `merge-per-read`, `tiers`, `paths`, `blob-paths`, `typed-paths`, `write-paths`). Under `cargo bench` (which passes
 //! `--bench`) it is criterion's run over the block cache and memtable cells
 //! (`PINROCKS_QUICK=1`: every cell briefly). Your own options, sizes and regimes: flags or
 //! their environment variables (`cli.rs`, `config.rs`).
@@ -18,6 +18,7 @@ mod blobs;
 mod callgrind;
 mod cli;
 mod concurrent;
+mod concurrent_writes;
 mod config;
 mod crc;
 mod memtable;
@@ -49,6 +50,9 @@ mod txn;
 mod typed;
 mod typed_paths;
 mod watched;
+mod write_floors;
+mod write_kinds;
+mod write_ways;
 mod writes;
 
 use std::hint::black_box;
@@ -168,7 +172,8 @@ fn main() {
         Command::Txn(q) => txn::main(q.quick),
         Command::Blobs(q) => blobs::main(q.quick),
         Command::Watched(q) => watched::main(q.quick),
-        Command::Writes(q) => writes::main(q.quick),
+        Command::Writes { out, quick } => writes::main(&out, quick),
+        Command::ConcurrentWrites { out, quick } => concurrent_writes::section(&out, quick),
         Command::Typed { out, quick } => typed_paths::section(&out, quick),
         Command::Concurrent { out, quick } => concurrent::section(&out, quick),
         Command::Crc => crc::main(),
@@ -185,6 +190,9 @@ fn main() {
         } => merge::per_read(&side, operands, reads),
         Command::Tiers => TIER_NAMES.iter().for_each(|name| println!("{name}")),
         Command::Paths => per_read::PATHS.iter().for_each(|name| println!("{name}")),
+        Command::WritePaths => write_kinds::paths(16)
+            .iter()
+            .for_each(|name| println!("{name}")),
         Command::BlobPaths => per_read::BLOB_PATHS
             .iter()
             .for_each(|name| println!("{name}")),

@@ -17,10 +17,8 @@
 //! batch first) and `batch_own_pinned` (the batch's own entries, read from it alone); the
 //! pinned read of a database with the hot-read profile (`base::hot_options`: row-cache
 //! hits), `hot_pinned` for pinrocks and `rocksdb_hot_get_pinned` for the `rocksdb` crate;
-//! single puts, WAL on, over the same keys (`writes.rs`): `put` (pinrocks' `Db::put`),
-//! `rocksdb_put` (the `rocksdb` crate's) and `raw_put` (the C API's `rocksdb_put` on a
-//! pinrocks database), and batches of 64 puts (one "read" each) the same three ways,
-//! `batch64`, `rocksdb_batch64`, `raw_batch64`; and
+//! writes, WAL on, one "read" each (`write_<kind>_<side>`, `write_ways.rs`: `sweep
+//! write-paths` lists them; N a multiple of the way's writes per call); and
 //! reads of values in blob files ([`BLOB_PATHS`]); and typed reads of records
 //! (`typed_<format>_<consumer>`, `typed.rs`).
 //!
@@ -34,7 +32,7 @@ use crate::callgrind::counted;
 use crate::tiers::{self, Consumer, Regime, Tier};
 
 /// The paths beyond the tiers.
-pub const PATHS: [&str; 19] = [
+pub const PATHS: [&str; 13] = [
     "multi_get",
     "iterate",
     "iterate_back",
@@ -48,12 +46,6 @@ pub const PATHS: [&str; 19] = [
     "batch_own_pinned",
     "hot_pinned",
     "rocksdb_hot_get_pinned",
-    "put",
-    "rocksdb_put",
-    "raw_put",
-    "batch64",
-    "rocksdb_batch64",
-    "raw_batch64",
 ];
 
 /// Reads of values in blob files (`blobs.rs`'s databases): pinrocks' pinned read and the
@@ -100,11 +92,8 @@ pub fn main(name: &str, size: usize, reads: usize) {
     } else if matches!(name, "rocksdb_iterate" | "rocksdb_iterate_std") {
         let db = tiers::open_peer(dir.path(), Regime::BlockCache, size, count);
         peer_steps(&db, name == "rocksdb_iterate_std", count, reads)
-    } else if matches!(
-        name,
-        "put" | "rocksdb_put" | "raw_put" | "batch64" | "rocksdb_batch64" | "raw_batch64"
-    ) {
-        crate::writes::per_put(name, dir.path(), size, &keys, reads)
+    } else if name.starts_with("write_") {
+        crate::write_ways::per_write(name, dir.path(), size, reads)
     } else if matches!(name, "hot_pinned" | "rocksdb_hot_get_pinned") {
         hot_reads(name, dir.path(), size, count, reads, &keys)
     } else if matches!(name, "txn_pinned" | "rocksdb_txn_get_pinned") {

@@ -381,7 +381,19 @@ pub fn main(samples_dir: &Path, out_dir: &Path, machine: &str) {
         ),
         (
             "writes.md",
-            "Writes: single puts and batches of 64, WAL on and off, beside the rocksdb crate and the C API's rocksdb_put, paired ratios",
+            "Writes: every kind, WAL on, off and synced, beside the rocksdb crate, the C API and a C++ loop, paired ratios (plot: writes.svg)",
+        ),
+        (
+            "write-instructions.md",
+            "Instructions per write, WAL on (callgrind; a batch's or a transaction's over its writes)",
+        ),
+        (
+            "write-allocations.md",
+            "Heap allocations per write, WAL on, every layer (valgrind)",
+        ),
+        (
+            "concurrent-writes.md",
+            "Writers across cores under RocksDB's write-group settings, and readers beside a writer",
         ),
         (
             "typed.md",

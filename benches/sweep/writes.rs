@@ -1,280 +1,217 @@
-//! What a write costs (issue 49, a first slice): single puts and batches of 64 puts, WAL on
-//! (no sync) and WAL off, through pinrocks, the `rocksdb` crate (the peer) and the C API's
-//! `rocksdb_put` on pinrocks' own database (the floor), each on a database of its own,
-//! timed paired and interleaved (`paired.rs`). Writes overwrite the same keys in a random
-//! order, with 64 MiB write buffers, so flushes and compactions run during the run (alike
-//! for every way) and the files stay the size of one copy of the keys.
+//! What a write costs (issue 49): every kind of write (`write_ways.rs`: puts, deletes,
+//! merges, entities; batches of 1 to 1,024 puts; an indexed batch; pessimistic and
+//! optimistic transactions) through pinrocks, the `rocksdb` crate (the peer), the C API on a
+//! pinrocks database (the floor) and a C++ loop (no crossing per write), each on a database
+//! of its own, timed paired and interleaved (`paired.rs`); WAL on (no sync) and off, then
+//! synced writes apart (they measure the disk). Writes overwrite the same keys in a random
+//! order (a batch: the keys after the one the harness gives), with 64 MiB write buffers, so
+//! flushes and compactions run during the run, alike for every way, and the files stay the
+//! size of one copy of the keys.
 //!
-//! `sweep writes [--quick]`: a markdown table, time per put (a batch's divided by 64).
+//! `sweep writes OUT [--quick]`: markdown tables, time per write (a batch's or a
+//! transaction's over its writes), in OUT/writes.md, and a plot of puts and batches of 64
+//! against the value size, OUT/writes.svg.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
 use std::time::Duration;
-
-use pinrocks::{ffi, Db, WriteBatch, WriteOptions};
 
 use crate::paired::{self, Ratio, Read};
 use crate::tiers;
+use crate::write_kinds::{Kind, Side, SIDES};
+use crate::write_ways::{Dbs, Durability, Runs};
 
-/// Puts per batch.
-const BATCH: usize = 64;
+/// Synced writes' cell: they wait for the disk, whatever the value.
+const SYNCED_SIZE: usize = 128;
 
-fn pinrocks_db(dir: &std::path::Path) -> Db {
-    let mut options = tiers::pinrocks_options();
-    options.write_buffer_size(64 << 20);
-    Db::open(&options, dir).unwrap()
-}
+/// A line of the plot: its name, then (size, median, 2.5%, 97.5% of rounds) per size.
+type Lines = BTreeMap<String, Vec<(usize, f64, f64, f64)>>;
 
-fn peer_db(dir: &std::path::Path) -> rocksdb::DB {
-    let mut options = tiers::peer_options();
-    options.set_write_buffer_size(64 << 20);
-    rocksdb::DB::open(&options, dir).unwrap()
-}
-
-pub fn main(quick: bool) {
+pub fn main(out_dir: &Path, quick: bool) {
     let (rounds, slice, sizes) = if quick {
         (2, Duration::from_millis(1), vec![16, 4096])
     } else {
-        (36, Duration::from_millis(8), vec![16, 128, 4096, 65536])
+        (24, Duration::from_millis(8), vec![16, 128, 4096, 65536])
     };
-    println!(
-        "| write | WAL | size | pinrocks | rocksdb crate | C API floor | pinrocks vs rocksdb | \
-         pinrocks vs floor |"
-    );
-    println!("|---|---|---|---:|---:|---:|---|---|");
+    let parent = tempfile::tempdir().unwrap();
+    let mut out = header();
+    let mut lines = Lines::new();
     for size in crate::progress::steps("writes", sizes.into_iter()) {
         let count = if quick { 64 } else { tiers::key_count(size) };
-        let keys = tiers::random_keys(count);
-        let value = tiers::value(7, size);
         for wal in [true, false] {
-            let dirs: Vec<tempfile::TempDir> =
-                (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
-            let (ours, floor) = (pinrocks_db(dirs[0].path()), pinrocks_db(dirs[2].path()));
-            let peer = peer_db(dirs[1].path());
-            let mut options = WriteOptions::new();
-            options.disable_wal(!wal);
-            let mut peer_options = rocksdb::WriteOptions::default();
-            peer_options.disable_wal(!wal);
-            let (raw_db, _) = floor.as_raw();
-            let mut floor_options = WriteOptions::new();
-            floor_options.disable_wal(!wal);
-            let raw_options = floor_options.as_raw();
-
-            let mut writer = ours.writer().options(&options);
-            let mut ours_put = |k: &[u8]| {
-                writer.put(k, &value).unwrap();
-                1
-            };
-            let mut peer_put = |k: &[u8]| {
-                peer.put_opt(k, &value, &peer_options).unwrap();
-                1
-            };
-            let mut floor_put = |k: &[u8]| {
-                raw_put(raw_db, raw_options, k, &value);
-                1
-            };
-            let mut ways: [Read<'_>; 3] = [&mut ours_put, &mut peer_put, &mut floor_put];
-            let (r, _) = paired::run(&mut ways, &keys, rounds, slice);
-            row("put", wal, size, &r, 1);
-
-            // Batches of 64 consecutive keys (from the one written): ours reused, cleared;
-            // the peer's `write_opt` takes its batch by value, so a new one per write.
-            let mut batch = WriteBatch::new();
-            let index: HashMap<Vec<u8>, usize> = (0..count).map(|i| (tiers::key(i), i)).collect();
-            let batches: HashMap<&[u8], Vec<Vec<u8>>> = keys
-                .iter()
-                .map(|k| {
-                    let start = index[k];
-                    let run = (0..BATCH)
-                        .map(|j| tiers::key((start + j) % count))
-                        .collect();
-                    (&k[..], run)
-                })
-                .collect();
-            let batch_keys = |k: &[u8]| batches[k].iter();
-            let mut ours_batch = |k: &[u8]| {
-                batch.clear();
-                for key in batch_keys(k) {
-                    batch.writer().put(key, &value).unwrap();
+            for kind in Kind::all(size, count) {
+                let (ns, sides) =
+                    measure(kind, size, count, wal, false, rounds, slice, parent.path());
+                row(
+                    &mut out,
+                    kind,
+                    if wal { "on" } else { "off" },
+                    size,
+                    &ns,
+                    &sides,
+                );
+                if wal && matches!(kind, Kind::Put | Kind::Batch(64)) {
+                    plot_points(&mut lines, kind, size, &ns, &sides);
                 }
-                ours.writer().options(&options).write(&batch).unwrap();
-                1
-            };
-            let mut peer_batch = |k: &[u8]| {
-                let mut batch = rocksdb::WriteBatch::default();
-                for key in batch_keys(k) {
-                    batch.put(key, &value);
-                }
-                peer.write_opt(batch, &peer_options).unwrap();
-                1
-            };
-            let mut ways: [Read<'_>; 2] = [&mut ours_batch, &mut peer_batch];
-            let (r, _) = paired::run(&mut ways, &keys, rounds, slice);
-            row("batch of 64 puts", wal, size, &r, BATCH);
+            }
         }
     }
-    println!(
-        "\n{} rounds of {} ms per way, interleaved in a balanced order; time per put (a \
-         batch's over its 64 puts), median of rounds; \"A vs B\": how many times faster A \
-         is, median of per-round ratios [95% bootstrap interval] (first half / second half); \
-         `~`: the interval includes 1. The floor is the C API's `rocksdb_put` on a pinrocks \
-         database; batches have no floor yet.",
-        rounds.next_multiple_of(paired::cycle(3)),
+    writeln!(
+        out,
+        "\n{} rounds of {} ms per way, interleaved in a balanced order; time per write (a \
+         batch's or a transaction's over its writes; the C++ loop's over its {} writes a \
+         crossing), median of rounds; \"A vs B\": how many times faster A is, median of \
+         per-round ratios [95% bootstrap interval] (first half / second half); `~`: the \
+         interval includes 1; `–`: the library has no such write (the `rocksdb` crate: \
+         entities, indexed batches; the C API: entities, whose floor is one C++ call each, \
+         and transactions of a pinrocks database).",
+        rounds,
         slice.as_millis(),
-    );
-}
-
-/// `reads` single puts of `size`-byte values over `keys` through `name`'s way (`put`,
-/// `rocksdb_put`, `raw_put`), for valgrind's per-operation counts (`per_read.rs`); each
-/// counts as its value's length, as a read does.
-pub fn per_put(
-    name: &str,
-    dir: &std::path::Path,
-    size: usize,
-    keys: &[Vec<u8>],
-    reads: usize,
-) -> u64 {
-    let value = tiers::value(3, size);
-    let key = |i: usize| &keys[i % keys.len()][..];
-    match name {
-        "put" => {
-            let db = pinrocks_db(dir);
-            crate::callgrind::counted(reads, |i| {
-                db.put(key(i), &value).unwrap();
-                value.len() as u64
-            })
-        }
-        "rocksdb_put" => {
-            let db = peer_db(dir);
-            crate::callgrind::counted(reads, |i| {
-                db.put(key(i), &value).unwrap();
-                value.len() as u64
-            })
-        }
-        "raw_put" => {
-            let db = pinrocks_db(dir);
-            let (raw_db, _) = db.as_raw();
-            let mut options = WriteOptions::new();
-            let raw_options = options.as_raw();
-            crate::callgrind::counted(reads, |i| {
-                raw_put(raw_db, raw_options, key(i), &value);
-                value.len() as u64
-            })
-        }
-        _ => per_batch(name, dir, &value, keys, reads),
-    }
-}
-
-/// `reads` batches of 64 puts (each counted once: divide by 64 for a put) through `name`'s
-/// way: `batch64` (a pinrocks `WriteBatch`, reused), `rocksdb_batch64` (the `rocksdb`
-/// crate's, made per write as its `write` takes it by value) or `raw_batch64` (the C API's
-/// batch, reused, and `rocksdb_write`).
-fn per_batch(
-    name: &str,
-    dir: &std::path::Path,
-    value: &[u8],
-    keys: &[Vec<u8>],
-    reads: usize,
-) -> u64 {
-    let run = |i: usize| (0..BATCH).map(move |j| &keys[(i * BATCH + j) % keys.len()][..]);
-    match name {
-        "batch64" => {
-            let db = pinrocks_db(dir);
-            let mut batch = WriteBatch::new();
-            crate::callgrind::counted(reads, |i| {
-                batch.clear();
-                for key in run(i) {
-                    batch.writer().put(key, value).unwrap();
-                }
-                db.write(&batch).unwrap();
-                value.len() as u64
-            })
-        }
-        "rocksdb_batch64" => {
-            let db = peer_db(dir);
-            crate::callgrind::counted(reads, |i| {
-                let mut batch = rocksdb::WriteBatch::default();
-                for key in run(i) {
-                    batch.put(key, value);
-                }
-                db.write(batch).unwrap();
-                value.len() as u64
-            })
-        }
-        "raw_batch64" => {
-            let db = pinrocks_db(dir);
-            let (raw_db, _) = db.as_raw();
-            let mut options = WriteOptions::new();
-            let raw_options = options.as_raw();
-            // SAFETY: a new batch, ours; destroyed below.
-            let batch = unsafe { ffi::rocksdb_writebatch_create() };
-            let total = crate::callgrind::counted(reads, |i| {
-                let mut err = std::ptr::null_mut();
-                // SAFETY: a live batch, database and options; the C API copies the bytes.
-                unsafe {
-                    ffi::rocksdb_writebatch_clear(batch);
-                    for key in run(i) {
-                        ffi::rocksdb_writebatch_put(
-                            batch,
-                            key.as_ptr().cast(),
-                            key.len(),
-                            value.as_ptr().cast(),
-                            value.len(),
-                        );
-                    }
-                    ffi::rocksdb_write(raw_db, raw_options, batch, &mut err);
-                }
-                assert!(err.is_null(), "rocksdb_write failed");
-                value.len() as u64
-            });
-            // SAFETY: created above, no longer used.
-            unsafe { ffi::rocksdb_writebatch_destroy(batch) };
-            total
-        }
-        other => panic!("no write path {other}"),
-    }
-}
-
-/// The C API's `rocksdb_put`: the floor.
-fn raw_put(
-    db: *mut ffi::rocksdb_t,
-    options: *mut ffi::rocksdb_writeoptions_t,
-    key: &[u8],
-    value: &[u8],
-) {
-    let mut err = std::ptr::null_mut();
-    // SAFETY: a live database and write options (the callers keep them for the run); the C
-    // API copies the key and value into the memtable and the WAL.
-    unsafe {
-        ffi::rocksdb_put(
-            db,
-            options,
-            key.as_ptr().cast(),
-            key.len(),
-            value.as_ptr().cast(),
-            value.len(),
-            &mut err,
+        crate::write_kinds::LOOP_RUN,
+    )
+    .unwrap();
+    // Synced: fsync per write group, on the file system of the temporary directory.
+    let (rounds, slice) = if quick {
+        (2, Duration::from_millis(2))
+    } else {
+        (12, Duration::from_millis(40))
+    };
+    out.push_str("\nSynced writes (WAL on, `sync`: each write waits for the disk):\n\n");
+    out.push_str(&header());
+    let count = if quick {
+        64
+    } else {
+        tiers::key_count(SYNCED_SIZE)
+    };
+    for kind in [
+        Kind::Put,
+        Kind::Batch(64),
+        Kind::Txn {
+            optimistic: false,
+            puts: 1,
+        },
+    ] {
+        let (ns, sides) = measure(
+            kind,
+            SYNCED_SIZE,
+            count,
+            true,
+            true,
+            rounds,
+            slice,
+            parent.path(),
         );
+        row(&mut out, kind, "synced", SYNCED_SIZE, &ns, &sides);
     }
-    assert!(err.is_null(), "rocksdb_put failed");
+    writeln!(
+        out,
+        "\n{rounds} rounds of {} ms per way, in {}; as above.",
+        slice.as_millis(),
+        parent.path().display()
+    )
+    .unwrap();
+    std::fs::create_dir_all(out_dir).unwrap();
+    std::fs::write(out_dir.join("writes.md"), &out).unwrap();
+    std::fs::write(out_dir.join("writes.svg"), plot(&lines)).unwrap();
+    print!("{out}");
 }
 
-fn row(write: &str, wal: bool, size: usize, r: &paired::Rounds, per: usize) {
-    let ns = |i: usize| {
-        r.ns.get(i).map_or("–".to_string(), |n| {
-            format!("{:.0} ns", paired::median(&mut n.clone()) / per as f64)
+/// Adds each side's median and 2.5%-97.5% range of rounds at `size` to its line.
+fn plot_points(lines: &mut Lines, kind: Kind, size: usize, ns: &[Vec<f64>], sides: &[Side]) {
+    for (ns, side) in ns.iter().zip(sides) {
+        let mut sorted = ns.clone();
+        let med = paired::median(&mut sorted);
+        let q = |p: f64| sorted[((sorted.len() - 1) as f64 * p).round() as usize];
+        lines
+            .entry(format!("{}: {}", kind.name(), side.name()))
+            .or_default()
+            .push((size, med, q(0.025), q(0.975)));
+    }
+}
+
+fn plot(lines: &Lines) -> String {
+    let points: crate::plot::Points<'_> = lines
+        .iter()
+        .map(|(name, pts)| (name.as_str(), pts.clone()))
+        .collect();
+    let sizes: Vec<usize> = lines.values().flatten().map(|p| p.0).collect();
+    crate::plot::plot(
+        "Time per write, WAL on: puts and batches of 64 (median of rounds; bars: 2.5%-97.5%)",
+        "ns per write",
+        &points,
+        &crate::plot::ticks(&sizes, crate::report::size_name),
+    )
+}
+
+fn header() -> String {
+    "| write | WAL | size | pinrocks | rocksdb crate | C API floor | C++ loop | pinrocks vs \
+     rocksdb | pinrocks vs C API | pinrocks vs C++ loop |\n\
+     |---|---|---|---:|---:|---:|---:|---|---|---|\n"
+        .to_string()
+}
+
+/// Each side's nanoseconds per write in each round (`None`: no such way), paired.
+#[allow(clippy::too_many_arguments)]
+fn measure(
+    kind: Kind,
+    size: usize,
+    count: usize,
+    wal: bool,
+    sync: bool,
+    rounds: usize,
+    slice: Duration,
+    parent: &std::path::Path,
+) -> (Vec<Vec<f64>>, Vec<Side>) {
+    let dbs = Dbs::open(kind, parent);
+    let durability = Durability::new(wal, sync);
+    let value = tiers::value(7, size);
+    let runs = Runs::new(count);
+    let keys = tiers::random_keys(count);
+    let sides: Vec<Side> = SIDES.into_iter().filter(|&s| kind.has(s)).collect();
+    let mut ways: Vec<_> = sides
+        .iter()
+        .map(|&side| crate::write_ways::way(kind, side, &dbs, &durability, &value, &runs))
+        .collect();
+    let mut reads: Vec<Read<'_>> = ways.iter_mut().map(|w| &mut **w as Read<'_>).collect();
+    // A call of a megabyte or more: check the clock after each, not after 16.
+    let per_check = if kind.ops() * size >= 1 << 20 || sync {
+        1
+    } else {
+        16
+    };
+    let (r, _) = paired::run_checking(&mut reads, &keys, rounds, slice, per_check);
+    let ns =
+        r.ns.into_iter()
+            .zip(&sides)
+            .map(|(ns, &side)| {
+                let per = kind.ops_of(side) as f64;
+                ns.into_iter().map(|n| n / per).collect()
+            })
+            .collect();
+    (ns, sides)
+}
+
+fn row(out: &mut String, kind: Kind, wal: &str, size: usize, ns: &[Vec<f64>], sides: &[Side]) {
+    let of = |side: Side| sides.iter().position(|&s| s == side).map(|i| &ns[i]);
+    let time = |side: Side| {
+        of(side).map_or("–".to_string(), |n| {
+            format!("{:.0} ns", paired::median(&mut n.clone()))
         })
     };
-    let floor = if r.ns.len() > 2 {
-        Ratio::of(&r.ns[2], &r.ns[0]).cell()
-    } else {
-        "–".to_string()
-    };
-    println!(
-        "| {write} | {} | {size} B | {} | {} | {} | {} | {floor} |",
-        if wal { "on" } else { "off" },
-        ns(0),
-        ns(1),
-        ns(2),
-        Ratio::of(&r.ns[1], &r.ns[0]).cell(),
-    );
+    let ours = of(Side::Ours).expect("pinrocks' way");
+    let vs = |side: Side| of(side).map_or("–".to_string(), |n| Ratio::of(n, ours).cell());
+    writeln!(
+        out,
+        "| {} | {wal} | {size} B | {} | {} | {} | {} | {} | {} | {} |",
+        kind.name(),
+        time(Side::Ours),
+        time(Side::Peer),
+        time(Side::Floor),
+        time(Side::Loop),
+        vs(Side::Peer),
+        vs(Side::Floor),
+        vs(Side::Loop),
+    )
+    .unwrap();
 }
