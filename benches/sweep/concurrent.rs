@@ -38,7 +38,7 @@ pub fn thread_counts() -> Vec<usize> {
 }
 
 /// Both libraries' options for `setup`, with the user's options after the sweep's.
-fn options(setup: &str) -> (pinrocks::Options, rocksdb::Options) {
+pub fn options(setup: &str) -> (pinrocks::Options, rocksdb::Options) {
     let (mut ours, mut peer) = match setup {
         "hot_reads" => crate::base::hot_options(tiers::CACHE_BYTES),
         "lru" | "hyper_clock" => {

@@ -8,7 +8,8 @@
 //!   `allow_concurrent_memtable_write` off; the `rocksdb` crate with the defaults, and with
 //!   `unordered_write`, which pinrocks refuses (snapshots stop being immutable: its option
 //!   table says why), to show what that refusal costs.
-//! * **Readers beside a writer**: N threads reading pinned from the block cache alone, and
+//! * **Readers beside a writer**: N threads reading pinned from an LRU block cache in
+//!   RocksDB's default shards (`concurrent.rs`' `lru` setup) alone, and
 //!   the same N with one more thread putting meanwhile (to the same keys), paired: how much
 //!   a writer slows the readers, and how many writes it makes.
 //!
@@ -16,6 +17,7 @@
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Barrier;
 use std::time::{Duration, Instant};
 
 use pinrocks::{Db, WriteOptions};
@@ -108,7 +110,7 @@ fn writer_rows(out: &mut String, size: usize, keys: &[Vec<u8>], rounds: usize, s
             let vs = if setup == 0 {
                 "–".to_string()
             } else {
-                Ratio::of(&ns[setup], &ns[0]).cell()
+                Ratio::of(&ns[0], &ns[setup]).cell()
             };
             out.push_str(&format!(
                 "| {} | {threads} | {name} | {median:.0} ns | {:.2} M | {vs} |\n",
@@ -119,8 +121,10 @@ fn writer_rows(out: &mut String, size: usize, keys: &[Vec<u8>], rounds: usize, s
     }
 }
 
-/// Reads per second of `readers` threads over `slice`, with one more thread putting
-/// meanwhile when `writer` (its writes per second the second value, else 0).
+/// Reads per second of `readers` threads, each reading for `slice` from when all have
+/// started (a barrier: a thread that starts late on a busy core does not lose its slice),
+/// summed over the threads; with one more thread putting meanwhile when `writer` (its puts
+/// per second the second value, else 0).
 fn readers_and_writer(
     db: &Db,
     keys: &[Vec<u8>],
@@ -130,26 +134,30 @@ fn readers_and_writer(
     slice: Duration,
 ) -> (f64, f64) {
     let stop = AtomicBool::new(false);
-    let start = Instant::now();
-    let (reads, writes) = std::thread::scope(|scope| {
+    let ready = Barrier::new(readers + usize::from(writer));
+    std::thread::scope(|scope| {
         let write = writer.then(|| {
             scope.spawn(|| {
                 let mut w = db.writer();
-                let mut writes = 0u64;
-                let mut next = 4099usize;
+                let (mut writes, mut next) = (0u64, 4099usize);
+                ready.wait();
+                let start = Instant::now();
                 while !stop.load(Ordering::Relaxed) {
                     next = (next + 1) % keys.len();
                     w.put(&keys[next], value).unwrap();
                     writes += 1;
                 }
-                writes
+                writes as f64 / start.elapsed().as_secs_f64()
             })
         });
         let handles: Vec<_> = (0..readers)
             .map(|t| {
+                let ready = &ready;
                 scope.spawn(move || {
                     let reader = db.reader();
                     let (mut reads, mut next, mut sum) = (0u64, t * 7919, 0u64);
+                    ready.wait();
+                    let start = Instant::now();
                     while start.elapsed() < slice {
                         for _ in 0..16 {
                             next = (next + 1) % keys.len();
@@ -161,24 +169,24 @@ fn readers_and_writer(
                         reads += 16;
                     }
                     std::hint::black_box(sum);
-                    reads
+                    reads as f64 / start.elapsed().as_secs_f64()
                 })
             })
             .collect();
-        let reads: u64 = handles.into_iter().map(|h| h.join().unwrap()).sum();
+        let reads: f64 = handles.into_iter().map(|h| h.join().unwrap()).sum();
         stop.store(true, Ordering::Relaxed);
-        (reads, write.map_or(0, |h| h.join().unwrap()))
-    });
-    let seconds = start.elapsed().as_secs_f64();
-    (reads as f64 / seconds, writes as f64 / seconds)
+        (reads, write.map_or(0.0, |h| h.join().unwrap()))
+    })
 }
 
 /// Each thread count's readers, alone and beside a writer, paired (alternating which runs
 /// first), at `size`.
 fn reader_rows(out: &mut String, size: usize, keys: &[Vec<u8>], rounds: usize, slice: Duration) {
     let dir = tempfile::tempdir().unwrap();
-    let db = Db::open(&tiers::pinrocks_options(), dir.path()).unwrap();
-    tiers::fill_pinrocks(&db, size, keys.len().min(tiers::key_count(size)));
+    // The concurrent readers' LRU setup: RocksDB's default shards (the sweep's one shard
+    // would make the readers queue on its lock).
+    let db = Db::open(&crate::concurrent::options("lru").0, dir.path()).unwrap();
+    tiers::fill_pinrocks(&db, size, tiers::key_count(size));
     let value = tiers::value(9, size);
     for readers in crate::concurrent::thread_counts() {
         let (mut alone, mut beside, mut writes) = (Vec::new(), Vec::new(), Vec::new());

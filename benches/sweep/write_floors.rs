@@ -193,8 +193,17 @@ pub fn looped<'a>(
         other => panic!("no C++ loop for {other:?}"),
     };
     let n = kind.ops_of(Side::Loop);
+    // Single writes: the next `n` keys of the harness' random order, as scattered as the
+    // other ways' (the key given is not used: its place in that order is not known here); a
+    // batch: the run from the key given, as the other ways' batches.
+    let mut at = 0usize;
     Box::new(move |k| {
-        let keys = runs.slices(k, n);
+        let keys = if matches!(kind, Kind::Batch(_)) {
+            runs.slices(k, n)
+        } else {
+            at += n;
+            runs.random(at - n, n)
+        };
         // SAFETY: a live database and write options (as `floor`'s); the keys and the value
         // are borrowed for the call and copied by RocksDB.
         let code = unsafe {

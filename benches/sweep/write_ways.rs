@@ -17,28 +17,45 @@ use crate::write_kinds::{Kind, Side, SIDES};
 pub type Way<'a> = Box<dyn FnMut(&[u8]) -> u64 + 'a>;
 
 /// The keys `0..count` in order, twice over, so that the run of `n` keys from any key is
-/// one slice: a batch or a loop takes consecutive keys from the one the harness gives.
+/// one slice: a batch takes consecutive keys from the one the harness gives. And the
+/// harness' own random order (`tiers::random_keys`), twice over, for the C++ loop of single
+/// writes, which must write keys as scattered as the single writes it is the floor of.
 pub struct Runs {
     keys: Vec<Vec<u8>>,
     slices: Vec<CSlice>,
+    random_keys: Vec<Vec<u8>>,
+    random: Vec<CSlice>,
     count: usize,
+}
+
+fn views(keys: &[Vec<u8>]) -> Vec<CSlice> {
+    keys.iter()
+        .map(|k| CSlice {
+            data: k.as_ptr().cast(),
+            len: k.len(),
+        })
+        .collect()
 }
 
 impl Runs {
     pub fn new(count: usize) -> Self {
         let keys: Vec<Vec<u8>> = (0..2 * count).map(|i| tiers::key(i % count)).collect();
-        let slices = keys
-            .iter()
-            .map(|k| CSlice {
-                data: k.as_ptr().cast(),
-                len: k.len(),
-            })
-            .collect();
+        let once = tiers::random_keys(count);
+        let random_keys: Vec<Vec<u8>> = once.iter().chain(&once).cloned().collect();
         Runs {
+            slices: views(&keys),
+            random: views(&random_keys),
             keys,
-            slices,
+            random_keys,
             count,
         }
+    }
+
+    /// `n` keys of the harness' random order from its `at`-th (wrapping).
+    pub fn random(&self, at: usize, n: usize) -> &[CSlice] {
+        let half = self.random_keys.len() / 2;
+        assert!(n <= half, "a run longer than the keys");
+        &self.random[at % half..][..n]
     }
 
     /// The index of `key` (`tiers::key`'s `key-NNNNNN`).
