@@ -29,36 +29,79 @@ pub(crate) unsafe fn column_slice<'a>(
     }
 }
 
+/// Columns that fit on the stack: an entity of this many or fewer allocates nothing of
+/// pinrocks' own to be written (measured: 2 allocations and ~380 instructions a
+/// `put_entity` otherwise, 4% over RocksDB's own `PutEntity`).
+const INLINE_COLUMNS: usize = 8;
+
+/// The views of an entity's columns: on the stack up to [`INLINE_COLUMNS`], else on the heap.
+// Large on purpose: the inline array is what saves the allocation, and the value lives on
+// the stack of one `put_entity` call.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum NativeColumns {
+    Inline([ffi::pinrocks_column; INLINE_COLUMNS], usize),
+    Heap(Vec<ffi::pinrocks_column>),
+}
+
+impl std::ops::Deref for NativeColumns {
+    type Target = [ffi::pinrocks_column];
+
+    fn deref(&self) -> &[ffi::pinrocks_column] {
+        match self {
+            NativeColumns::Inline(columns, len) => &columns[..*len],
+            NativeColumns::Heap(columns) => columns,
+        }
+    }
+}
+
 /// The caller's `(name, value)` pairs as views for a `PINROCKS_RECORD_PUT_COLUMNS` write,
 /// valid while `columns` is borrowed.
-pub(crate) fn native_columns<N: AsRef<[u8]>, V: AsRef<[u8]>>(
-    columns: &[(N, V)],
-) -> Vec<ffi::pinrocks_column> {
+pub(crate) fn native_columns<N: AsRef<[u8]>, V: AsRef<[u8]>>(columns: &[(N, V)]) -> NativeColumns {
     let slice = |bytes: &[u8]| ffi::pinrocks_slice {
         data: bytes.as_ptr().cast(),
         len: bytes.len(),
     };
-    columns
-        .iter()
-        .map(|(name, value)| ffi::pinrocks_column {
-            name: slice(name.as_ref()),
-            value: slice(value.as_ref()),
-        })
-        .collect()
+    let view = |(name, value): &(N, V)| ffi::pinrocks_column {
+        name: slice(name.as_ref()),
+        value: slice(value.as_ref()),
+    };
+    if columns.len() > INLINE_COLUMNS {
+        return NativeColumns::Heap(columns.iter().map(view).collect());
+    }
+    let empty = ffi::pinrocks_column {
+        name: slice(&[]),
+        value: slice(&[]),
+    };
+    let mut inline = [empty; INLINE_COLUMNS];
+    for (to, column) in inline.iter_mut().zip(columns) {
+        *to = view(column);
+    }
+    NativeColumns::Inline(inline, columns.len())
 }
 
 /// A name that `native` (views of `columns`, made by [`native_columns`]) holds twice, if
-/// any, copied for the error.
+/// any, copied for the error. Few columns are compared pairwise (no allocation); more are
+/// sorted.
 pub(crate) fn repeated_name<N, V>(
     native: &[ffi::pinrocks_column],
     _columns: &[(N, V)],
 ) -> Option<Vec<u8>> {
-    let mut names: Vec<&[u8]> = native
+    let names = native
         .iter()
         // SAFETY: each view describes a name borrowed from `_columns`, which stays borrowed
         // while these slices are used (they do not leave this function).
-        .map(|c| unsafe { value_slice(c.name.data, c.name.len) })
-        .collect();
+        .map(|c| unsafe { value_slice(c.name.data, c.name.len) });
+    if native.len() <= INLINE_COLUMNS {
+        let mut seen: [&[u8]; INLINE_COLUMNS] = [&[]; INLINE_COLUMNS];
+        for (i, name) in names.enumerate() {
+            if seen[..i].contains(&name) {
+                return Some(name.to_vec());
+            }
+            seen[i] = name;
+        }
+        return None;
+    }
+    let mut names: Vec<&[u8]> = names.collect();
     names.sort_unstable();
     names
         .windows(2)

@@ -258,6 +258,21 @@ fn defaults_empties_and_refusals() {
         .put_entity(b"twice", &[("a", "1"), ("a", "2")])
         .is_err());
     assert!(batch.is_empty());
+    // More columns than pinrocks keeps on the stack (8): the same checks, the same entity.
+    let many: Vec<(String, String)> = (0..20)
+        .map(|i| (format!("c{:02}", 19 - i), format!("value {i}")))
+        .collect();
+    db.writer().put_entity(b"many", &many).unwrap();
+    assert_eq!(entity(db.reader(), b"many"), Some(owned(&many)));
+    let mut repeated = many.clone();
+    repeated.insert(12, ("c03".into(), "again".into()));
+    let err = db.writer().put_entity(b"many2", &repeated).unwrap_err();
+    assert!(err.to_string().contains("given twice"), "{err}");
+    assert_eq!(entity(db.reader(), b"many2"), None);
+    // Exactly 8, the last one repeating the first.
+    let eight: Vec<(String, &str)> = (0..8).map(|i| (format!("n{}", i % 7), "v")).collect();
+    assert!(db.writer().put_entity(b"eight", &eight).is_err());
+    assert_eq!(entity(db.reader(), b"eight"), None);
 }
 
 #[test]
