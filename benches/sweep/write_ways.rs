@@ -378,7 +378,8 @@ pub fn per_write(name: &str, dir: &Path, size: usize, reads: usize) -> u64 {
     let durability = Durability::new(true, false);
     let value = tiers::value(3, size);
     let mut write = way(kind, side, &dbs, &durability, &value, &runs);
-    let keys: Vec<Vec<u8>> = (0..runs.count).map(tiers::key).collect();
+    // The harness' random order, as timed: single writes as scattered as the C++ loop's.
+    let keys = tiers::random_keys(runs.count);
     // The warm-up call counts as one write (as a warm-up read does), the others as theirs.
     crate::callgrind::counted(reads / per_call, |i| {
         let written = write(&keys[(i * per_call) % keys.len()]);
