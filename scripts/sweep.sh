@@ -10,9 +10,10 @@
 # writes.svg) and writers across cores (`sweep concurrent-writes`); counts
 # instructions and allocations per read and per write
 # under valgrind, and writes the report ($CARGO_TARGET_DIR/pinrocks-sweep/report.md) and four
-# log-log plots (sweep.svg, ratio.svg, scale.svg, typed.svg) beside it. 8 min 50 s on the
-# 2-core EPYC VM once RocksDB is built (2026-12-07; 10 min 19 s the day before, in a slower
-# state of the VM). (`cargo bench --bench sweep`
+# log-log plots (sweep.svg, ratio.svg, scale.svg, typed.svg, writes.svg) beside it. 8 min 50 s
+# on the 2-core EPYC VM once RocksDB is built (2026-12-07; 10 min 19 s the day before, in a
+# slower state of the VM), before the writes grew: their sections and counts add about 3 min
+# 40 s (measured apart: writes 1 min 40 s, concurrent-writes 25 s, per-write counts 99 s). (`cargo bench --bench sweep`
 # still runs criterion over the block cache and memtable cells, for its statistics and HTML
 # on single cells.)
 #
