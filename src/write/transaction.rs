@@ -193,6 +193,9 @@ pub struct Transaction<'db> {
     /// The database's count of finished family drops when it began (0 for one recovered
     /// at open): if a drop began since, its rows are freed one by one at its end.
     drops_seen: u64,
+    /// Committed or rolled back: RocksDB cleared its tracked rows, so its destructor unlocks
+    /// nothing and need not be ordered against a family drop (`Drop`).
+    ended: bool,
     /// Read options at the transaction's snapshot, made on first use and forgotten by
     /// whatever replaces the snapshot (each takes `&mut self`, so none is borrowed then).
     at_snapshot: OnceCell<ReadOptions>,
@@ -220,6 +223,7 @@ impl<'db> Transaction<'db> {
                 RawDb::Transaction { .. } => db.inner().drops_and_ends.finished(),
                 _ => 0,
             },
+            ended: false,
             at_snapshot: OnceCell::new(),
             _one_user: PhantomData,
         }
@@ -484,6 +488,7 @@ impl<'db> Transaction<'db> {
         crate::raw::reentry::refuse_inside("commit")?;
         let _writing = WritingAll::enter(self.families.iter().cloned())?;
         self.end(txn_end::COMMIT)?;
+        self.ended = true;
         self.no_longer_prepared();
         Ok(())
     }
@@ -492,6 +497,7 @@ impl<'db> Transaction<'db> {
     pub fn rollback(mut self) -> Result<()> {
         crate::raw::reentry::refuse_inside("rollback")?;
         self.end(txn_end::ROLLBACK)?;
+        self.ended = true;
         self.no_longer_prepared();
         Ok(())
     }
@@ -511,7 +517,9 @@ impl<'db> Transaction<'db> {
 
 impl Drop for Transaction<'_> {
     fn drop(&mut self) {
-        let (free_rows_of, _end) = self.free_rows_of(true);
+        // One that ended holds no row (RocksDB cleared its tracker): no end to order, and no
+        // lock taken for it (measured: ~130 instructions a pessimistic transaction).
+        let (free_rows_of, _end) = self.free_rows_of(!self.ended);
         // SAFETY: owned, destroyed once, while its database is open (the borrow). An
         // uncommitted transaction is rolled back by its destructor; a prepared one stays
         // prepared in the WAL (its families stay counted: `no_longer_prepared`).
