@@ -87,12 +87,13 @@ pub fn floor<'a>(
 ) -> Way<'a> {
     let (raw, _) = db.as_raw();
     let (v, vlen) = (value.as_ptr().cast::<c_char>(), value.len());
-    // SAFETY (every block below): a live database (`db`, borrowed by the way) and write
-    // options (`Durability`, borrowed by the caller for the way's life); keys and values are
-    // borrowed for the call and copied by RocksDB; the batches are the way's own.
+    // Each call below: a live database (`db`, borrowed by the way) and write options
+    // (`Durability`, borrowed by the caller for the way's life); keys and values are borrowed
+    // for the call and copied by RocksDB.
     match kind {
         Kind::Put => Box::new(move |k| {
             let mut err = std::ptr::null_mut();
+            // SAFETY: live database and options, bytes borrowed for the call (above).
             unsafe {
                 ffi::rocksdb_put(raw, options, k.as_ptr().cast(), k.len(), v, vlen, &mut err)
             };
@@ -101,12 +102,14 @@ pub fn floor<'a>(
         }),
         Kind::Delete => Box::new(move |k| {
             let mut err = std::ptr::null_mut();
+            // SAFETY: live database and options, bytes borrowed for the call (above).
             unsafe { ffi::rocksdb_delete(raw, options, k.as_ptr().cast(), k.len(), &mut err) };
             no_error(err, "rocksdb_delete");
             1
         }),
         Kind::Merge => Box::new(move |k| {
             let mut err = std::ptr::null_mut();
+            // SAFETY: live database and options, bytes borrowed for the call (above).
             unsafe {
                 ffi::rocksdb_merge(raw, options, k.as_ptr().cast(), k.len(), v, vlen, &mut err)
             };
@@ -115,6 +118,8 @@ pub fn floor<'a>(
         }),
         // The C API has no entities: the C++ call, one crossing per entity.
         Kind::Entity => Box::new(move |k| {
+            // SAFETY: live database and options; the key's view points into `runs`, and
+            // the value is borrowed, for the call (above).
             let code = unsafe {
                 pinrocks_bench_write_loop(
                     raw,
@@ -130,9 +135,12 @@ pub fn floor<'a>(
             1
         }),
         Kind::Batch(n) => {
+            // SAFETY: a new batch, owned by `RawBatch` (destroyed on its drop).
             let batch = RawBatch(unsafe { ffi::rocksdb_writebatch_create() });
             Box::new(move |k| {
                 let mut err = std::ptr::null_mut();
+                // SAFETY: the way's own live batch, used by this thread alone; live database
+                // and options, bytes borrowed for the calls (above).
                 unsafe {
                     ffi::rocksdb_writebatch_clear(batch.ptr());
                     for key in runs.keys(k, n) {
@@ -151,9 +159,12 @@ pub fn floor<'a>(
             })
         }
         Kind::Indexed(n) => {
+            // SAFETY: a new indexed batch, owned by `RawIndexed` (destroyed on its drop).
             let batch = RawIndexed(unsafe { ffi::rocksdb_writebatch_wi_create(0, 1) });
             Box::new(move |k| {
                 let mut err = std::ptr::null_mut();
+                // SAFETY: the way's own live indexed batch, used by this thread alone; live
+                // database and options, bytes borrowed for the calls (above).
                 unsafe {
                     ffi::rocksdb_writebatch_wi_clear(batch.ptr());
                     for key in runs.keys(k, n) {
