@@ -46,6 +46,7 @@ fn main() {
         "pinned_batch.h",
         "batch_only.h",
         "read_source.h",
+        "torn_records.h",
         "reads.cc",
         "db.cc",
         "writes.cc",

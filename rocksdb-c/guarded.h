@@ -59,18 +59,30 @@ inline void save_status(char** errptr, int* status_code, const rocksdb::Status& 
   save_error(errptr, status_code, static_cast<int>(s.code()), s.ToString().c_str());
 }
 
+// Reports the exception being handled, as `guarded` does; called only in a catch block, by
+// an entry point that returns its status code: returns it.
+[[gnu::cold, gnu::noinline]] inline int caught(char** errptr) noexcept {
+  int code = PINROCKS_CODE_EXCEPTION;
+  try {
+    throw;
+  } catch (const std::bad_alloc& e) {
+    save_error(errptr, &code, PINROCKS_CODE_OUT_OF_MEMORY, e.what());
+  } catch (const std::exception& e) {
+    save_error(errptr, &code, PINROCKS_CODE_EXCEPTION, e.what());
+  } catch (...) {
+    save_error(errptr, &code, PINROCKS_CODE_EXCEPTION, "unknown C++ exception");
+  }
+  return code;
+}
+
 // Runs `body` and reports whatever it throws as an error instead of letting it unwind into
 // Rust (which cannot catch a foreign exception and aborts).
 template <typename Body>
 void guarded(int* status_code, char** errptr, Body&& body) noexcept {
   try {
     body();
-  } catch (const std::bad_alloc& e) {
-    save_error(errptr, status_code, PINROCKS_CODE_OUT_OF_MEMORY, e.what());
-  } catch (const std::exception& e) {
-    save_error(errptr, status_code, PINROCKS_CODE_EXCEPTION, e.what());
   } catch (...) {
-    save_error(errptr, status_code, PINROCKS_CODE_EXCEPTION, "unknown C++ exception");
+    *status_code = caught(errptr);
   }
 }
 
@@ -175,6 +187,13 @@ __attribute__((always_inline)) inline rocksdb::Status record_op(Target& target, 
     default:
       return rocksdb::Status::InvalidArgument("pinrocks: unknown write operation");
   }
+}
+
+// Reports `s`, a failure, out of the way of a hot path's success: returns its code.
+[[gnu::cold, gnu::noinline]] inline int failed(char** errptr, const rocksdb::Status& s) noexcept {
+  int code = PINROCKS_CODE_OK;
+  guarded(&code, errptr, [&] { save_status(errptr, &code, s); });
+  return code;
 }
 
 // Reports `s` unless it is OK.

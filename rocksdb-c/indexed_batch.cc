@@ -20,6 +20,7 @@
 #include "rocksdb/options.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/utilities/write_batch_with_index.h"
+#include "torn_records.h"
 
 extern "C" {
 
@@ -43,12 +44,27 @@ void pinrocks_wbwi_write(rocksdb_writebatch_wi_t* batch,
                          rocksdb_column_family_handle_t* column_family, int op, const char* key,
                          size_t keylen, const char* value, size_t valuelen, int* status_code,
                          char** errptr) PINROCKS_NOEXCEPT {
-  pinrocks::guarded(status_code, errptr, [&] {
-    pinrocks::report(errptr, status_code,
-                     pinrocks::record_op(
-                         *pinrocks::indexed_batch_of(batch), op, pinrocks::handle_of(column_family),
-                         rocksdb::Slice(key, keylen), rocksdb::Slice(value, valuelen)));
+  rocksdb::WriteBatchWithIndex& b = *pinrocks::indexed_batch_of(batch);
+  *status_code = pinrocks::record_into(b, errptr, [&] {
+    return pinrocks::record_op(b, op, pinrocks::handle_of(column_family),
+                               rocksdb::Slice(key, keylen), rocksdb::Slice(value, valuelen));
   });
+}
+
+int pinrocks_wbwi_put(rocksdb_writebatch_wi_t* batch, const char* key, size_t keylen,
+                      const char* value, size_t valuelen, char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb::WriteBatchWithIndex& b = *pinrocks::indexed_batch_of(batch);
+  return pinrocks::put_into(b, b, rocksdb::Slice(key, keylen), rocksdb::Slice(value, valuelen),
+                            errptr);
+}
+
+int pinrocks_wbwi_put_cf(rocksdb_writebatch_wi_t* batch,
+                         rocksdb_column_family_handle_t* column_family, const char* key,
+                         size_t keylen, const char* value, size_t valuelen,
+                         char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb::WriteBatchWithIndex& b = *pinrocks::indexed_batch_of(batch);
+  return pinrocks::put_into(b, b, column_family, rocksdb::Slice(key, keylen),
+                            rocksdb::Slice(value, valuelen), errptr);
 }
 
 void pinrocks_wbwi_savepoint(rocksdb_writebatch_wi_t* batch, int op, int* status_code,

@@ -381,10 +381,10 @@ void pinrocks_db_write_op(rocksdb_t* db, const rocksdb_writeoptions_t* options,
                           rocksdb_column_family_handle_t* column_family, int op, const char* key,
                           size_t keylen, const char* value, size_t valuelen, const char* ts,
                           size_t tslen, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
-/* DB::Write of a batch, guarded likewise (the write group copies batches into the WAL). */
-void pinrocks_db_write(rocksdb_t* db, const rocksdb_writeoptions_t* options,
-                       rocksdb_writebatch_t* batch, int* status_code,
-                       char** errptr) PINROCKS_NOEXCEPT;
+/* DB::Write of a batch, guarded likewise (the write group copies batches into the WAL): its
+ * status code returned (0: written), its message, if any, in `errptr`. */
+int pinrocks_db_write(rocksdb_t* db, const rocksdb_writeoptions_t* options,
+                      rocksdb_writebatch_t* batch, char** errptr) PINROCKS_NOEXCEPT;
 
 /* ---- Write batches (rocksdb-c/write_batch.cc) ---- */
 
@@ -400,6 +400,18 @@ void pinrocks_writebatch_write(rocksdb_writebatch_t* batch,
                                rocksdb_column_family_handle_t* column_family, int op,
                                const char* key, size_t keylen, const char* value, size_t valuelen,
                                const char* ts, size_t tslen, int* status_code,
+                               char** errptr) PINROCKS_NOEXCEPT;
+
+/* A put without a timestamp into a batch, the common record, with the fewest arguments: the
+ * same write as pinrocks_writebatch_write's PUT, to the default family (no handle, as
+ * rocksdb_writebatch_put) or to `column_family` (_cf), its status code returned (0: written)
+ * and its message, if any, in `errptr`. A record that throws is cut off again, here and in
+ * pinrocks_writebatch_write: no batch keeps a torn record. */
+int pinrocks_writebatch_put(rocksdb_writebatch_t* batch, const char* key, size_t keylen,
+                            const char* value, size_t valuelen, char** errptr) PINROCKS_NOEXCEPT;
+int pinrocks_writebatch_put_cf(rocksdb_writebatch_t* batch,
+                               rocksdb_column_family_handle_t* column_family, const char* key,
+                               size_t keylen, const char* value, size_t valuelen,
                                char** errptr) PINROCKS_NOEXCEPT;
 
 /* Receives one record of a batch, its bytes borrowed for the call. Returns 0 to go on, 1 to
@@ -840,6 +852,16 @@ void pinrocks_transaction_write_op(rocksdb_transaction_t* txn,
                                    const char* key, size_t keylen, const char* value,
                                    size_t valuelen, int* status_code,
                                    char** errptr) PINROCKS_NOEXCEPT;
+/* A put, the common write with the fewest arguments, to the default family or to
+ * `column_family` (_cf): its status code returned (0: written), its message, if any, in
+ * `errptr`. A put that throws leaves the transaction's batch as it was (so do
+ * pinrocks_transaction_write_op's). */
+int pinrocks_transaction_put(rocksdb_transaction_t* txn, const char* key, size_t keylen,
+                             const char* value, size_t valuelen, char** errptr) PINROCKS_NOEXCEPT;
+int pinrocks_transaction_put_cf(rocksdb_transaction_t* txn,
+                                rocksdb_column_family_handle_t* column_family, const char* key,
+                                size_t keylen, const char* value, size_t valuelen,
+                                char** errptr) PINROCKS_NOEXCEPT;
 #define PINROCKS_TXN_PREPARE 0
 #define PINROCKS_TXN_COMMIT 1
 #define PINROCKS_TXN_ROLLBACK 2
@@ -901,6 +923,15 @@ rocksdb_writebatch_wi_t* pinrocks_wbwi_create(rocksdb_t* db, int* status_code,
 void pinrocks_wbwi_write(rocksdb_writebatch_wi_t* batch,
                          rocksdb_column_family_handle_t* column_family, int op, const char* key,
                          size_t keylen, const char* value, size_t valuelen, int* status_code,
+                         char** errptr) PINROCKS_NOEXCEPT;
+/* A put, the common write with the fewest arguments, to the default family or to
+ * `column_family` (_cf): its status code returned (0: written), its message, if any, in
+ * `errptr`. A put that throws leaves the batch as it was (so do pinrocks_wbwi_write's). */
+int pinrocks_wbwi_put(rocksdb_writebatch_wi_t* batch, const char* key, size_t keylen,
+                      const char* value, size_t valuelen, char** errptr) PINROCKS_NOEXCEPT;
+int pinrocks_wbwi_put_cf(rocksdb_writebatch_wi_t* batch,
+                         rocksdb_column_family_handle_t* column_family, const char* key,
+                         size_t keylen, const char* value, size_t valuelen,
                          char** errptr) PINROCKS_NOEXCEPT;
 void pinrocks_wbwi_savepoint(rocksdb_writebatch_wi_t* batch, int op, int* status_code,
                              char** errptr) PINROCKS_NOEXCEPT;

@@ -17,6 +17,7 @@
 #include "rocksdb/utilities/transaction.h"
 #include "rocksdb/utilities/transaction_db.h"
 #include "rocksdb/utilities/write_batch_with_index.h"
+#include "torn_records.h"
 #include "utilities/transactions/lock/lock_tracker.h"
 #include "utilities/transactions/pessimistic_transaction.h"
 #include "utilities/transactions/pessimistic_transaction_db.h"
@@ -137,12 +138,27 @@ void pinrocks_transaction_write_op(rocksdb_transaction_t* txn,
                                    const char* key, size_t keylen, const char* value,
                                    size_t valuelen, int* status_code,
                                    char** errptr) PINROCKS_NOEXCEPT {
-  pinrocks::guarded(status_code, errptr, [&] {
-    pinrocks::report(
-        errptr, status_code,
-        pinrocks::record_op(*pinrocks::transaction_of(txn), op, pinrocks::handle_of(column_family),
-                            rocksdb::Slice(key, keylen), rocksdb::Slice(value, valuelen)));
+  rocksdb::Transaction& t = *pinrocks::transaction_of(txn);
+  *status_code = pinrocks::record_into(*t.GetWriteBatch(), errptr, [&] {
+    return pinrocks::record_op(t, op, pinrocks::handle_of(column_family),
+                               rocksdb::Slice(key, keylen), rocksdb::Slice(value, valuelen));
   });
+}
+
+int pinrocks_transaction_put(rocksdb_transaction_t* txn, const char* key, size_t keylen,
+                             const char* value, size_t valuelen, char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb::Transaction& t = *pinrocks::transaction_of(txn);
+  return pinrocks::put_into(t, *t.GetWriteBatch(), rocksdb::Slice(key, keylen),
+                            rocksdb::Slice(value, valuelen), errptr);
+}
+
+int pinrocks_transaction_put_cf(rocksdb_transaction_t* txn,
+                                rocksdb_column_family_handle_t* column_family, const char* key,
+                                size_t keylen, const char* value, size_t valuelen,
+                                char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb::Transaction& t = *pinrocks::transaction_of(txn);
+  return pinrocks::put_into(t, *t.GetWriteBatch(), column_family, rocksdb::Slice(key, keylen),
+                            rocksdb::Slice(value, valuelen), errptr);
 }
 
 void pinrocks_transaction_end(rocksdb_transaction_t* txn, int op,

@@ -41,11 +41,6 @@ impl Drop for Writing<'_> {
 pub(crate) struct WritingAll(Vec<Arc<CfHandle>>, bool);
 
 impl WritingAll {
-    /// No family entered.
-    pub(crate) fn none() -> Self {
-        WritingAll(Vec::new(), false)
-    }
-
     /// Enters every family in `families` (the default one needs no gate), or none if one
     /// of them is dropped.
     pub(crate) fn enter(families: impl IntoIterator<Item = Arc<CfHandle>>) -> Result<Self> {

@@ -1,13 +1,15 @@
 //! A write batch's native handle (`WriteBatch`), a view of any batch's records and bytes,
 //! and the database's write of a batch.
 
+use std::ffi::{c_char, c_int};
 use std::marker::PhantomData;
 use std::ptr::NonNull;
 
 use crate::raw::batch_records::{for_each_record, BatchRecord};
+use crate::raw::c_consts::record;
 use crate::raw::db::RawDb;
-use crate::raw::error::{with_code, Result};
-use crate::raw::family::FamilyHandle;
+use crate::raw::error::{with_code, with_returned_code, Result};
+use crate::raw::family::{FamilyHandle, FamilyPtr};
 use crate::raw::ffi;
 use crate::raw::owned::Owned;
 use crate::raw::write_ops::WriteOptionsHandle;
@@ -53,6 +55,19 @@ impl WriteBatchHandle {
         value: &[u8],
         ts: Option<&[u8; 8]>,
     ) -> Result<()> {
+        if op == record::PUT && ts.is_none() {
+            // SAFETY: live batch (owned, `&mut self`), the rest as below.
+            return unsafe {
+                put_through(
+                    self.as_ptr(),
+                    family,
+                    key,
+                    value,
+                    ffi::pinrocks_writebatch_put,
+                    ffi::pinrocks_writebatch_put_cf,
+                )
+            };
+        }
         let family = family.map_or(std::ptr::null_mut(), FamilyHandle::as_ptr);
         let (ts, ts_len) = ts.map_or((std::ptr::null(), 0), |ts| (ts.as_ptr(), ts.len()));
         // SAFETY: live batch (owned, `&mut self`) and handle (borrowed, or NULL); the bytes
@@ -80,6 +95,51 @@ impl WriteBatchHandle {
         unsafe { ffi::rocksdb_writebatch_clear(self.as_ptr()) };
     }
 }
+
+/// A put without a timestamp through one of rocksdb-c/'s pair of entries with the fewest
+/// arguments (a batch's, an indexed batch's, a transaction's): `default` to the default
+/// family (`family` `None`), without a handle, or `named`. Inlined, so each is a direct call.
+///
+/// # Safety
+/// `target` must be live and borrowed exclusively for the call (and the entry's own
+/// conditions hold); the bytes are copied in during the call.
+#[inline(always)]
+pub(crate) unsafe fn put_through<T>(
+    target: *mut T,
+    family: Option<&FamilyHandle>,
+    key: &[u8],
+    value: &[u8],
+    default: unsafe extern "C" fn(
+        *mut T,
+        *const c_char,
+        usize,
+        *const c_char,
+        usize,
+        ErrOut,
+    ) -> c_int,
+    named: unsafe extern "C" fn(
+        *mut T,
+        FamilyPtr,
+        *const c_char,
+        usize,
+        *const c_char,
+        usize,
+        ErrOut,
+    ) -> c_int,
+) -> Result<()> {
+    let (k, k_len) = (key.as_ptr().cast(), key.len());
+    let (v, v_len) = (value.as_ptr().cast(), value.len());
+    // SAFETY: the caller's contract; a live handle, or none.
+    with_returned_code(|err| unsafe {
+        match family {
+            None => default(target, k, k_len, v, v_len, err),
+            Some(family) => named(target, family.as_ptr(), k, k_len, v, v_len, err),
+        }
+    })
+}
+
+/// Where rocksdb-c/ puts a message.
+type ErrOut = *mut *mut c_char;
 
 /// A live batch's records and bytes, borrowed for `'a` from whatever owns the batch.
 #[derive(Clone, Copy)]
@@ -141,8 +201,8 @@ impl RawDb {
     ) -> Result<()> {
         // SAFETY: live database and options; `batch` is live and ours alone for the call
         // (the caller's contract).
-        with_code(|code, err| unsafe {
-            ffi::pinrocks_db_write(self.as_ptr(), options.as_ptr(), batch, code, err)
+        with_returned_code(|err| unsafe {
+            ffi::pinrocks_db_write(self.as_ptr(), options.as_ptr(), batch, err)
         })
     }
 }

@@ -669,6 +669,20 @@ pub(crate) fn with_code<T>(call: impl FnOnce(*mut c_int, *mut *mut c_char) -> T)
     err.check_with_code(Some(code)).map(|()| value)
 }
 
+/// The same for a call that returns its status code, and sets the message only with a
+/// code other than 0 (rocksdb-c/'s `failed` and `caught`): 0 alone says it succeeded.
+#[inline(always)]
+pub(crate) fn with_returned_code(call: impl FnOnce(*mut *mut c_char) -> c_int) -> Result<()> {
+    let mut err = ErrPtr::new();
+    let code = call(err.as_out());
+    if code == 0 {
+        debug_assert!(err.0.is_null(), "a message with status code 0");
+        std::mem::forget(err); // NULL: nothing to free
+        return Ok(());
+    }
+    err.failed(Some(code))
+}
+
 /// The same for a call of RocksDB's C API, which reports through an errptr only (the kind
 /// read from the message's prefix).
 #[inline]

@@ -3,7 +3,7 @@
 
 use std::ptr::NonNull;
 
-use crate::raw::batch::BatchView;
+use crate::raw::batch::{put_through, BatchView};
 use crate::raw::db::RawDb;
 use crate::raw::error::{with_code, Result};
 use crate::raw::family::FamilyHandle;
@@ -64,6 +64,31 @@ impl IndexedBatchHandle {
                 err,
             )
         })
+    }
+
+    /// A put to `family` (`None`: the default one), as `write` does it, through the entry
+    /// with the fewest arguments.
+    ///
+    /// # Safety
+    /// As `write`'s.
+    #[inline]
+    pub(crate) unsafe fn put(
+        &mut self,
+        family: Option<&FamilyHandle>,
+        key: &[u8],
+        value: &[u8],
+    ) -> Result<()> {
+        // SAFETY: as `write`'s.
+        unsafe {
+            put_through(
+                self.0.as_ptr(),
+                family,
+                key,
+                value,
+                ffi::pinrocks_wbwi_put,
+                ffi::pinrocks_wbwi_put_cf,
+            )
+        }
     }
 
     /// One savepoint operation (`op`: a `savepoint::*`).

@@ -8,6 +8,7 @@
 use std::ffi::CStr;
 use std::ptr::NonNull;
 
+use crate::raw::batch::put_through;
 use crate::raw::db::RawDb;
 use crate::raw::error::{with_code, with_errptr, Result};
 use crate::raw::family::FamilyHandle;
@@ -118,6 +119,28 @@ impl TransactionHandle {
                 err,
             )
         })
+    }
+
+    /// A put to `family` (`None`: the default one), as `write` does it, through the entry
+    /// with the fewest arguments.
+    #[inline]
+    pub(crate) fn put(
+        &mut self,
+        family: Option<&FamilyHandle>,
+        key: &[u8],
+        value: &[u8],
+    ) -> Result<()> {
+        // SAFETY: as `write`'s.
+        unsafe {
+            put_through(
+                self.0.as_ptr(),
+                family,
+                key,
+                value,
+                ffi::pinrocks_transaction_put,
+                ffi::pinrocks_transaction_put_cf,
+            )
+        }
     }
 
     /// Prepare, commit or rollback (`op`: a `txn_end::*`), freeing each row of

@@ -13,7 +13,6 @@ use crate::raw::error::{Error, Result};
 use crate::write::target::sealed::Target;
 use crate::write::target::DbTarget;
 use crate::write::target::LogDataTarget;
-use crate::write::write_options::WriteOptions;
 use crate::write::writer::Writer;
 
 /// Puts and deletes applied together by [`Writer::write`](crate::Writer::write): all of
@@ -73,6 +72,9 @@ pub struct WriteBatch {
     /// Whether it holds a write with a timestamp: refused at the write to a database that
     /// takes none (`Writer::at`).
     stamped: bool,
+    /// Whether any of `ranges`, `default_merges` and `stamped` is set: a batch of plain
+    /// records (the common case) skips their checks with one test.
+    checked: bool,
     /// The column families the batch names (`None` for the default one is not named), each
     /// once.
     families: Vec<NamedFamily>,
@@ -127,10 +129,6 @@ impl NamedFamily {
 
     /// Enters every family of `families` for a write to `db` (see `WritingAll`).
     pub(crate) fn enter_all(families: &[NamedFamily], db: &DbInner) -> Result<WritingAll> {
-        // A batch of the default family alone (the common case) has nothing to enter.
-        if families.is_empty() {
-            return Ok(WritingAll::none());
-        }
         let handles = families
             .iter()
             .map(|family| family.handle_in(db))
@@ -159,6 +157,7 @@ impl WriteBatch {
             default_merges: false,
             default_records: false,
             stamped: false,
+            checked: false,
             families: Vec::new(),
         }
     }
@@ -189,7 +188,10 @@ impl WriteBatch {
     ) -> Result<()> {
         match (op, cf) {
             (record::MERGE, Some(cf)) => cf.check_merge()?,
-            (record::MERGE, None) => self.default_merges = true,
+            (record::MERGE, None) => {
+                self.default_merges = true;
+                self.checked = true;
+            }
             (record::DELETE_RANGE, Some(cf)) => cf.check_range_delete()?,
             _ => {} // the default family's ranges: checked at the write (`default_ranges`)
         }
@@ -197,11 +199,13 @@ impl WriteBatch {
             .write(cf.map(|cf| cf.handle()), op, key, value, ts)?;
         self.default_records |= cf.is_none() && op != record::LOG_DATA;
         self.stamped |= ts.is_some();
+        self.checked |= ts.is_some();
         if let Some(handle) = cf {
             NamedFamily::note(&mut self.families, handle);
         }
         if op == record::DELETE_RANGE {
             self.ranges = true;
+            self.checked = true;
             let (inverted, order) = match cf {
                 Some(cf) => (&mut self.inverted_range, cf.order.as_ref()),
                 None => {
@@ -250,6 +254,7 @@ impl WriteBatch {
     }
 
     /// Removes every operation, keeping the allocation for reuse.
+    #[inline]
     pub fn clear(&mut self) {
         self.raw.clear();
         self.inverted_range = None;
@@ -259,12 +264,33 @@ impl WriteBatch {
         self.default_merges = false;
         self.default_records = false;
         self.stamped = false;
+        self.checked = false;
         self.families.clear();
     }
 
     /// The column families the batch names.
     pub(crate) fn families(&self) -> &[NamedFamily] {
         &self.families
+    }
+
+    /// What a write to `db` checks of the records that set `checked`: range deletes,
+    /// merges into the default family, timestamps. Out of line: most batches have none.
+    #[inline(never)]
+    fn check_records(&self, db: &DbInner) -> Result<()> {
+        if self.ranges {
+            db.check_range_deletes("write")?;
+            self.check_ranges(db)?;
+        }
+        if self.default_merges {
+            db.default_cf.check_merge()?;
+        }
+        if self.default_ranges {
+            db.default_cf.check_range_delete()?;
+        }
+        if self.stamped {
+            db.check_timestamped_writes("write")?;
+        }
+        Ok(())
     }
 
     /// `Err(InvertedRange)` if a `delete_range` of the batch is inverted in its family's
@@ -343,7 +369,6 @@ impl Target for BatchTarget<'_> {
         op: u32,
         key: &[u8],
         value: &[u8],
-        _options: &WriteOptions,
     ) -> Result<()> {
         self.0.record(cf, op, key, value, None)
     }
@@ -360,7 +385,6 @@ impl Target for BatchTarget<'_> {
         key: &[u8],
         value: &[u8],
         ts: &[u8; 8],
-        _options: &WriteOptions,
     ) -> Result<()> {
         self.0.record(cf, op, key, value, Some(ts))
     }
@@ -379,19 +403,8 @@ impl<'a> Writer<'a, DbTarget<'a>> {
     pub fn write(&self, batch: &WriteBatch) -> Result<()> {
         let db = self.target.0;
         db.check_writable("write")?;
-        // Every range of the batch set `ranges`: a batch without one skips their checks.
-        if batch.ranges {
-            db.check_range_deletes("write")?;
-            batch.check_ranges(db)?;
-        }
-        if batch.default_merges {
-            db.default_cf.check_merge()?;
-        }
-        if batch.default_ranges {
-            db.default_cf.check_range_delete()?;
-        }
-        if batch.stamped {
-            db.check_timestamped_writes("write")?;
+        if batch.checked {
+            batch.check_records(db)?;
         }
         if batch.default_records && db.default_cf.timestamp_size != 0 {
             return Err(db.default_cf.timestamp_mismatch(0));
@@ -407,33 +420,49 @@ impl<'a> Writer<'a, DbTarget<'a>> {
     /// # Safety
     /// `raw` must be a live batch that no other thread uses during the call: `DB::Write`
     /// writes its sequence number into it (`WriteBatchInternal::SetSequence`).
+    #[inline]
     pub(crate) unsafe fn write_raw(&self, raw: BatchPtr, families: &[NamedFamily]) -> Result<()> {
         let db = self.target.0;
         if db.kind == DbKind::Ttl {
-            // `DBWithTTLImpl::Write` rebuilds the batch through a handler without
-            // `SingleDeleteCF` (utilities/ttl/db_ttl_impl.cc): the default family's single
-            // deletes would be dropped while the write reports success.
-            let mut single_delete = false;
             // SAFETY: `raw` is live and ours for the call (the caller's contract).
-            unsafe {
-                for_each_record(raw, |r| {
-                    single_delete |= matches!(r, BatchRecord::SingleDelete { .. })
-                })
-            }?;
-            if single_delete {
-                return Err(Error::invalid(
-                    "write",
-                    "a single delete in a batch written to a TTL database, which RocksDB's TTL \
-                     write would drop: use delete",
-                ));
-            }
+            unsafe { refuse_single_deletes(raw) }?;
+        }
+        // A batch of the default family alone (the common case) has nothing to enter.
+        if families.is_empty() {
+            // SAFETY: `raw` is live and ours alone for the call (the caller's contract).
+            return unsafe { db.raw_db().write_batch(self.target.1.handle(), raw) };
         }
         // The families stay undroppable until the write returns (no lock is held: a write
         // that stalls or waits for row locks holds up only drops of its own families).
         let _writing = NamedFamily::enter_all(families, db)?;
-        // SAFETY: `raw` is live and ours alone for the call (the caller's contract).
-        unsafe { db.raw_db().write_batch(self.options.handle(), raw) }
+        // SAFETY: as above.
+        unsafe { db.raw_db().write_batch(self.target.1.handle(), raw) }
     }
+}
+
+/// Refuses a batch with a single delete for a TTL database: `DBWithTTLImpl::Write` rebuilds
+/// the batch through a handler without `SingleDeleteCF` (utilities/ttl/db_ttl_impl.cc), so
+/// the default family's single deletes would be dropped while the write reports success.
+///
+/// # Safety
+/// `raw` must be a live batch that no other thread uses during the call.
+#[inline(never)]
+unsafe fn refuse_single_deletes(raw: BatchPtr) -> Result<()> {
+    let mut single_delete = false;
+    // SAFETY: `raw` is live and ours for the call (the caller's contract).
+    unsafe {
+        for_each_record(raw, |r| {
+            single_delete |= matches!(r, BatchRecord::SingleDelete { .. })
+        })
+    }?;
+    if single_delete {
+        return Err(Error::invalid(
+            "write",
+            "a single delete in a batch written to a TTL database, which RocksDB's TTL write \
+             would drop: use delete",
+        ));
+    }
+    Ok(())
 }
 
 impl<'a> Writer<'a, BatchTarget<'a>> {

@@ -195,7 +195,13 @@ impl<'db> IndexedBatch<'db> {
         // SAFETY: live batch (exclusively borrowed: no reader or iterator of it lives) and
         // handle; RocksDB copies the bytes in. The index keeps a pointer to the family's
         // comparator, which the database (borrowed for 'db) keeps alive.
-        unsafe { self.raw.write(handle.handle(), op, key, value) }?;
+        unsafe {
+            if op == record::PUT {
+                self.raw.put(cf.map(|cf| cf.handle()), key, value)
+            } else {
+                self.raw.write(handle.handle(), op, key, value)
+            }
+        }?;
         if cf.is_some() {
             NamedFamily::note(&mut self.families, handle);
         }
@@ -329,7 +335,6 @@ impl Target for IndexedBatchTarget<'_, '_> {
         op: u32,
         key: &[u8],
         value: &[u8],
-        _options: &WriteOptions,
     ) -> Result<()> {
         self.0.apply(cf, op, key, value)
     }

@@ -44,7 +44,6 @@ pub(crate) mod sealed {
             op: u32,
             key: &[u8],
             value: &[u8],
-            options: &WriteOptions,
         ) -> Result<()>;
 
         /// The default family's handle, where the target knows it (not a batch, which
@@ -62,16 +61,15 @@ pub(crate) mod sealed {
             key: &[u8],
             value: &[u8],
             ts: &[u8; 8],
-            options: &WriteOptions,
         ) -> Result<()> {
-            let _ = (cf, op, key, value, ts, options);
+            let _ = (cf, op, key, value, ts);
             Err(Error::invalid(operation, SOURCE_REFUSAL))
         }
     }
 }
 
 /// Writes to the database: what [`Db::writer`](crate::Db::writer) and
-/// [`ColumnFamily::writer`](crate::ColumnFamily::writer) give. `Copy`, and `Send + Sync`
-/// like the database.
+/// [`ColumnFamily::writer`](crate::ColumnFamily::writer) give, with its write options (the
+/// other targets take none per write). `Copy`, and `Send + Sync` like the database.
 #[derive(Clone, Copy)]
-pub struct DbTarget<'a>(pub(crate) &'a DbInner);
+pub struct DbTarget<'a>(pub(crate) &'a DbInner, pub(crate) &'a WriteOptions);

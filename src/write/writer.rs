@@ -73,7 +73,10 @@ impl<'db> ColumnFamily<'db> {
     /// Writes to this column family with default write options.
     #[inline]
     pub fn writer(&self) -> Writer<'_> {
-        Writer::new(DbTarget(self.db), Some(self.handle()))
+        Writer::new(
+            DbTarget(self.db, WriteOptions::defaults()),
+            Some(self.handle()),
+        )
     }
 }
 
@@ -121,7 +124,6 @@ pub struct Writer<'a, T = DbTarget<'a>> {
     pub(crate) target: T,
     /// `None`: the default family.
     pub(crate) cf: Option<&'a Arc<CfHandle>>,
-    pub(crate) options: &'a WriteOptions,
     /// The timestamp every write carries, for a family with timestamps (`at`).
     pub(crate) timestamp: Option<u64>,
 }
@@ -132,7 +134,6 @@ impl<'a, T: WriteTarget> Writer<'a, T> {
         Writer {
             target,
             cf,
-            options: WriteOptions::defaults(),
             timestamp: None,
         }
     }
@@ -202,12 +203,8 @@ impl<'a, T: WriteTarget> Writer<'a, T> {
             check_timestamp(operation, family, op, ts.is_some())?;
         }
         match &ts {
-            None => self
-                .target
-                .write(operation, self.cf, op, key, value, self.options),
-            Some(ts) => self
-                .target
-                .write_at(operation, self.cf, op, key, value, ts, self.options),
+            None => self.target.write(operation, self.cf, op, key, value),
+            Some(ts) => self.target.write_at(operation, self.cf, op, key, value, ts),
         }
     }
 
@@ -306,7 +303,10 @@ impl<T: LogDataTarget> Writer<'_, T> {
 impl<'a> Writer<'a, DbTarget<'a>> {
     /// Writes with `options` instead of the defaults.
     pub fn options(self, options: &'a WriteOptions) -> Self {
-        Writer { options, ..self }
+        Writer {
+            target: DbTarget(self.target.0, options),
+            ..self
+        }
     }
 
     /// Removes every key in `[from, to)` with one range tombstone.
@@ -347,9 +347,8 @@ impl Target for DbTarget<'_> {
         op: u32,
         key: &[u8],
         value: &[u8],
-        options: &WriteOptions,
     ) -> Result<()> {
-        self.write_native(operation, cf, op, key, value, None, options)
+        self.write_native(operation, cf, op, key, value, None)
     }
 
     fn default_family(&self) -> Option<&Arc<CfHandle>> {
@@ -364,10 +363,9 @@ impl Target for DbTarget<'_> {
         key: &[u8],
         value: &[u8],
         ts: &[u8; 8],
-        options: &WriteOptions,
     ) -> Result<()> {
         self.0.check_timestamped_writes(operation)?;
-        self.write_native(operation, cf, op, key, value, Some(ts), options)
+        self.write_native(operation, cf, op, key, value, Some(ts))
     }
 }
 
@@ -385,7 +383,6 @@ impl DbTarget<'_> {
         key: &[u8],
         value: &[u8],
         ts: Option<&[u8; 8]>,
-        options: &WriteOptions,
     ) -> Result<()> {
         let db: &DbInner = self.0;
         let cf = cf.unwrap_or(&db.default_cf);
@@ -399,7 +396,7 @@ impl DbTarget<'_> {
         }
         let _writing = db.live_family(operation, cf)?;
         db.raw_db()
-            .write_op(options.handle(), cf.handle(), op, key, value, ts)
+            .write_op(self.1.handle(), cf.handle(), op, key, value, ts)
     }
 }
 
@@ -414,7 +411,7 @@ impl Db {
     /// Writes to the default column family with default write options.
     #[inline]
     pub fn writer(&self) -> Writer<'_> {
-        Writer::new(DbTarget(self.inner()), None)
+        Writer::new(DbTarget(self.inner(), WriteOptions::defaults()), None)
     }
 
     /// Sets `key` to `value` in the default column family. See [`Writer::put`].

@@ -8,5 +8,6 @@ mod common;
 mod errors;
 mod option_contract;
 mod option_fuzz;
+mod refused_writes;
 mod soundness;
 mod soundness_owners;

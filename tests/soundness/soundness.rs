@@ -345,41 +345,6 @@ fn dropping_a_family_under_concurrent_writers_loses_no_acknowledged_write() {
     }
 }
 
-/// 8. RocksDB refuses a value over 4 GiB in a batch; the C API drops that refusal. The batch
-///    must report it, keep its other entries, and write what it holds.
-#[test]
-#[cfg(target_pointer_width = "64")]
-fn a_batch_reports_a_value_rocksdb_refuses() {
-    let (_dir, db) = open_db(&[]);
-    // Zeroed pages the kernel maps lazily: nothing is touched before RocksDB refuses it.
-    let huge = vec![0u8; u32::MAX as usize + 1];
-    let mut batch = WriteBatch::new();
-    batch.writer().put(b"small", b"v").unwrap();
-    let err = batch.writer().put(b"huge", &huge).unwrap_err();
-    assert_eq!(err.kind(), Some(ErrorKind::InvalidArgument), "{err}");
-    assert!(err.to_string().contains("value is too large"), "{err}");
-    assert!(batch.writer().delete_range(&huge, b"").is_err());
-    assert_eq!(batch.len(), 1);
-    db.write(&batch).unwrap();
-    assert_eq!(db.get(b"small").unwrap().as_deref(), Some(&b"v"[..]));
-    assert_eq!(db.get(b"huge").unwrap(), None);
-    // The plain write path reports it too.
-    let err = db.put(b"huge", &huge).unwrap_err();
-    assert_eq!(err.kind(), Some(ErrorKind::InvalidArgument), "{err}");
-    // So does an indexed batch (the C API's rocksdb_writebatch_wi_put drops the status),
-    // and its index stays as it was.
-    let mut indexed = db.indexed_batch().unwrap();
-    indexed.writer().put(b"small", b"w").unwrap();
-    let err = indexed.writer().put(b"huge", &huge).unwrap_err();
-    assert_eq!(err.kind(), Some(ErrorKind::InvalidArgument), "{err}");
-    assert_eq!(indexed.len(), 1);
-    assert_eq!(indexed.batch_reader().get(b"huge").unwrap(), None);
-    assert_eq!(
-        indexed.reader().get(b"small").unwrap().as_deref(),
-        Some(&b"w"[..])
-    );
-}
-
 /// A transaction's snapshot in the read options of another database is refused too.
 #[test]
 #[should_panic(expected = "snapshot of another database")]
