@@ -4,7 +4,53 @@
 use std::env;
 use std::path::PathBuf;
 
+/// rocksdb-c/: the headers and sources (`.cc`, compiled), one list. Besides the library's
+/// own: `layout_probes.cc`, test-only probes of layout.h (src/raw/layout_tests.rs; not in
+/// pinrocks.h, so bindgen does not see them), and `bench_floor.cc`, the sweep's C++ floors,
+/// declared by the bench alone.
+const NATIVE: &[&str] = &[
+    "pinrocks.h",
+    "guarded_calls.h",
+    "layout.h",
+    "layout_probes.h",
+    "guarded.h",
+    "pinned_batch.h",
+    "batch_only.h",
+    "read_source.h",
+    "torn_records.h",
+    "space_recovery.h",
+    "reads.cc",
+    "db.cc",
+    "writes.cc",
+    "write_batch.cc",
+    "backup.cc",
+    "callbacks.cc",
+    "listener.cc",
+    "options.cc",
+    "option_contract.cc",
+    "transactions.cc",
+    "indexed_batch.cc",
+    "entities.cc",
+    "timestamps.cc",
+    "guarded_calls.cc",
+    "space_recovery.cc",
+    "fault_fs.cc",
+    "layout_probes.cc",
+    "bench_floor.cc",
+];
+
 fn main() {
+    // Linux only, said before any C++ is compiled: rocksdb-c/layout.h mirrors private
+    // structs, and its checks, the defines below and the tests have only run on Linux
+    // (x86-64). macOS and Windows cannot be built or tested where pinrocks is made.
+    let os = env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
+    if os != "linux" {
+        panic!(
+            "pinrocks: builds on Linux only (target OS {os:?}): rocksdb-c/ mirrors RocksDB \
+             structs checked, and is compiled and tested, on Linux alone; macOS and Windows \
+             are not supported yet"
+        );
+    }
     // librocksdb-sys links a system RocksDB instead of building its own when these are set.
     // rocksdb-c/ mirrors 11.8.1's private structs (layout.h, checked against the headers
     // librocksdb-sys ships, which stay 11.8.1): a library of another version would link
@@ -37,89 +83,35 @@ fn main() {
     .join("rocksdb");
     let include = rocksdb_root.join("include");
 
-    for file in [
-        "pinrocks.h",
-        "guarded_calls.h",
-        "layout.h",
-        "layout_probes.h",
-        "guarded.h",
-        "pinned_batch.h",
-        "batch_only.h",
-        "read_source.h",
-        "torn_records.h",
-        "reads.cc",
-        "db.cc",
-        "writes.cc",
-        "write_batch.cc",
-        "backup.cc",
-        "callbacks.cc",
-        "listener.cc",
-        "options.cc",
-        "option_contract.cc",
-        "transactions.cc",
-        "indexed_batch.cc",
-        "entities.cc",
-        "timestamps.cc",
-        "fault_fs.cc",
-        "guarded_calls.cc",
-        "space_recovery.h",
-        "space_recovery.cc",
-        "layout_probes.cc",
-        "bench_floor.cc",
-    ] {
+    // Every file of rocksdb-c/: its headers and sources, each a reason to rebuild; the
+    // sources compiled (`fault_fs.cc` with the `fault-injection` feature only).
+    for file in NATIVE {
         println!("cargo:rerun-if-changed=rocksdb-c/{file}");
     }
 
     let mut cpp = cc::Build::new();
-    // The `mt_static` feature: the static C runtime, as librocksdb-sys builds RocksDB with
-    // it (MSVC only; nothing elsewhere).
-    if env::var_os("CARGO_FEATURE_MT_STATIC").is_some() {
-        cpp.static_crt(true);
+    cpp.cpp(true);
+    for file in NATIVE.iter().filter(|file| file.ends_with(".cc")) {
+        // The fault file system for tests, only when asked for (RocksDB's part of it is in
+        // the static library either way; unused, the linker drops it).
+        if *file == "fault_fs.cc" && env::var_os("CARGO_FEATURE_FAULT_INJECTION").is_none() {
+            continue;
+        }
+        cpp.file(format!("rocksdb-c/{file}"));
     }
-    cpp.cpp(true)
-        .file("rocksdb-c/reads.cc")
-        .file("rocksdb-c/db.cc")
-        .file("rocksdb-c/writes.cc")
-        .file("rocksdb-c/write_batch.cc")
-        .file("rocksdb-c/backup.cc")
-        .file("rocksdb-c/callbacks.cc")
-        .file("rocksdb-c/listener.cc")
-        .file("rocksdb-c/options.cc")
-        .file("rocksdb-c/option_contract.cc")
-        .file("rocksdb-c/transactions.cc")
-        .file("rocksdb-c/indexed_batch.cc")
-        .file("rocksdb-c/entities.cc")
-        .file("rocksdb-c/timestamps.cc")
-        .file("rocksdb-c/guarded_calls.cc")
-        .file("rocksdb-c/space_recovery.cc")
-        // Test-only probes of layout.h (src/raw/layout_tests.rs); not in pinrocks.h, so
-        // bindgen does not see them.
-        .file("rocksdb-c/layout_probes.cc")
-        // The sweep's C++ floors (benches/sweep/scans.rs), declared by the bench alone.
-        .file("rocksdb-c/bench_floor.cc")
-        .include("rocksdb-c")
+    cpp.include("rocksdb-c")
         .include(&include)
         .include(&rocksdb_root)
         .flag("-std=c++20")
         .flag_if_supported("-Wno-unused-parameter")
-        // The same defines librocksdb-sys compiles RocksDB with, so headers agree on layout.
+        // The same defines librocksdb-sys compiles RocksDB with on Linux, so headers agree
+        // on layout.
         .define("NDEBUG", Some("1"))
         .define("HAVE_ALIGNED_NEW", None)
-        .define("HAVE_UINT128_EXTENSION", None);
-    if env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
-        cpp.define("OS_LINUX", None)
-            .define("ROCKSDB_PLATFORM_POSIX", None)
-            .define("ROCKSDB_LIB_IO_POSIX", None);
-    } else if env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("macos") {
-        cpp.define("OS_MACOSX", None)
-            .define("ROCKSDB_PLATFORM_POSIX", None)
-            .define("ROCKSDB_LIB_IO_POSIX", None);
-    }
-    // The fault file system for tests, only when asked for (RocksDB's part of it is in the
-    // static library either way; unused, the linker drops it).
-    if env::var_os("CARGO_FEATURE_FAULT_INJECTION").is_some() {
-        cpp.file("rocksdb-c/fault_fs.cc");
-    }
+        .define("HAVE_UINT128_EXTENSION", None)
+        .define("OS_LINUX", None)
+        .define("ROCKSDB_PLATFORM_POSIX", None)
+        .define("ROCKSDB_LIB_IO_POSIX", None);
     cpp.compile("pinrocks_native");
 
     let bindings = bindgen::Builder::default()
