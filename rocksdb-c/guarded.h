@@ -1,7 +1,7 @@
 // How every pinrocks entry point reports failure: a rocksdb::Status code (or a
 // PINROCKS_CODE_*) and a malloc'd message, and never a C++ exception (see pinrocks.h); the
 // static_asserts tying pinrocks.h's status codes to rocksdb::Status::Code; and the helpers the
-// entry points share (`guarded`, `report`, `deliver`, `record_op`).
+// entry points share (`guarded`, `code_of`, `report`, `deliver`, `record_op`).
 #ifndef PINROCKS_GUARDED_H
 #define PINROCKS_GUARDED_H
 
@@ -11,6 +11,7 @@
 #include <memory>
 #include <new>
 #include <type_traits>
+#include <utility>
 
 #include "layout.h"
 #include "pinrocks.h"
@@ -194,6 +195,24 @@ __attribute__((always_inline)) inline rocksdb::Status record_op(Target& target, 
   int code = PINROCKS_CODE_OK;
   guarded(&code, errptr, [&] { save_status(errptr, &code, s); });
   return code;
+}
+
+// The shape of every entry point that returns its status code: runs `body` (which returns a
+// Status) and returns its code, its message, if any, in `errptr`; whatever `body` throws is
+// reported as `guarded` does, after `on_throw` (noexcept) has run.
+template <typename Body, typename OnThrow>
+int code_of(char** errptr, Body&& body, OnThrow&& on_throw) noexcept {
+  try {
+    const rocksdb::Status s = body();
+    return s.ok() ? PINROCKS_CODE_OK : failed(errptr, s);
+  } catch (...) {
+    on_throw();
+    return caught(errptr);
+  }
+}
+template <typename Body>
+int code_of(char** errptr, Body&& body) noexcept {
+  return code_of(errptr, std::forward<Body>(body), [] {});
 }
 
 // Reports `s` unless it is OK.

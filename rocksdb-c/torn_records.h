@@ -80,14 +80,10 @@ template <typename Write, typename AfterCut>
 int record_into(rocksdb::WriteBatch& b, char** errptr, Write&& write,
                 AfterCut&& after_cut) noexcept {
   const BatchMark mark(b);
-  try {
-    const rocksdb::Status s = write();
-    return s.ok() ? PINROCKS_CODE_OK : failed(errptr, s);
-  } catch (...) {
+  return code_of(errptr, std::forward<Write>(write), [&] {
     mark.restore(b);
     after_cut();
-    return caught(errptr);
-  }
+  });
 }
 
 // The same into a plain batch.

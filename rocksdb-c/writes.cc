@@ -80,13 +80,10 @@ void pinrocks_db_write_op(rocksdb_t* db, const rocksdb_writeoptions_t* options,
 
 int pinrocks_db_write(rocksdb_t* db, const rocksdb_writeoptions_t* options,
                       rocksdb_writebatch_t* batch, char** errptr) PINROCKS_NOEXCEPT {
-  try {
-    const rocksdb::Status s =
-        pinrocks::db_of(db)->Write(pinrocks::write_options_of(options), &pinrocks::batch_of(batch));
-    return s.ok() ? PINROCKS_CODE_OK : pinrocks::failed(errptr, s);
-  } catch (...) {
-    return pinrocks::caught(errptr);
-  }
+  return pinrocks::code_of(errptr, [&] {
+    return pinrocks::db_of(db)->Write(pinrocks::write_options_of(options),
+                                      &pinrocks::batch_of(batch));
+  });
 }
 
 }  // extern "C"

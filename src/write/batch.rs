@@ -72,9 +72,6 @@ pub struct WriteBatch {
     /// Whether it holds a write with a timestamp: refused at the write to a database that
     /// takes none (`Writer::at`).
     stamped: bool,
-    /// Whether any of `ranges`, `default_merges` and `stamped` is set: a batch of plain
-    /// records (the common case) skips their checks with one test.
-    checked: bool,
     /// The column families the batch names (`None` for the default one is not named), each
     /// once.
     families: Vec<NamedFamily>,
@@ -157,7 +154,6 @@ impl WriteBatch {
             default_merges: false,
             default_records: false,
             stamped: false,
-            checked: false,
             families: Vec::new(),
         }
     }
@@ -188,10 +184,7 @@ impl WriteBatch {
     ) -> Result<()> {
         match (op, cf) {
             (record::MERGE, Some(cf)) => cf.check_merge()?,
-            (record::MERGE, None) => {
-                self.default_merges = true;
-                self.checked = true;
-            }
+            (record::MERGE, None) => self.default_merges = true,
             (record::DELETE_RANGE, Some(cf)) => cf.check_range_delete()?,
             _ => {} // the default family's ranges: checked at the write (`default_ranges`)
         }
@@ -199,13 +192,11 @@ impl WriteBatch {
             .write(cf.map(|cf| cf.handle()), op, key, value, ts)?;
         self.default_records |= cf.is_none() && op != record::LOG_DATA;
         self.stamped |= ts.is_some();
-        self.checked |= ts.is_some();
         if let Some(handle) = cf {
             NamedFamily::note(&mut self.families, handle);
         }
         if op == record::DELETE_RANGE {
             self.ranges = true;
-            self.checked = true;
             let (inverted, order) = match cf {
                 Some(cf) => (&mut self.inverted_range, cf.order.as_ref()),
                 None => {
@@ -264,7 +255,6 @@ impl WriteBatch {
         self.default_merges = false;
         self.default_records = false;
         self.stamped = false;
-        self.checked = false;
         self.families.clear();
     }
 
@@ -273,8 +263,16 @@ impl WriteBatch {
         &self.families
     }
 
-    /// What a write to `db` checks of the records that set `checked`: range deletes,
-    /// merges into the default family, timestamps. Out of line: most batches have none.
+    /// Whether it holds a record a write checks against its database (`check_records`): a
+    /// range delete (`default_ranges` implies `ranges`), a merge into the default family, a
+    /// timestamp. Bitwise, so a batch of plain records is one test.
+    #[inline]
+    fn has_checked_records(&self) -> bool {
+        self.ranges | self.default_merges | self.stamped
+    }
+
+    /// What a write to `db` checks of the records `has_checked_records` names. Out of line:
+    /// most batches have none.
     #[inline(never)]
     fn check_records(&self, db: &DbInner) -> Result<()> {
         if self.ranges {
@@ -403,7 +401,7 @@ impl<'a> Writer<'a, DbTarget<'a>> {
     pub fn write(&self, batch: &WriteBatch) -> Result<()> {
         let db = self.target.0;
         db.check_writable("write")?;
-        if batch.checked {
+        if batch.has_checked_records() {
             batch.check_records(db)?;
         }
         if batch.default_records && db.default_cf.timestamp_size != 0 {
