@@ -4,15 +4,16 @@
 use std::env;
 use std::path::PathBuf;
 
-/// rocksdb-c/: the headers and sources (`.cc`, compiled), one list. Besides the library's
-/// own: `layout_probes.cc`, test-only probes of layout.h (src/raw/layout_tests.rs; not in
-/// pinrocks.h, so bindgen does not see them), and `bench_floor.cc`, the sweep's C++ floors,
-/// declared by the bench alone.
+include!("rocksdb-c/cpp_build.rs");
+
+/// rocksdb-c/: the headers and sources (`.cc`, compiled), one list; `cpp_build.rs`, how they
+/// are compiled, is shared with rocksdb-c-dev/ (the tests' and the sweep's C++, not in a
+/// user's build).
 const NATIVE: &[&str] = &[
+    "cpp_build.rs",
     "pinrocks.h",
     "guarded_calls.h",
     "layout.h",
-    "layout_probes.h",
     "guarded.h",
     "pinned_batch.h",
     "batch_only.h",
@@ -35,8 +36,6 @@ const NATIVE: &[&str] = &[
     "guarded_calls.cc",
     "space_recovery.cc",
     "fault_fs.cc",
-    "layout_probes.cc",
-    "bench_floor.cc",
 ];
 
 fn main() {
@@ -51,12 +50,19 @@ fn main() {
              are not supported yet"
         );
     }
+    // docs.rs (DOCS_RS) documents the crate and links nothing: no C++ of ours is compiled,
+    // and Cargo.toml's docs.rs metadata points librocksdb-sys at a RocksDB library that is not
+    // there (ROCKSDB_LIB_DIR), so that it does not compile RocksDB either (docs.rs stops a
+    // build after 15 minutes); only the headers are read, by bindgen.
+    println!("cargo:rerun-if-env-changed=DOCS_RS");
+    let docs_only = env::var_os("DOCS_RS").is_some();
     // librocksdb-sys links a system RocksDB instead of building its own when these are set.
     // rocksdb-c/ mirrors 11.8.1's private structs (layout.h, checked against the headers
     // librocksdb-sys ships, which stay 11.8.1): a library of another version would link
     // and then read them wrong. Refuse it here, with the reason, unless it is librocksdb-sys'
     // own 11.8.1 build of this crate, named again in PINROCKS_PREBUILT_ROCKSDB (what
-    // scripts/fuzz.sh does, so the fuzz build does not compile RocksDB a second time).
+    // scripts/fuzz.sh does, so the fuzz build does not compile RocksDB a second time), or a
+    // docs-only build.
     for var in [
         "ROCKSDB_LIB_DIR",
         "ROCKSDB_STATIC",
@@ -65,7 +71,8 @@ fn main() {
         println!("cargo:rerun-if-env-changed={var}");
     }
     if let Ok(dir) = env::var("ROCKSDB_LIB_DIR") {
-        if env::var("PINROCKS_PREBUILT_ROCKSDB").ok().as_deref() != Some(dir.as_str()) {
+        if !docs_only && env::var("PINROCKS_PREBUILT_ROCKSDB").ok().as_deref() != Some(dir.as_str())
+        {
             panic!(
                 "pinrocks: ROCKSDB_LIB_DIR={dir} would link a system RocksDB, which may not be \
                  11.8.1, the version rocksdb-c/layout.h mirrors; unset it so that \
@@ -74,45 +81,50 @@ fn main() {
             );
         }
     }
-    // librocksdb-sys (links = "rocksdb") exports its manifest dir; its RocksDB sources live
-    // in `rocksdb/` below it.
-    let rocksdb_root = PathBuf::from(
-        env::var("DEP_ROCKSDB_CARGO_MANIFEST_DIR")
-            .expect("librocksdb-sys must export cargo_manifest_dir"),
-    )
-    .join("rocksdb");
-    let include = rocksdb_root.join("include");
+    let include = rocksdb_sources().join("include");
+    // The version of the headers, so of the RocksDB linked (layout.h refuses versions other
+    // than 11.8.1 and 11.12.0); `rocksdb_11_12` on 11.12 (scripts/rocksdb-11.12.sh), where the
+    // option table has rows for the names 11.12 added and the tests of RocksDB's own
+    // behaviour expect what 11.12 does.
+    println!("cargo:rustc-check-cfg=cfg(rocksdb_11_12)");
+    let version_h = std::fs::read_to_string(include.join("rocksdb/version.h"))
+        .expect("librocksdb-sys ships include/rocksdb/version.h");
+    let define = |name: &str| {
+        version_h.lines().find_map(|line| {
+            let rest = line.trim().strip_prefix("#define ")?.strip_prefix(name)?;
+            rest.trim().parse::<u32>().ok()
+        })
+    };
+    let (Some(major), Some(minor), Some(patch)) = (
+        define("ROCKSDB_MAJOR"),
+        define("ROCKSDB_MINOR"),
+        define("ROCKSDB_PATCH"),
+    ) else {
+        panic!("pinrocks: no ROCKSDB_MAJOR, _MINOR and _PATCH in include/rocksdb/version.h");
+    };
+    // `pinrocks::ROCKSDB_VERSION`.
+    println!("cargo:rustc-env=PINROCKS_ROCKSDB_VERSION={major}.{minor}.{patch}");
+    if (major, minor) == (11, 12) {
+        println!("cargo:rustc-cfg=rocksdb_11_12");
+    }
 
     // Every file of rocksdb-c/: its headers and sources, each a reason to rebuild; the
     // sources compiled (`fault_fs.cc` with the `fault-injection` feature only).
     for file in NATIVE {
         println!("cargo:rerun-if-changed=rocksdb-c/{file}");
     }
-
-    let mut cpp = cc::Build::new();
-    cpp.cpp(true);
-    for file in NATIVE.iter().filter(|file| file.ends_with(".cc")) {
-        // The fault file system for tests, only when asked for (RocksDB's part of it is in
-        // the static library either way; unused, the linker drops it).
-        if *file == "fault_fs.cc" && env::var_os("CARGO_FEATURE_FAULT_INJECTION").is_none() {
-            continue;
+    if !docs_only {
+        let mut cpp = rocksdb_cpp("rocksdb-c");
+        for file in NATIVE.iter().filter(|file| file.ends_with(".cc")) {
+            // The fault file system for tests, only when asked for (RocksDB's part of it is in
+            // the static library either way; unused, the linker drops it).
+            if *file == "fault_fs.cc" && env::var_os("CARGO_FEATURE_FAULT_INJECTION").is_none() {
+                continue;
+            }
+            cpp.file(format!("rocksdb-c/{file}"));
         }
-        cpp.file(format!("rocksdb-c/{file}"));
+        cpp.compile("pinrocks_native");
     }
-    cpp.include("rocksdb-c")
-        .include(&include)
-        .include(&rocksdb_root)
-        .flag("-std=c++20")
-        .flag_if_supported("-Wno-unused-parameter")
-        // The same defines librocksdb-sys compiles RocksDB with on Linux, so headers agree
-        // on layout.
-        .define("NDEBUG", Some("1"))
-        .define("HAVE_ALIGNED_NEW", None)
-        .define("HAVE_UINT128_EXTENSION", None)
-        .define("OS_LINUX", None)
-        .define("ROCKSDB_PLATFORM_POSIX", None)
-        .define("ROCKSDB_LIB_IO_POSIX", None);
-    cpp.compile("pinrocks_native");
 
     let bindings = bindgen::Builder::default()
         .header("rocksdb-c/pinrocks.h")

@@ -88,8 +88,8 @@ void pinrocks_wbwi_savepoint(rocksdb_writebatch_wi_t* batch, int op, int* status
   });
 }
 
-rocksdb_writebatch_t* pinrocks_wbwi_batch(rocksdb_writebatch_wi_t* batch) PINROCKS_NOEXCEPT {
-  return pinrocks::c_batch_of(pinrocks::indexed_batch_of(batch)->GetWriteBatch());
+pinrocks_batch* pinrocks_wbwi_batch(rocksdb_writebatch_wi_t* batch) PINROCKS_NOEXCEPT {
+  return pinrocks::batch_handle(pinrocks::indexed_batch_of(batch)->GetWriteBatch());
 }
 
 }  // extern "C"

@@ -101,19 +101,19 @@
 // incomplete (c.cc's has member functions and fields we never touch); its `rep` is its first
 // member and is reached at the wrapper's address.
 //
-// pinrocks also treats a WriteBatch that RocksDB owns (a transaction's, an indexed batch's) as a
-// rocksdb_writebatch_t*: c.cc's struct is `{ WriteBatch rep; }`, so the wrapper is the batch at
-// the same address (`c_batch_of`).
+// A WriteBatch that RocksDB owns (a transaction's, an indexed batch's) is never passed off as a
+// rocksdb_writebatch_t: pinrocks names any WriteBatch by its own opaque pinrocks_batch.
 //
 // librocksdb-sys is pinned with `=` in Cargo.toml, and the static_assert below stops the build
-// on any other RocksDB. src/raw/layout_tests.rs, through the probes in layout_probes.h, checks
-// every accessor at run time: what is set through the C API must be what it reads, and each
-// handle must reach its own object.
+// on any other RocksDB. src/raw/layout_tests.rs, through the probes in
+// rocksdb-c-dev/layout_probes.h, checks every accessor at run time: what is set through the C API
+// must be what it reads, and each handle must reach its own object.
 #ifndef PINROCKS_LAYOUT_H
 #define PINROCKS_LAYOUT_H
 
 #include <memory>
 
+#include "pinrocks.h"
 #include "rocksdb/c.h"
 #include "rocksdb/cache.h"
 #include "rocksdb/db.h"
@@ -130,10 +130,17 @@
 #include "rocksdb/write_batch.h"
 
 // What pinrocks mirrors of db/c.cc (this file) and the status codes it names (pinrocks.h) are
-// RocksDB 11.8.1's: another version must not build against them.
-static_assert(ROCKSDB_MAJOR == 11 && ROCKSDB_MINOR == 8 && ROCKSDB_PATCH == 1,
-              "pinrocks mirrors RocksDB 11.8.1's C API (rocksdb-c/layout.h): this RocksDB is "
-              "another version; pin librocksdb-sys to =0.19.0+11.8.1 or update the mirrors");
+// those of the RocksDB versions it is tested on: another version must not build against them.
+// 11.8.1 is the default build (librocksdb-sys =0.19.0); 11.12.0 the one scripts/rocksdb-11.12.sh
+// builds (rust-librocksdb-sys =0.49.0). Every struct below is the same in both c.cc's, token for
+// token; rocksdb_readoptions_t, left incomplete, gained a member after `rep` in 11.12.0
+// (`table_filter_func`, which its `rep.table_filter` now points to). Code that differs by version
+// tests PINROCKS_ROCKSDB_VERSION.
+#define PINROCKS_ROCKSDB_VERSION (ROCKSDB_MAJOR * 10000 + ROCKSDB_MINOR * 100 + ROCKSDB_PATCH)
+static_assert(PINROCKS_ROCKSDB_VERSION == 110801 || PINROCKS_ROCKSDB_VERSION == 111200,
+              "pinrocks mirrors the C API of RocksDB 11.8.1 and 11.12.0 (rocksdb-c/layout.h): "
+              "this RocksDB is another version; pin librocksdb-sys to =0.19.0+11.8.1 or update "
+              "the mirrors (README, \"Another RocksDB\")");
 
 // db/c.cc's own using-declarations (c.cc:64-198) for the names its structs use, so that the
 // definitions below are c.cc's token for token and their names mean the same classes.
@@ -263,14 +270,22 @@ inline rocksdb::WriteBatch& batch_of(rocksdb_writebatch_t* batch) { return batch
 
 inline const rocksdb::WriteBatch& batch_of(const rocksdb_writebatch_t* batch) { return batch->rep; }
 
-// The other way: a WriteBatch that RocksDB owns, as the C API's handle (the wrapper is the batch
-// at the same address), borrowed for the C API's and pinrocks' batch functions.
-inline rocksdb_writebatch_t* c_batch_of(rocksdb::WriteBatch* batch) {
-  return reinterpret_cast<rocksdb_writebatch_t*>(batch);
+// Not a mirror: pinrocks' own opaque name for a WriteBatch (pinrocks.h), through void*, which
+// round-trips any object pointer unchanged.
+inline rocksdb::WriteBatch* write_batch_of(pinrocks_batch* batch) {
+  return static_cast<rocksdb::WriteBatch*>(static_cast<void*>(batch));
 }
 
-inline const rocksdb_writebatch_t* c_batch_of(const rocksdb::WriteBatch* batch) {
-  return reinterpret_cast<const rocksdb_writebatch_t*>(batch);
+inline const rocksdb::WriteBatch* write_batch_of(const pinrocks_batch* batch) {
+  return static_cast<const rocksdb::WriteBatch*>(static_cast<const void*>(batch));
+}
+
+inline pinrocks_batch* batch_handle(rocksdb::WriteBatch* batch) {
+  return static_cast<pinrocks_batch*>(static_cast<void*>(batch));
+}
+
+inline const pinrocks_batch* batch_handle(const rocksdb::WriteBatch* batch) {
+  return static_cast<const pinrocks_batch*>(static_cast<const void*>(batch));
 }
 
 inline rocksdb::WriteBatchWithIndex*& indexed_batch_of(rocksdb_writebatch_wi_t* batch) {

@@ -129,12 +129,18 @@ rocksdb_readoptions_t* pinrocks_readoptions_copy(const rocksdb_readoptions_t* so
   try {
     rocksdb_readoptions_t* copy = rocksdb_readoptions_create();
     // Only `rep`: the bounds and timestamps in `source` point into `source`; the caller sets
-    // its own.
-    pinrocks::read_options_of(copy) = pinrocks::read_options_of(source);
-    pinrocks::read_options_of(copy).iterate_lower_bound = nullptr;
-    pinrocks::read_options_of(copy).iterate_upper_bound = nullptr;
-    pinrocks::read_options_of(copy).timestamp = nullptr;
-    pinrocks::read_options_of(copy).iter_start_ts = nullptr;
+    // its own. So do a request id, a table index factory and (RocksDB 11.12) a table filter
+    // set through the C API; in 11.8.1 the filter is a std::function that calls back with the
+    // source's state. None is pinrocks' own: the copy goes without them.
+    rocksdb::ReadOptions& rep = pinrocks::read_options_of(copy);
+    rep = pinrocks::read_options_of(source);
+    rep.iterate_lower_bound = nullptr;
+    rep.iterate_upper_bound = nullptr;
+    rep.timestamp = nullptr;
+    rep.iter_start_ts = nullptr;
+    rep.request_id = nullptr;
+    rep.table_index_factory = nullptr;
+    rep.table_filter = nullptr;
     return copy;
   } catch (...) {
     return nullptr;

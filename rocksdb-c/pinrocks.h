@@ -96,6 +96,12 @@ extern "C" {
 /* Any other C++ exception was thrown (and caught) inside the call. */
 #define PINROCKS_CODE_EXCEPTION 101
 
+/* A rocksdb::WriteBatch itself, wherever it lives: inside a C API batch handle
+ * (pinrocks_writebatch_batch), or an indexed batch's or a transaction's own (pinrocks_wbwi_batch,
+ * pinrocks_transaction_write_batch), borrowed from its owner. Opaque: never a C API handle, so no
+ * batch that RocksDB owns is passed off as one. */
+typedef struct pinrocks_batch pinrocks_batch;
+
 /* A key for a multi-get (pinrocks_read_multi, pinrocks_read_entity_multi): bytes the caller keeps
  * alive for the call. */
 typedef struct pinrocks_slice {
@@ -383,10 +389,14 @@ void pinrocks_db_write_op(rocksdb_t* db, const rocksdb_writeoptions_t* options,
                           size_t tslen, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 /* DB::Write of a batch, guarded likewise (the write group copies batches into the WAL): its
  * status code returned (0: written), its message, if any, in `errptr`. */
-int pinrocks_db_write(rocksdb_t* db, const rocksdb_writeoptions_t* options,
-                      rocksdb_writebatch_t* batch, char** errptr) PINROCKS_NOEXCEPT;
+int pinrocks_db_write(rocksdb_t* db, const rocksdb_writeoptions_t* options, pinrocks_batch* batch,
+                      char** errptr) PINROCKS_NOEXCEPT;
 
 /* ---- Write batches (rocksdb-c/write_batch.cc) ---- */
+
+/* The WriteBatch inside a C API batch handle, as a pinrocks_batch, live as long as the
+ * handle. */
+pinrocks_batch* pinrocks_writebatch_batch(rocksdb_writebatch_t* batch) PINROCKS_NOEXCEPT;
 
 /* One write into a batch, `op` a PINROCKS_RECORD_* (PUT, DELETE, SINGLE_DELETE, MERGE,
  * DELETE_RANGE, LOG_DATA, PUT_COLUMNS, or PUT_ENTITY with `value` a serialized entity, kept only
@@ -422,8 +432,8 @@ typedef unsigned char (*pinrocks_record_fn)(void* ctx, int kind, unsigned int co
 
 /* WriteBatch::Iterate over every record of the batch, in order, with its column family id.
  * Transaction markers (prepare, commit, rollback, noop) are passed over. */
-void pinrocks_writebatch_iterate(const rocksdb_writebatch_t* batch, pinrocks_record_fn fn,
-                                 void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_writebatch_iterate(const pinrocks_batch* batch, pinrocks_record_fn fn, void* ctx,
+                                 int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 /* The same over a batch's bytes (WriteBatch::Data of some batch), checked whole: too short,
  * a bad record or a wrong count is Corruption, and anything a pinrocks batch cannot hold (a
  * transaction marker, a timed put, a wide-column entity, a blob index) NotSupported. */
@@ -431,12 +441,13 @@ void pinrocks_writebatch_iterate_bytes(const char* data, size_t len, pinrocks_re
                                        void* ctx, int* status_code,
                                        char** errptr) PINROCKS_NOEXCEPT;
 /* The number of entries in the batch, as the C++ WriteBatch reports it. */
-unsigned int pinrocks_writebatch_count(rocksdb_writebatch_t* batch) PINROCKS_NOEXCEPT;
+unsigned int pinrocks_writebatch_count(const pinrocks_batch* batch) PINROCKS_NOEXCEPT;
+/* The batch's bytes (WriteBatch::Data), borrowed: valid until the batch changes. */
+const char* pinrocks_writebatch_data(const pinrocks_batch* batch, size_t* len) PINROCKS_NOEXCEPT;
 /* Whether the batch holds a two-phase commit marker (begin/end prepare, commit, rollback):
  * the WAL's records then no longer use the sequence numbers their counts say, and
  * GetUpdatesSince's iterator goes wrong from there. */
-unsigned char pinrocks_writebatch_has_2pc_markers(const rocksdb_writebatch_t* batch)
-    PINROCKS_NOEXCEPT;
+unsigned char pinrocks_writebatch_has_2pc_markers(const pinrocks_batch* batch) PINROCKS_NOEXCEPT;
 
 /* ---- Backups (rocksdb-c/backup.cc) ---- */
 
@@ -880,7 +891,7 @@ void pinrocks_transaction_destroy(rocksdb_transaction_t* txn,
 void pinrocks_transaction_forget(rocksdb_transaction_t* txn) PINROCKS_NOEXCEPT;
 /* The transaction's write batch (its writes, and markers once prepared), borrowed: for
  * pinrocks_writebatch_iterate, while nothing else uses the transaction. */
-const rocksdb_writebatch_t* pinrocks_transaction_write_batch(rocksdb_transaction_t* txn)
+const pinrocks_batch* pinrocks_transaction_write_batch(rocksdb_transaction_t* txn)
     PINROCKS_NOEXCEPT;
 /* Transaction::SetSnapshot: a new snapshot for the transaction, now. */
 void pinrocks_transaction_set_snapshot(rocksdb_transaction_t* txn, int* status_code,
@@ -936,7 +947,7 @@ int pinrocks_wbwi_put_cf(rocksdb_writebatch_wi_t* batch,
 void pinrocks_wbwi_savepoint(rocksdb_writebatch_wi_t* batch, int op, int* status_code,
                              char** errptr) PINROCKS_NOEXCEPT;
 /* The batch's WriteBatch, borrowed (to write, count or iterate its records). */
-rocksdb_writebatch_t* pinrocks_wbwi_batch(rocksdb_writebatch_wi_t* batch) PINROCKS_NOEXCEPT;
+pinrocks_batch* pinrocks_wbwi_batch(rocksdb_writebatch_wi_t* batch) PINROCKS_NOEXCEPT;
 
 /* ---- Wide-column entities, beyond their reads (rocksdb-c/entities.cc) ---- */
 

@@ -217,9 +217,9 @@ void pinrocks_transaction_destroy(rocksdb_transaction_t* txn,
   rocksdb_transaction_destroy(txn);
 }
 
-const rocksdb_writebatch_t* pinrocks_transaction_write_batch(rocksdb_transaction_t* txn)
+const pinrocks_batch* pinrocks_transaction_write_batch(rocksdb_transaction_t* txn)
     PINROCKS_NOEXCEPT {
-  return pinrocks::c_batch_of(pinrocks::transaction_of(txn)->GetWriteBatch()->GetWriteBatch());
+  return pinrocks::batch_handle(pinrocks::transaction_of(txn)->GetWriteBatch()->GetWriteBatch());
 }
 
 void pinrocks_transaction_set_snapshot(rocksdb_transaction_t* txn, int* status_code,

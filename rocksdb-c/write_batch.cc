@@ -216,11 +216,11 @@ int pinrocks_writebatch_put_cf(rocksdb_writebatch_t* batch,
   });
 }
 
-void pinrocks_writebatch_iterate(const rocksdb_writebatch_t* batch, pinrocks_record_fn fn,
-                                 void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+void pinrocks_writebatch_iterate(const pinrocks_batch* batch, pinrocks_record_fn fn, void* ctx,
+                                 int* status_code, char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] {
     RecordHandler handler(fn, ctx);
-    pinrocks::report(errptr, status_code, pinrocks::batch_of(batch).Iterate(&handler));
+    pinrocks::report(errptr, status_code, pinrocks::write_batch_of(batch)->Iterate(&handler));
   });
 }
 
@@ -242,14 +242,23 @@ void pinrocks_writebatch_iterate_bytes(const char* data, size_t len, pinrocks_re
   });
 }
 
-unsigned int pinrocks_writebatch_count(rocksdb_writebatch_t* batch) PINROCKS_NOEXCEPT {
-  return pinrocks::batch_of(batch).Count();
+pinrocks_batch* pinrocks_writebatch_batch(rocksdb_writebatch_t* batch) PINROCKS_NOEXCEPT {
+  return pinrocks::batch_handle(&pinrocks::batch_of(batch));
 }
 
-unsigned char pinrocks_writebatch_has_2pc_markers(const rocksdb_writebatch_t* batch)
-    PINROCKS_NOEXCEPT {
+unsigned int pinrocks_writebatch_count(const pinrocks_batch* batch) PINROCKS_NOEXCEPT {
+  return pinrocks::write_batch_of(batch)->Count();
+}
+
+const char* pinrocks_writebatch_data(const pinrocks_batch* batch, size_t* len) PINROCKS_NOEXCEPT {
+  const std::string& data = pinrocks::write_batch_of(batch)->Data();
+  *len = data.size();
+  return data.data();
+}
+
+unsigned char pinrocks_writebatch_has_2pc_markers(const pinrocks_batch* batch) PINROCKS_NOEXCEPT {
   try {
-    const rocksdb::WriteBatch& b = pinrocks::batch_of(batch);
+    const rocksdb::WriteBatch& b = *pinrocks::write_batch_of(batch);
     return b.HasBeginPrepare() || b.HasEndPrepare() || b.HasCommit() || b.HasRollback() ? 1 : 0;
   } catch (...) {
     return 1;  // cannot tell: treated as a batch the log iterator cannot follow

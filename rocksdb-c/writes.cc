@@ -78,11 +78,11 @@ void pinrocks_db_write_op(rocksdb_t* db, const rocksdb_writeoptions_t* options,
   });
 }
 
-int pinrocks_db_write(rocksdb_t* db, const rocksdb_writeoptions_t* options,
-                      rocksdb_writebatch_t* batch, char** errptr) PINROCKS_NOEXCEPT {
+int pinrocks_db_write(rocksdb_t* db, const rocksdb_writeoptions_t* options, pinrocks_batch* batch,
+                      char** errptr) PINROCKS_NOEXCEPT {
   return pinrocks::code_of(errptr, [&] {
     return pinrocks::db_of(db)->Write(pinrocks::write_options_of(options),
-                                      &pinrocks::batch_of(batch));
+                                      pinrocks::write_batch_of(batch));
   });
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Checks that the C and C++ of rocksdb-c/ are formatted as .clang-format says: clang-format
-# --dry-run --Werror over rocksdb-c/*.h and rocksdb-c/*.cc prints each difference and fails,
-# changing nothing. To format them: clang-format -i rocksdb-c/*.h rocksdb-c/*.cc
+# Checks that the C and C++ of rocksdb-c/ and rocksdb-c-dev/ are formatted as .clang-format
+# says: clang-format --dry-run --Werror over their *.h and *.cc prints each difference and
+# fails, changing nothing. To format them:
+#   clang-format -i rocksdb-c/*.h rocksdb-c/*.cc rocksdb-c-dev/*.h rocksdb-c-dev/*.cc
 # Installs clang-format on Debian when it may (root with apt-get), as scripts/setup.sh does for
 # clang; otherwise says what is missing. The code was formatted with Debian 12's clang-format
 # (14): another major version may format a few lines differently.
@@ -21,10 +22,10 @@ if ! command -v clang-format >/dev/null; then
 fi
 
 shopt -s nullglob
-files=(rocksdb-c/*.h rocksdb-c/*.cc)
+files=(rocksdb-c/*.h rocksdb-c/*.cc rocksdb-c-dev/*.h rocksdb-c-dev/*.cc)
 if [ ${#files[@]} -eq 0 ]; then
     echo "pinrocks: no rocksdb-c/*.h or rocksdb-c/*.cc to check" >&2
     exit 1
 fi
 clang-format --dry-run --Werror "${files[@]}"
-echo "clang-format: the ${#files[@]} files of rocksdb-c/ are formatted ($(clang-format --version))"
+echo "clang-format: the ${#files[@]} files of rocksdb-c/ and rocksdb-c-dev/ are formatted ($(clang-format --version))"

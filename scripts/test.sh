@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The test command: formatting (Rust and our C++), lints, the docs, the sweep and the
-# engines bench in quick mode (smoke tests of the benchmark harnesses; no timing is
-# judged), the unsafe paths' tests under valgrind memcheck, every test and doctest, the user
-# examples, then the package.
+# The test command: formatting (Rust and our C++), lints, the docs (and as docs.rs builds
+# them, without RocksDB), the sweep and the engines bench in quick mode (smoke tests of the
+# benchmark harnesses; no timing is judged), the unsafe paths' tests under valgrind
+# memcheck, every test and doctest, the user examples, then the package.
 # Everything but the package check runs in the release profile so RocksDB is compiled
 # once for tests and benchmarks alike.
 set -euo pipefail
@@ -13,6 +13,7 @@ cargo fmt --check
 scripts/clang-format-check.sh
 cargo clippy --release --all-targets --features "$PINROCKS_TEST_FEATURES" -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --release --no-deps --features "$PINROCKS_TEST_FEATURES"
+scripts/docs-rs.sh
 scripts/sweep.sh --quick >/dev/null
 echo "sweep harness: ok ($CARGO_TARGET_DIR/pinrocks-sweep-quick/report.md)"
 # The engines bench (benches/engines/, a workspace member the commands above do not build):

@@ -70,6 +70,14 @@ pub use write::transaction::Transaction;
 pub use write::write_options::WriteOptions;
 pub use write::writer::Writer;
 
+/// The RocksDB version pinrocks is built on and links, as its headers name it: `11.8.1`
+/// (`librocksdb-sys =0.19.0`), or `11.12.0` in the build `scripts/rocksdb-11.12.sh` tests.
+///
+/// ```
+/// assert_eq!(pinrocks::ROCKSDB_VERSION.split('.').count(), 3);
+/// ```
+pub const ROCKSDB_VERSION: &str = env!("PINROCKS_ROCKSDB_VERSION");
+
 /// What outlives what: the drop orders safe code can write, each refused by the compiler
 /// (`compile_fail`) or safe at run time (docs/drop-order.md).
 #[cfg(doctest)]

@@ -61,6 +61,9 @@ use std::time::Duration;
 use clap::Parser;
 use cli::{Cli, Command};
 use criterion::{criterion_group, Criterion};
+// The C++ floors' static library (rocksdb-c-dev/), declared by scans.rs, memtable.rs and
+// write_floors.rs.
+use pinrocks_dev_c as _;
 use tiers::{Consumer, Regime, Tier, TIER_NAMES};
 
 pub const DEFAULT_SIZES: [usize; 7] = [8, 16, 128, 1024, 4096, 65536, 1 << 20];

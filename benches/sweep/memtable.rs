@@ -4,7 +4,7 @@
 //! memtable's own bytes instead, timed here against the pinned read, paired and interleaved
 //! (`paired.rs`), in the memtable and, for what each costs where `Get` already pins, from
 //! the block cache:
-//! * `DB::GetMergeOperands` limited to one operand (`rocksdb-c/bench_floor.cc`; not in the C
+//! * `DB::GetMergeOperands` limited to one operand (`rocksdb-c-dev/bench_floor.cc`; not in the C
 //!   API): a Put's value is its one operand, pinned in place from 32 KiB on (RocksDB's
 //!   `ShouldReferenceSuperVersion` threshold), copied below;
 //! * an iterator kept for the run, refreshed, sought to the key and checked
@@ -26,7 +26,7 @@ const WAYS: [&str; 3] = ["pinned", "operand pin", "cursor seek"];
 type ValueFn = extern "C" fn(*mut c_void, *const c_char, usize);
 
 unsafe extern "C" {
-    /// `rocksdb-c/bench_floor.cc`.
+    /// `rocksdb-c-dev/bench_floor.cc`.
     fn pinrocks_bench_get_operand_pinned(
         db: *mut ffi::rocksdb_t,
         options: *const ffi::rocksdb_readoptions_t,

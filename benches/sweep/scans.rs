@@ -8,7 +8,7 @@
 //! Ways: pinrocks' [`Cursor`](pinrocks::Cursor), its std-`Iterator` scan
 //! ([`Reader::scan`](pinrocks::Reader::scan), made anew at each end) and the typed scan
 //! (`Raw` codecs); the C API's iterator called directly; a C++ loop over `rocksdb::Iterator`
-//! (`rocksdb-c/bench_floor.cc`, one step per call, so its one FFI call per step is the floor's
+//! (`rocksdb-c-dev/bench_floor.cc`, one step per call, so its one FFI call per step is the floor's
 //! only binding cost); the `rocksdb` crate's raw iterator and its std iterator (which boxes
 //! every key and value).
 //!
@@ -34,7 +34,7 @@ const WAYS: [&str; 7] = [
 ];
 
 unsafe extern "C" {
-    /// `rocksdb-c/bench_floor.cc`.
+    /// `rocksdb-c-dev/bench_floor.cc`.
     fn pinrocks_bench_iter_steps(
         iter: *mut ffi::rocksdb_iterator_t,
         steps: usize,

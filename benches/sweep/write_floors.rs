@@ -1,7 +1,7 @@
 //! The writes section's floors (`write_ways.rs`): RocksDB with no Rust binding between, the
 //! C API's call on a pinrocks database, one crossing per write or per batch, and a C++ loop
 //! over `DB::Put` & co. or over a `WriteBatch` and `DB::Write`
-//! (`pinrocks_bench_write_loop`, `rocksdb-c/bench_floor.cc`), no crossing per write.
+//! (`pinrocks_bench_write_loop`, `rocksdb-c-dev/bench_floor.cc`), no crossing per write.
 
 use std::os::raw::{c_char, c_int};
 
@@ -19,7 +19,7 @@ pub struct CSlice {
 }
 
 unsafe extern "C" {
-    /// `rocksdb-c/bench_floor.cc`.
+    /// `rocksdb-c-dev/bench_floor.cc`.
     fn pinrocks_bench_write_loop(
         db: *mut ffi::rocksdb_t,
         options: *const ffi::rocksdb_writeoptions_t,

@@ -16,7 +16,7 @@
 //! lists of names.
 
 use crate::options::contract_rules::{Bound, Contract, Rule, Scope};
-use crate::options::contract_table::CONTRACTS;
+use crate::options::contract_table::{ADDED_IN_11_12, CONTRACTS};
 use crate::raw::c_consts::{
     OPTION_SCOPE_BLOCK_BASED, OPTION_SCOPE_CF, OPTION_SCOPE_DB, OPTION_SCOPE_PLAIN,
     OPTION_SCOPE_TABLE,
@@ -26,16 +26,19 @@ use crate::raw::options_handle::OptionsHandle;
 use crate::raw::options_text::option_defaults;
 use crate::raw::pairs::string_to_map;
 
+/// Every row: the table's, then those of names the RocksDB built on added (none on 11.8.1).
+fn rows() -> impl Iterator<Item = &'static Contract> {
+    CONTRACTS.iter().chain(ADDED_IN_11_12)
+}
+
 /// The row for `name` in `scope`, if the table has one.
 pub(crate) fn lookup(scope: Scope, name: &str) -> Option<&'static Contract> {
-    CONTRACTS
-        .iter()
-        .find(|row| row.scope == scope && row.name == name)
+    rows().find(|row| row.scope == scope && row.name == name)
 }
 
 /// Whether the table checks the fields of `name`'s nested value one by one.
 fn has_fields(scope: Scope, name: &str) -> bool {
-    CONTRACTS.iter().any(|row| {
+    rows().any(|row| {
         row.scope == scope
             && row
                 .name
@@ -417,7 +420,7 @@ pub struct OptionContract {
 /// assert_eq!(inplace.class, "refused");
 /// ```
 pub fn option_contracts() -> impl Iterator<Item = OptionContract> {
-    CONTRACTS.iter().map(|row| {
+    rows().map(|row| {
         let (class, detail) = match row.rule {
             Rule::Allowed => ("allowed", String::new()),
             Rule::Bounded(bound, why) => ("bounded", format!("{}: {why}", describe(&bound))),
@@ -530,7 +533,7 @@ mod tests {
     #[test]
     fn one_row_per_name() {
         let mut seen = BTreeSet::new();
-        for row in CONTRACTS {
+        for row in rows() {
             assert!(seen.insert((row.scope, row.name)), "twice: {row:?}");
         }
     }

@@ -3,9 +3,10 @@
 //! `cf_mutable_options_type_info`, `cf_immutable_options_type_info`, the FIFO, universal and
 //! compression structs they nest, `block_based_table_type_info` with its metadata cache
 //! options, `plain_table_type_info` and `cuckoo_table_type_info`, deprecated names and
-//! aliases included), each with what pinrocks allows of it and why, citing the RocksDB code
-//! that allocates, sizes, spins or starts threads from the value. Splitting it would only
-//! scatter one table that `contract.rs` reads as a whole.
+//! aliases included; and those 11.12.0 added, in `ADDED_IN_11_12`), each with what pinrocks
+//! allows of it and why, citing the RocksDB code that allocates, sizes, spins or starts
+//! threads from the value. Splitting it would only scatter one table that `contract.rs`
+//! reads as a whole.
 
 use crate::options::contract_rules::Rule::{Allowed, Ignored, TypedOnly};
 use crate::options::contract_rules::Scope::{BlockBased, Cf, Cuckoo, Db, Plain};
@@ -1278,3 +1279,76 @@ pub(crate) const CONTRACTS: &[Contract] = &[
     row(Cuckoo, "identity_as_first_hash", false, Allowed),
     row(Cuckoo, "use_module_hash", false, Allowed),
 ];
+
+/// The rows of the names RocksDB 11.12.0 added to its option maps (scripts/rocksdb-11.12.sh
+/// builds on it; build.rs sets `rocksdb_11_12`). No name was removed or renamed, and none
+/// changed its type or mutability; empty on 11.8.1.
+#[cfg(rocksdb_11_12)]
+pub(crate) const ADDED_IN_11_12: &[Contract] = &[
+    // Percent of the gap to a preferred phase closed per periodic compaction;
+    // PeriodicCompactionPhaser (db/periodic_compaction_phaser.cc) takes 0 and below as off
+    // and clamps above 100.
+    row(
+        Db,
+        "periodic_compaction_phase_recovery_percent",
+        true,
+        Allowed,
+    ),
+    // Read only by a remote compaction service, which pinrocks does not offer.
+    row(Db, "remote_compaction_manifest_floor", true, Allowed),
+    row(
+        Db,
+        "use_session_tmp_dir_for_remote_compaction",
+        false,
+        refused(
+            "false",
+            "pinrocks offers no remote compaction, the one user of it; on, every open \
+             creates <db>/session_tmp and deletes everything beneath it \
+             (DBImpl::CleanupSessionTmpDir, db/db_impl/db_impl.cc)",
+        ),
+    ),
+    // 0 takes writable_file_max_buffer_size's; a blob file's buffer grows to at most the
+    // file (blob_file_size), as an SST file's does under writable_file_max_buffer_size.
+    row(Cf, "blob_file_writable_file_max_buffer_size", true, Allowed),
+    // Auto-skipping compression of incompressible blocks: constant state, and a sample
+    // interval of 0 or below is the default 64 (block_based_table_builder.cc).
+    row(Cf, "compression_opts.auto_skip", true, Allowed),
+    row(
+        Cf,
+        "compression_opts.auto_skip_min_sample_every",
+        true,
+        Allowed,
+    ),
+    row(Cf, "bottommost_compression_opts.auto_skip", true, Allowed),
+    row(
+        Cf,
+        "bottommost_compression_opts.auto_skip_min_sample_every",
+        true,
+        Allowed,
+    ),
+    row(Cf, "blob_compression_opts.auto_skip", true, Allowed),
+    row(
+        Cf,
+        "blob_compression_opts.auto_skip_min_sample_every",
+        true,
+        Allowed,
+    ),
+    // An enum RocksDB parses by name (any other name is its InvalidArgument); in force only
+    // with format_version 8.
+    row(BlockBased, "optimize_key_common_prefix", false, Allowed),
+    row(
+        BlockBased,
+        "index_mode",
+        false,
+        refused(
+            "kStandardDefault",
+            "RocksDB 11.12.0 reads it nowhere yet (a preparatory setting whose meaning a later \
+             release fills in), so another value would be reported set and do nothing now, \
+             then change the index silently after an upgrade",
+        ),
+    ),
+];
+
+/// No rows: RocksDB 11.8.1's names are all in [`CONTRACTS`].
+#[cfg(not(rocksdb_11_12))]
+pub(crate) const ADDED_IN_11_12: &[Contract] = &[];

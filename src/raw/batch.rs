@@ -14,11 +14,15 @@ use crate::raw::ffi;
 use crate::raw::owned::Owned;
 use crate::raw::write_ops::WriteOptionsHandle;
 
-/// A batch as the C API passes it, for a write of a batch someone else owns.
-pub(crate) type BatchPtr = *mut ffi::rocksdb_writebatch_t;
+/// A `WriteBatch` itself, wherever it lives (rocksdb-c/'s `pinrocks_batch`): ours, an
+/// indexed batch's or a transaction's, to write, count or iterate it.
+pub(crate) type BatchPtr = *mut ffi::pinrocks_batch;
 
-/// Owns a `WriteBatch`.
-pub(crate) struct WriteBatchHandle(Owned<ffi::rocksdb_writebatch_t>);
+/// Owns a `WriteBatch`: the C API's handle, and the batch inside it.
+pub(crate) struct WriteBatchHandle {
+    handle: Owned<ffi::rocksdb_writebatch_t>,
+    batch: NonNull<ffi::pinrocks_batch>,
+}
 
 impl WriteBatchHandle {
     /// An empty batch.
@@ -26,20 +30,28 @@ impl WriteBatchHandle {
         // SAFETY: plain constructor; NULL only on allocation failure.
         let raw = unsafe { ffi::rocksdb_writebatch_create() };
         // SAFETY: a new object, ours alone (or NULL, refused).
-        WriteBatchHandle(
-            unsafe { Owned::from_raw(raw) }.expect("rocksdb_writebatch_create returned NULL"),
-        )
+        let handle =
+            unsafe { Owned::from_raw(raw) }.expect("rocksdb_writebatch_create returned NULL");
+        // SAFETY: a live handle; the batch inside it lives as long as it.
+        let batch = unsafe { ffi::pinrocks_writebatch_batch(handle.as_ptr()) };
+        let batch = NonNull::new(batch).expect("a batch handle holds a batch");
+        WriteBatchHandle { handle, batch }
+    }
+
+    /// The C API's handle, live while `self` is (its record writes).
+    fn as_ptr(&self) -> *mut ffi::rocksdb_writebatch_t {
+        self.handle.as_ptr()
     }
 
     /// The batch, live while `self` is.
-    pub(crate) fn as_ptr(&self) -> BatchPtr {
-        self.0.as_ptr()
+    pub(crate) fn batch(&self) -> BatchPtr {
+        self.batch.as_ptr()
     }
 
     /// Its records and bytes, borrowed with it.
     pub(crate) fn view(&self) -> BatchView<'_> {
         // SAFETY: live batch, owned; the view borrows `self`.
-        unsafe { BatchView::new(self.as_ptr()) }
+        unsafe { BatchView::new(self.batch()) }
     }
 
     /// One write (`op`: a `record::*`, for a range `value` is its end; an unknown one is
@@ -143,7 +155,7 @@ type ErrOut = *mut *mut c_char;
 
 /// A live batch's records and bytes, borrowed for `'a` from whatever owns the batch.
 #[derive(Clone, Copy)]
-pub(crate) struct BatchView<'a>(NonNull<ffi::rocksdb_writebatch_t>, PhantomData<&'a ()>);
+pub(crate) struct BatchView<'a>(NonNull<ffi::pinrocks_batch>, PhantomData<&'a ()>);
 
 impl BatchView<'_> {
     /// The batch, to write it.
@@ -160,8 +172,7 @@ impl BatchView<'_> {
         )
     }
 
-    /// How many records it holds (`WriteBatch::Count`, which only reads the header; ours
-    /// because `rocksdb_writebatch_count` answers a signed int).
+    /// How many records it holds (`WriteBatch::Count`, which only reads the header).
     pub(crate) fn count(self) -> u32 {
         // SAFETY: live batch, unchanged while the view lives.
         unsafe { ffi::pinrocks_writebatch_count(self.0.as_ptr()) }
@@ -179,9 +190,9 @@ impl<'a> BatchView<'a> {
     pub(crate) fn data(self) -> &'a [u8] {
         let mut len = 0;
         // SAFETY: live batch, unchanged for 'a (the view's contract);
-        // `rocksdb_writebatch_data` points into its buffer and cannot throw.
+        // `pinrocks_writebatch_data` points into its buffer and cannot throw.
         unsafe {
-            let data = ffi::rocksdb_writebatch_data(self.0.as_ptr(), &mut len);
+            let data = ffi::pinrocks_writebatch_data(self.0.as_ptr(), &mut len);
             crate::raw::pinned::value_slice(data, len)
         }
     }

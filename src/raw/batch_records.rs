@@ -122,7 +122,7 @@ extern "C" fn record_trampoline<F: FnMut(BatchRecord<'_>)>(
 /// # Safety
 /// `raw` must be a live batch that nothing changes during the call.
 pub(crate) unsafe fn for_each_record<F: FnMut(BatchRecord<'_>)>(
-    raw: *const ffi::rocksdb_writebatch_t,
+    raw: *const ffi::pinrocks_batch,
     f: F,
 ) -> Result<()> {
     iterate(f, |trampoline, ctx, code, err| {

@@ -2,20 +2,22 @@
 //! `rocksdb-c/layout.h` mirrors. For each of its accessors, what is set through the public C
 //! API (`ffi::rocksdb_*`) must be what the C++ side reads through the accessor, and each handle
 //! must reach its own object. The C++ side is read through the test-only probes of
-//! `rocksdb-c/layout_probes.h`, declared here (bindgen does not see them), and through the
+//! `rocksdb-c-dev/layout_probes.h`, declared here (bindgen does not see them), and through the
 //! pinrocks functions that already read or write through an accessor. Only `crate::raw::ffi` is
 //! used: nothing else of the crate stands between the test and the C API.
 //!
-//! Long because: one test per mirrored struct (16), each setting its value through the C
-//! API and freeing what it made.
+//! Long because: 12 tests reach all 15 mirrored structs (15 accessors), each setting its
+//! value through the C API and freeing what it made.
 
 use std::ffi::{c_char, c_int, CStr, CString};
 use std::path::Path;
 use std::ptr;
 
 use crate::raw::ffi;
+// The probes' static library (rocksdb-c-dev/), linked into the tests alone.
+use pinrocks_dev_c as _;
 
-// rocksdb-c/layout_probes.h.
+// rocksdb-c-dev/layout_probes.h.
 unsafe extern "C" {
     fn pinrocks_db_name(db: *mut ffi::rocksdb_t, buf: *mut c_char, buflen: usize) -> usize;
     fn pinrocks_db_is_transactiondb(
@@ -36,6 +38,7 @@ unsafe extern "C" {
         buf: *mut c_char,
         buflen: usize,
     ) -> usize;
+    fn pinrocks_readoptions_borrowed_count(options: *const ffi::rocksdb_readoptions_t) -> u32;
     fn pinrocks_options_write_buffer_size(options: *const ffi::rocksdb_options_t) -> usize;
     fn pinrocks_options_max_open_files(options: *const ffi::rocksdb_options_t) -> c_int;
     fn pinrocks_cache_capacity(cache: *const ffi::rocksdb_cache_t) -> usize;
@@ -200,6 +203,41 @@ fn read_options_set_through_the_c_api_are_seen_by_cpp() {
             }
         }
     }
+}
+
+/// A table filter that keeps every table (never called here: no read is made).
+extern "C" fn keep_every_table(
+    _: *mut std::ffi::c_void,
+    _: *const ffi::rocksdb_table_properties_t,
+) -> u8 {
+    1
+}
+
+#[test]
+fn a_read_options_copy_points_into_nothing_of_its_source() {
+    // SAFETY: no arguments; destroyed below.
+    let options = unsafe { ffi::rocksdb_readoptions_create() };
+    // SAFETY: a live handle; the id is copied into it; the filter has no state.
+    unsafe {
+        ffi::rocksdb_readoptions_set_request_id(options, b"id".as_ptr().cast(), 2);
+        ffi::rocksdb_readoptions_set_table_filter(
+            options,
+            ptr::null_mut(),
+            None,
+            Some(keep_every_table),
+        );
+    }
+    // SAFETY: a live handle.
+    assert_eq!(unsafe { pinrocks_readoptions_borrowed_count(options) }, 2);
+    // SAFETY: a live handle; the copy is destroyed below.
+    let copy = unsafe { ffi::pinrocks_readoptions_copy(options) };
+    assert!(!copy.is_null());
+    // SAFETY: both created above: the source goes first, as a copy may outlive it.
+    unsafe { ffi::rocksdb_readoptions_destroy(options) };
+    // SAFETY: a live handle.
+    assert_eq!(unsafe { pinrocks_readoptions_borrowed_count(copy) }, 0);
+    // SAFETY: created above, no longer used.
+    unsafe { ffi::rocksdb_readoptions_destroy(copy) };
 }
 
 #[test]
@@ -398,14 +436,26 @@ fn write_batches_are_seen_both_ways() {
             ffi::rocksdb_writebatch_put(batch, key.as_ptr().cast(), 1, b"v".as_ptr().cast(), 1)
         };
     }
+    // SAFETY: a live batch; the batch inside it lives as long as it.
+    let inner = unsafe { ffi::pinrocks_writebatch_batch(batch) };
     // SAFETY: a live batch.
     let counts = unsafe {
         (
-            ffi::pinrocks_writebatch_count(batch),
+            ffi::pinrocks_writebatch_count(inner),
             ffi::rocksdb_writebatch_count(batch),
         )
     };
     assert_eq!(counts, (3, 3));
+    // The same bytes at the same address: the handle's own batch.
+    let (mut len, mut c_len) = (0, 0);
+    // SAFETY: a live batch, unchanged while the pointers are read.
+    let (data, c_data) = unsafe {
+        (
+            ffi::pinrocks_writebatch_data(inner, &mut len),
+            ffi::rocksdb_writebatch_data(batch, &mut c_len),
+        )
+    };
+    assert_eq!((data, len), (c_data, c_len));
     // Written through the accessor, counted by the C API.
     let mut code = 0;
     let mut err = ptr::null_mut();
@@ -433,7 +483,7 @@ fn write_batches_are_seen_both_ways() {
     // SAFETY: created above, no longer used.
     unsafe { ffi::rocksdb_writebatch_destroy(batch) };
 
-    // An indexed batch made by the C API, and its WriteBatch as a C API batch (c_batch_of).
+    // An indexed batch made by the C API, and its own WriteBatch (`pinrocks_batch`).
     // SAFETY: no handle arguments; destroyed below.
     let indexed = unsafe { ffi::rocksdb_writebatch_wi_create(0, 1) };
     for key in [b"a", b"b"] {
@@ -453,7 +503,7 @@ fn write_batches_are_seen_both_ways() {
     // SAFETY: a live indexed batch; its batch is borrowed while it lives, unchanged.
     let inner = unsafe { ffi::pinrocks_wbwi_batch(indexed) };
     // SAFETY: the batch borrowed above.
-    let inner_count = unsafe { ffi::rocksdb_writebatch_count(inner) };
+    let inner_count = unsafe { ffi::pinrocks_writebatch_count(inner) };
     assert_eq!(inner_count, 2);
     // SAFETY: created above, no longer used (nor is its borrowed batch).
     unsafe { ffi::rocksdb_writebatch_wi_destroy(indexed) };
@@ -739,8 +789,8 @@ fn transaction_databases_and_transactions_reach_their_objects() {
     }
 }
 
-/// Two writes through the C API, seen in the transaction's batch through transaction_of and
-/// c_batch_of (pinrocks_transaction_write_batch), counted by the C API.
+/// Two writes through the C API, seen in the transaction's batch through transaction_of
+/// (pinrocks_transaction_write_batch).
 fn assert_transaction_batch_counts_its_writes(txn: *mut ffi::rocksdb_transaction_t) {
     for key in [b"x", b"y"] {
         let mut err = ptr::null_mut();
@@ -759,8 +809,8 @@ fn assert_transaction_batch_counts_its_writes(txn: *mut ffi::rocksdb_transaction
     }
     // SAFETY: a live transaction; its batch is borrowed while nothing else uses it.
     let batch = unsafe { ffi::pinrocks_transaction_write_batch(txn) };
-    // SAFETY: the batch borrowed above, only read (the C API's count takes it as mutable).
-    let count = unsafe { ffi::rocksdb_writebatch_count(batch.cast_mut()) };
+    // SAFETY: the batch borrowed above, only read.
+    let count = unsafe { ffi::pinrocks_writebatch_count(batch) };
     assert_eq!(count, 2);
 }
 

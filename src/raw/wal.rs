@@ -68,21 +68,27 @@ impl WalIterHandle {
 }
 
 impl LoggedBatchHandle {
+    /// The `WriteBatch` inside the C API's handle, live while `self` is.
+    fn batch(&self) -> *mut ffi::pinrocks_batch {
+        // SAFETY: live handle, owned; reads the address of the batch it holds.
+        unsafe { ffi::pinrocks_writebatch_batch(self.0.as_ptr()) }
+    }
+
     /// How many records it holds.
     pub(crate) fn count(&self) -> usize {
         // SAFETY: live batch, owned.
-        unsafe { ffi::pinrocks_writebatch_count(self.0.as_ptr()) as usize }
+        unsafe { ffi::pinrocks_writebatch_count(self.batch()) as usize }
     }
 
     /// Whether it holds two-phase commit markers (a prepare, commit or rollback).
     pub(crate) fn has_2pc_markers(&self) -> bool {
         // SAFETY: live batch, owned, only read.
-        unsafe { ffi::pinrocks_writebatch_has_2pc_markers(self.0.as_ptr()) != 0 }
+        unsafe { ffi::pinrocks_writebatch_has_2pc_markers(self.batch()) != 0 }
     }
 
     /// Calls `f` with each record, in order.
     pub(crate) fn for_each(&self, f: impl FnMut(BatchRecord<'_>)) -> Result<()> {
         // SAFETY: the batch is ours and borrowed unchanged for the call.
-        unsafe { for_each_record(self.0.as_ptr(), f) }
+        unsafe { for_each_record(self.batch(), f) }
     }
 }

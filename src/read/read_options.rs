@@ -133,7 +133,8 @@ impl ReadOptions {
     /// has no setter. Valid while `self` lives; change it only while nothing reads with
     /// these options. Do not destroy it, and do not set iterate bounds, a snapshot or a
     /// timestamp through it: RocksDB keeps pointers to those, which pinrocks keeps alive
-    /// only when it set them.
+    /// only when it set them. A request id, table filter or table index factory set here
+    /// (each kept in this handle) is left out of the copy a bounded cursor reads with.
     pub fn as_raw(&mut self) -> *mut ffi::rocksdb_readoptions_t {
         self.raw.as_ptr()
     }

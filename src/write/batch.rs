@@ -320,7 +320,7 @@ impl WriteBatch {
     }
 
     pub(crate) fn raw(&self) -> BatchPtr {
-        self.raw.as_ptr()
+        self.raw.batch()
     }
 
     /// Its records and bytes.

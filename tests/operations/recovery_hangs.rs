@@ -1,5 +1,5 @@
 //! RocksDB 11.8.1's recovery from a background error can wait for ever (feature
-//! `fault-injection`): a family whose flush was asked for while the error stopped flushes
+//! `fault-injection`; 11.12.0's does not, and there the tests expect no hang): a family whose flush was asked for while the error stopped flushes
 //! keeps that request queued; the recovery queues none of its own for the family (one
 //! request per family: `RetryFlushesForErrorRecovery`), and the queued request is dropped
 //! as no recovery flush (`BackgroundFlush`). The family's memtable is never flushed, and
@@ -152,9 +152,14 @@ fn a_recovery_waiting_for_a_dropped_flush() -> Option<(TempDir, FaultFs, Db)> {
 
 fn a_recovery_waiting_for_a_dropped_flush_ends_at(ending: Ending) {
     let tries = 5;
-    let (dir, _fs, db) = (0..tries)
-        .find_map(|_| a_recovery_waiting_for_a_dropped_flush())
-        .unwrap_or_else(|| panic!("b was flushed in each of {tries} tries: no hang formed"));
+    let formed = (0..tries).find_map(|_| a_recovery_waiting_for_a_dropped_flush());
+    if cfg!(rocksdb_11_12) {
+        // RocksDB 11.12.0 flushes b: no recovery waits for ever, nothing for a close to end.
+        assert!(formed.is_none(), "RocksDB 11.12.0 formed 11.8.1's hang");
+        return;
+    }
+    let (dir, _fs, db) =
+        formed.unwrap_or_else(|| panic!("b was flushed in each of {tries} tries: no hang formed"));
     let closed = Arc::new(AtomicU64::new(0));
     let watched = closed.clone();
     std::thread::spawn(move || {

@@ -1,8 +1,8 @@
 // The sweep's C++ (benches/sweep/scans.rs, memtable.rs, write_ways.rs): a floor over RocksDB's own
 // objects with no binding between, what a binding's scan costs is measured against; and a route to
 // a value RocksDB's public C++ has and its C API does not, measured before any tier takes
-// it. Compiled into the library but declared only by the bench (not in pinrocks.h: bindgen
-// does not see it, and no pinrocks code calls it).
+// it. Compiled for the tests and benches alone (rocksdb-c-dev/, a dev-dependency: not in a
+// user's build) and declared only by the bench (not in pinrocks.h: bindgen does not see it).
 
 #include <cstddef>
 #include <cstdint>

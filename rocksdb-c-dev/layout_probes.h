@@ -1,8 +1,9 @@
 /* Test-only probes of rocksdb-c/layout.h: each reads, through one of layout.h's accessors,
  * something that a test sets through RocksDB's public C API, so that src/raw/layout_tests.rs
  * can compare the two (a RocksDB whose db/c.cc structs no longer match layout.h's mirrors fails
- * there, loudly). Compiled into the library (rocksdb-c/layout_probes.cc) but not included from
- * pinrocks.h: bindgen does not see these, and src/raw/layout_tests.rs declares them itself.
+ * there, loudly). Compiled for the tests alone (rocksdb-c-dev/, a dev-dependency: not in a
+ * user's build) and not included from pinrocks.h: bindgen does not see these, and
+ * src/raw/layout_tests.rs declares them itself.
  * Plain C. None of them can throw or fail, except as each says.
  *
  * Buffer contract of the probes that copy a name or value: copied into buf (truncated to
@@ -24,14 +25,14 @@
  *                                 pinrocks_statistics_of_options (pinrocks.h)
  *   cache_of                      pinrocks_cache_capacity; written by pinrocks_cache_create_lru
  *   read_options_of               pinrocks_readoptions_fill_cache,
- *                                 pinrocks_readoptions_verify_checksums; written by
+ *                                 pinrocks_readoptions_verify_checksums,
+ *                                 pinrocks_readoptions_borrowed_count; written by
  *                                 pinrocks_readoptions_copy (pinrocks.h)
  *   write_options_of              pinrocks_writeoptions_sync, pinrocks_writeoptions_disable_wal
  *   handle_of                     pinrocks_column_family_name
  *   column_family_of              pinrocks_db_column_family_name
- *   batch_of                      pinrocks_writebatch_count (pinrocks.h)
- *   c_batch_of                    pinrocks_wbwi_batch, pinrocks_transaction_write_batch
- *                                 (pinrocks.h), read back with rocksdb_writebatch_count
+ *   batch_of                      pinrocks_writebatch_batch (pinrocks.h), read back with
+ *                                 pinrocks_writebatch_count and pinrocks_writebatch_data
  *   indexed_batch_of              pinrocks_writebatch_wi_count; written by pinrocks_wbwi_create
  *   iterator_of                   pinrocks_iter_key; written by pinrocks_read_iterator
  *   pinnable_slice_of             pinrocks_pinnableslice_value; written by pinrocks_read_handle
@@ -77,6 +78,10 @@ size_t pinrocks_cache_capacity(const rocksdb_cache_t* cache) PINROCKS_NOEXCEPT;
 unsigned char pinrocks_readoptions_fill_cache(const rocksdb_readoptions_t* options)
     PINROCKS_NOEXCEPT;
 unsigned char pinrocks_readoptions_verify_checksums(const rocksdb_readoptions_t* options)
+    PINROCKS_NOEXCEPT;
+/* How many of the request id, table filter and table index factory are set, each pointing
+ * into the handle (the wrapper) that set it: a copy must have none. */
+unsigned int pinrocks_readoptions_borrowed_count(const rocksdb_readoptions_t* options)
     PINROCKS_NOEXCEPT;
 
 /* rocksdb_writeoptions_t. */

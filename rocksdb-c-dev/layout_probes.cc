@@ -74,6 +74,13 @@ unsigned char pinrocks_readoptions_verify_checksums(const rocksdb_readoptions_t*
   return pinrocks::read_options_of(options).verify_checksums;
 }
 
+unsigned int pinrocks_readoptions_borrowed_count(const rocksdb_readoptions_t* options)
+    PINROCKS_NOEXCEPT {
+  const rocksdb::ReadOptions& rep = pinrocks::read_options_of(options);
+  return (rep.request_id != nullptr) + (rep.table_filter != nullptr) +
+         (rep.table_index_factory != nullptr);
+}
+
 unsigned char pinrocks_writeoptions_sync(const rocksdb_writeoptions_t* options) PINROCKS_NOEXCEPT {
   return pinrocks::write_options_of(options).sync;
 }
