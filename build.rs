@@ -6,6 +6,9 @@ use std::path::PathBuf;
 
 include!("rocksdb-c/cpp_build.rs");
 
+#[path = "build/metrics.rs"]
+mod metrics;
+
 /// rocksdb-c/: the headers and sources (`.cc`, compiled), one list; `cpp_build.rs`, how they
 /// are compiled, is shared with rocksdb-c-dev/ (the tests' and the sweep's C++, not in a
 /// user's build).
@@ -28,6 +31,8 @@ const NATIVE: &[&str] = &[
     "callbacks.cc",
     "listener.cc",
     "options.cc",
+    "rate_limiter.cc",
+    "export_import.cc",
     "option_contract.cc",
     "transactions.cc",
     "indexed_batch.cc",
@@ -138,8 +143,11 @@ fn main() {
         .layout_tests(false)
         .generate()
         .expect("bindgen failed on rocksdb-c/pinrocks.h (is libclang installed?)");
-    let out = PathBuf::from(env::var("OUT_DIR").unwrap()).join("bindings.rs");
+    let out_dir = PathBuf::from(env::var("OUT_DIR").unwrap());
     bindings
-        .write_to_file(&out)
+        .write_to_file(out_dir.join("bindings.rs"))
         .expect("cannot write the generated bindings");
+    // Every ticker, histogram and perf metric of this RocksDB, for src/options/metrics.rs.
+    println!("cargo:rerun-if-changed=build/metrics.rs");
+    metrics::generate(&rocksdb_sources(), &out_dir);
 }

@@ -72,7 +72,7 @@ fn main() -> pinrocks::Result<()> {
 
     let written = orders
         .statistics()
-        .map_or(0, |stats| stats.ticker(Ticker::KeysWritten));
+        .map_or(0, |stats| stats.ticker(Ticker::NumberKeysWritten));
     // One statistics object per `Options`: both databases count into it (400 + 1).
     assert_eq!(written, 401);
     assert_eq!(sessions.get(b"session:1")?.as_deref(), Some(&b"alice"[..]));

@@ -28,6 +28,7 @@
 #include "rocksdb/status.h"
 #include "rocksdb/utilities/transaction.h"
 #include "rocksdb/write_batch.h"
+#include "util/coding.h"
 
 namespace {
 
@@ -194,6 +195,35 @@ void pinrocks_sstfilewriter_write(rocksdb_sstfilewriter_t* writer, int op, const
         break;
       default:
         s = rocksdb::Status::InvalidArgument("pinrocks: unknown SST file writer operation");
+    }
+    report(errptr, status_code, s);
+  });
+}
+
+void pinrocks_sstfilewriter_write_at(rocksdb_sstfilewriter_t* writer, int op, const char* key,
+                                     size_t keylen, uint64_t ts, const char* value, size_t valuelen,
+                                     int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  guarded(status_code, errptr, [&] {
+    rocksdb::SstFileWriter* w = sst_writer_of(writer);
+    char encoded[sizeof(uint64_t)];
+    rocksdb::EncodeFixed64(encoded, ts);
+    rocksdb::Slice k(key, keylen);
+    rocksdb::Slice t(encoded, sizeof encoded);
+    rocksdb::Slice v(value, valuelen);
+    rocksdb::Status s;
+    switch (op) {
+      case PINROCKS_RECORD_PUT:
+        s = w->Put(k, t, v);
+        break;
+      case PINROCKS_RECORD_DELETE:
+        s = w->Delete(k, t);
+        break;
+      case PINROCKS_RECORD_DELETE_RANGE:  // the value is the range's end
+        s = w->DeleteRange(k, v, t);
+        break;
+      default:
+        s = rocksdb::Status::InvalidArgument(
+            "pinrocks: unknown timestamped SST file writer operation");
     }
     report(errptr, status_code, s);
   });

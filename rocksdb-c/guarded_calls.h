@@ -75,6 +75,13 @@ void pinrocks_sstfilewriter_write(rocksdb_sstfilewriter_t* writer, int op, const
                                   size_t keylen, const char* value, size_t valuelen,
                                   int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
+/* The same at a user-defined timestamp (`ts`, 8 bytes little-endian: the u64 comparator's):
+ * Put(key, ts, value), Delete(key, ts), DeleteRange(key, value, ts). RocksDB refuses a writer
+ * whose comparator takes no 8-byte timestamp (InvalidArgument). */
+void pinrocks_sstfilewriter_write_at(rocksdb_sstfilewriter_t* writer, int op, const char* key,
+                                     size_t keylen, uint64_t ts, const char* value, size_t valuelen,
+                                     int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
 /* Replaces rocksdb_sstfilewriter_finish (no try/catch while it compresses the last block and
  * builds the filter and index, sized by the file's keys). */
 void pinrocks_sstfilewriter_finish(rocksdb_sstfilewriter_t* writer, int* status_code,

@@ -20,6 +20,7 @@
 #include "rocksdb/env.h"
 #include "rocksdb/file_checksum.h"
 #include "rocksdb/memtablerep.h"
+#include "rocksdb/perf_context.h"
 #include "rocksdb/slice_transform.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/system_clock.h"
@@ -205,6 +206,39 @@ unsigned char pinrocks_statistics_histogram(pinrocks_statistics_t* statistics, c
   return 0;
 }
 
+size_t pinrocks_statistics_tickers(pinrocks_statistics_t* statistics, uint32_t first, uint64_t* out,
+                                   size_t len) PINROCKS_NOEXCEPT {
+  for (size_t i = 0; i < len && first + i < rocksdb::TICKER_ENUM_MAX; ++i) {
+    out[i] = statistics->shared->getTickerCount(static_cast<uint32_t>(first + i));
+  }
+  return rocksdb::TICKER_ENUM_MAX;
+}
+
+size_t pinrocks_statistics_histograms(pinrocks_statistics_t* statistics, uint32_t first,
+                                      pinrocks_histogram* out, size_t len, int* status_code,
+                                      char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    for (size_t i = 0; i < len && first + i < rocksdb::HISTOGRAM_ENUM_MAX; ++i) {
+      rocksdb::HistogramData data;
+      statistics->shared->histogramData(static_cast<uint32_t>(first + i), &data);
+      out[i] = pinrocks_histogram{data.count,        data.sum,          data.min,
+                                  data.max,          data.average,      data.median,
+                                  data.percentile95, data.percentile99, data.standard_deviation};
+    }
+  });
+  return rocksdb::HISTOGRAM_ENUM_MAX;
+}
+
+uint64_t pinrocks_perf_metric(rocksdb_perfcontext_t* context, int metric) PINROCKS_NOEXCEPT {
+  switch (metric) {
+    case rocksdb_blob_cache_read_byte:
+      // The context is this thread's (rocksdb_perfcontext_create wraps get_perf_context()).
+      return rocksdb::get_perf_context()->blob_cache_read_byte;
+    default:
+      return rocksdb_perfcontext_metric(context, metric);
+  }
+}
+
 void pinrocks_statistics_reset(pinrocks_statistics_t* statistics, int* status_code,
                                char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr,
@@ -300,7 +334,7 @@ void pinrocks_options_string_to_map(const char* options, size_t optionslen, pinr
 }
 
 rocksdb_cache_t* pinrocks_cache_create_lru(size_t capacity, int shard_bits,
-                                           double high_pri_pool_ratio,
+                                           double high_pri_pool_ratio, double low_pri_pool_ratio,
                                            unsigned char strict_capacity_limit, int* status_code,
                                            char** errptr) PINROCKS_NOEXCEPT {
   rocksdb_cache_t* cache = nullptr;
@@ -310,12 +344,14 @@ rocksdb_cache_t* pinrocks_cache_create_lru(size_t capacity, int shard_bits,
     options.num_shard_bits = shard_bits;
     options.strict_capacity_limit = strict_capacity_limit != 0;
     options.high_pri_pool_ratio = high_pri_pool_ratio;
+    options.low_pri_pool_ratio = low_pri_pool_ratio;
     std::shared_ptr<rocksdb::Cache> made = options.MakeSharedCache();
     if (!made) {
-      // LRUCacheOptions::MakeSharedCache refuses 20+ shard bits and ratios outside [0, 1].
+      // LRUCacheOptions::MakeSharedCache refuses 20+ shard bits, ratios outside [0, 1] and
+      // pools of more than the whole cache (a NaN passes it: refused in Rust first).
       pinrocks::save_error(errptr, status_code, rocksdb::Status::kInvalidArgument,
                            "LRU cache options refused by RocksDB (shard bits 0..19 or -1, "
-                           "high_pri_pool_ratio 0..1)");
+                           "pool ratios 0..1, 1 at most together)");
       return;
     }
     cache = rocksdb_cache_create_lru(0);

@@ -764,10 +764,10 @@ rocksdb_options_t* pinrocks_live_options(rocksdb_t* db, rocksdb_column_family_ha
 void pinrocks_options_serialized(const rocksdb_options_t* options, int scope, pinrocks_pair_fn fn,
                                  void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
-/* An LRU cache with RocksDB's LRUCacheOptions (the C API has no high-priority pool), or
- * NULL with an error if RocksDB refuses them. Free with rocksdb_cache_destroy. */
+/* An LRU cache with RocksDB's LRUCacheOptions (the C API has no priority pools), or NULL
+ * with an error if RocksDB refuses them. Free with rocksdb_cache_destroy. */
 rocksdb_cache_t* pinrocks_cache_create_lru(size_t capacity, int shard_bits,
-                                           double high_pri_pool_ratio,
+                                           double high_pri_pool_ratio, double low_pri_pool_ratio,
                                            unsigned char strict_capacity_limit, int* status_code,
                                            char** errptr) PINROCKS_NOEXCEPT;
 /* A HyperClockCache with RocksDB's HyperClockCacheOptions (estimated_entry_charge 0: the
@@ -829,8 +829,91 @@ typedef struct pinrocks_histogram {
 unsigned char pinrocks_statistics_histogram(pinrocks_statistics_t* statistics, const char* name,
                                             pinrocks_histogram* out) PINROCKS_NOEXCEPT;
 
+/* The counts of the tickers numbered first, first + 1, ... (rocksdb::Tickers values) into
+ * out[0..len), as many as exist past `first` (the rest of `out` untouched): returns how many
+ * tickers this RocksDB has (TICKER_ENUM_MAX). */
+size_t pinrocks_statistics_tickers(pinrocks_statistics_t* statistics, uint32_t first, uint64_t* out,
+                                   size_t len) PINROCKS_NOEXCEPT;
+
+/* The histograms numbered first, first + 1, ... (rocksdb::Histograms values) into
+ * out[0..len), as many as exist past `first`: returns how many histograms this RocksDB has
+ * (HISTOGRAM_ENUM_MAX). Reading one allocates (RocksDB merges each core's histogram into a
+ * new one): a failure is reported through status_code and errptr. */
+size_t pinrocks_statistics_histograms(pinrocks_statistics_t* statistics, uint32_t first,
+                                      pinrocks_histogram* out, size_t len, int* status_code,
+                                      char** errptr) PINROCKS_NOEXCEPT;
+
+/* A perf metric of the calling thread's perf context (a value of c.h's metric enum), as
+ * rocksdb_perfcontext_metric reads it, and also the ones its switch forgets (it reads them as
+ * 0: build/metrics.rs names each). */
+uint64_t pinrocks_perf_metric(rocksdb_perfcontext_t* context, int metric) PINROCKS_NOEXCEPT;
+
 /* Statistics::Reset: every ticker and histogram back to zero. */
 void pinrocks_statistics_reset(pinrocks_statistics_t* statistics, int* status_code,
+                               char** errptr) PINROCKS_NOEXCEPT;
+
+/* ---- Exported and imported column families (rocksdb-c/export_import.cc) ---- */
+
+/* Checkpoint::ExportColumnFamily of `column_family` into `export_dir` (which must not exist):
+ * its SST files there (hard links, or copies) and their metadata (free with
+ * rocksdb_export_import_files_metadata_destroy), how many files in *files; NULL with the
+ * error otherwise. RocksDB flushes the family first. */
+rocksdb_export_import_files_metadata_t* pinrocks_export_column_family(
+    rocksdb_t* db, rocksdb_column_family_handle_t* column_family, const char* export_dir,
+    size_t* files, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
+/* DB::CreateColumnFamilyWithImport: a new family named `column_family_name` holding the
+ * exported files of `metadata` (moved, or copied), or NULL with the error (RocksDB drops a
+ * family it could not fill). An exception inside ends the process (see the file). */
+rocksdb_column_family_handle_t* pinrocks_create_column_family_with_import(
+    rocksdb_t* db, const rocksdb_options_t* column_family_options, const char* column_family_name,
+    unsigned char move_files, rocksdb_export_import_files_metadata_t* metadata,
+    char** errptr) PINROCKS_NOEXCEPT;
+
+/* ---- Rate limiters (rocksdb-c/rate_limiter.cc) ---- */
+
+/* A shared reference to a GenericRateLimiter, valid until pinrocks_ratelimiter_destroy
+ * (options given it keep their own). */
+typedef struct pinrocks_ratelimiter_t pinrocks_ratelimiter_t;
+
+/* NewGenericRateLimiter with every argument (mode: 0 reads only, 1 writes only, 2 all I/O).
+ * Refused (NULL, InvalidArgument) unless it refills at least one byte a period at the lowest
+ * rate it can reach (a twentieth of the rate when auto-tuned), the period is 1 ..=
+ * INT64_MAX / 100 microseconds, fairness 1..=100, and the burst not negative. */
+pinrocks_ratelimiter_t* pinrocks_ratelimiter_create(int64_t rate_bytes_per_sec,
+                                                    int64_t refill_period_us, int32_t fairness,
+                                                    int mode, unsigned char auto_tuned,
+                                                    int64_t single_burst_bytes, int* status_code,
+                                                    char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_ratelimiter_destroy(pinrocks_ratelimiter_t* limiter) PINROCKS_NOEXCEPT;
+
+/* Options::rate_limiter: a new shared reference to `limiter`. */
+void pinrocks_options_set_ratelimiter(rocksdb_options_t* options,
+                                      pinrocks_ratelimiter_t* limiter) PINROCKS_NOEXCEPT;
+
+/* SetBytesPerSecond, refused (InvalidArgument) unless it refills at least one byte every
+ * `refill_period_us` (the limiter's). */
+void pinrocks_ratelimiter_set_bytes_per_second(pinrocks_ratelimiter_t* limiter,
+                                               int64_t bytes_per_second, int64_t refill_period_us,
+                                               int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
+/* SetSingleBurstBytes (0: the bytes of one refill). */
+void pinrocks_ratelimiter_set_single_burst_bytes(pinrocks_ratelimiter_t* limiter,
+                                                 int64_t single_burst_bytes, int* status_code,
+                                                 char** errptr) PINROCKS_NOEXCEPT;
+
+typedef struct pinrocks_ratelimiter_counts {
+  int64_t bytes_per_second;
+  int64_t single_burst_bytes;
+  int64_t total_bytes_through;
+  int64_t total_requests;
+  int64_t total_pending_requests;
+} pinrocks_ratelimiter_counts;
+
+/* The limiter's rate and burst now, and its totals for `priority` (an Env::IOPriority, 0 to
+ * 4; 4, IO_TOTAL, sums them all). */
+void pinrocks_ratelimiter_read(pinrocks_ratelimiter_t* limiter, int priority,
+                               pinrocks_ratelimiter_counts* out, int* status_code,
                                char** errptr) PINROCKS_NOEXCEPT;
 
 /* ---- Transactions (rocksdb-c/transactions.cc) ---- */
@@ -966,6 +1049,8 @@ void pinrocks_iter_columns(const rocksdb_iterator_t* iter, const pinrocks_column
 
 /* Orders the family's keys by RocksDB's BytewiseComparatorWithU64Ts (a static object). */
 void pinrocks_options_set_u64_timestamps(rocksdb_options_t* options) PINROCKS_NOEXCEPT;
+/* The timestamp size of the options' comparator: 0 for one without timestamps. */
+size_t pinrocks_options_timestamp_size(const rocksdb_options_t* options) PINROCKS_NOEXCEPT;
 /* The timestamp size of the family's comparator: 0 for a family without timestamps. */
 size_t pinrocks_cf_timestamp_size(rocksdb_column_family_handle_t* column_family) PINROCKS_NOEXCEPT;
 /* As pinrocks_read_pinned from the database, and the value's timestamp: when found, its length is

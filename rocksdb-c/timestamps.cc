@@ -22,6 +22,11 @@ void pinrocks_options_set_u64_timestamps(rocksdb_options_t* options) PINROCKS_NO
   pinrocks::options_of(options).comparator = rocksdb::BytewiseComparatorWithU64Ts();
 }
 
+size_t pinrocks_options_timestamp_size(const rocksdb_options_t* options) PINROCKS_NOEXCEPT {
+  const rocksdb::Comparator* comparator = pinrocks::options_of(options).comparator;
+  return comparator == nullptr ? 0 : comparator->timestamp_size();
+}
+
 size_t pinrocks_cf_timestamp_size(rocksdb_column_family_handle_t* column_family) PINROCKS_NOEXCEPT {
   return pinrocks::handle_of(column_family)->GetComparator()->timestamp_size();
 }

@@ -60,6 +60,7 @@ pub use options::db_options::Options;
 pub use raw::error::{Error, ErrorKind, ErrorSeverity, Result};
 pub use raw::ffi;
 pub use read::cursor::Cursor;
+pub use read::owned_cursor::OwnedCursor;
 pub use read::pinned_value::PinnedValue;
 pub use read::read_options::ReadOptions;
 pub use read::reader::{CopyResult, Reader};

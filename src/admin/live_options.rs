@@ -1,5 +1,5 @@
-//! Changing options on a live database (RocksDB's `SetOptions` and `SetDBOptions`), and how
-//! much memory it uses.
+//! Changing options on a live database (RocksDB's `SetOptions` and `SetDBOptions`), reading
+//! back the options it runs with, and how much memory it uses.
 
 use crate::db::column_family::ColumnFamily;
 use crate::db::database::Db;
@@ -7,10 +7,11 @@ use crate::db::handles::{CfHandle, DbInner};
 use crate::options::blob_files::{is_ratio, NOT_A_RATIO, RATIOS};
 use crate::options::contract::written_option;
 use crate::options::db_options::Options;
-use crate::raw::c_consts::OPTION_SCOPE_CF;
+use crate::raw::c_consts::{OPTION_SCOPE_CF, OPTION_SCOPE_DB, OPTION_SCOPE_TABLE};
 use crate::raw::cstr::pairs;
 use crate::raw::db_state;
 use crate::raw::error::{Error, ErrorKind, Result};
+use crate::raw::options_handle::OptionsHandle;
 
 /// RocksDB's refusal of a name or value, with what was asked. `code` is the status code
 /// the guarded call reported (0 if none).
@@ -256,5 +257,105 @@ impl Db {
             .property_int("rocksdb.block-cache-pinned-usage")?
             .unwrap_or_default();
         Ok(usage)
+    }
+}
+
+/// The options a live database and one of its column families run with now, as RocksDB
+/// serializes them into its OPTIONS file (after every [`set_options`](ColumnFamily::set_options)
+/// and [`set_db_options`](Db::set_db_options), and after RocksDB's own sanitizing at open):
+/// to check what is in force without reading the LOG. Read by
+/// [`Db::options_in_force`] and [`ColumnFamily::options_in_force`]; a copy, not a view.
+///
+/// ```
+/// # fn main() -> pinrocks::Result<()> {
+/// # let dir = tempfile::tempdir().unwrap();
+/// let mut options = pinrocks::Options::new();
+/// options.create_if_missing(true).set_by_name(&[("write_buffer_size", "4194304")])?;
+/// let db = pinrocks::Db::open(&options, dir.path())?;
+/// db.set_options(&[("write_buffer_size", "8388608")])?;
+/// let now = db.options_in_force()?;
+/// assert_eq!(now.parse::<u64>("write_buffer_size")?, Some(8 << 20));
+/// assert_eq!(now.parse::<bool>("create_if_missing")?, Some(true));
+/// assert_eq!(now.parse::<u64>("block_size")?, Some(4096)); // the table's
+/// assert_eq!(now.get("no_such_option"), None);
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OptionsInForce {
+    db: Vec<(String, String)>,
+    family: Vec<(String, String)>,
+    table: Vec<(String, String)>,
+}
+
+impl OptionsInForce {
+    fn read(options: &OptionsHandle) -> Result<OptionsInForce> {
+        Ok(OptionsInForce {
+            db: options.serialized(OPTION_SCOPE_DB)?,
+            family: options.serialized(OPTION_SCOPE_CF)?,
+            table: options.serialized(OPTION_SCOPE_TABLE)?,
+        })
+    }
+
+    /// The value of the option `name` in RocksDB's syntax: a database option, the family's,
+    /// or its table format's (`block_size`). `None` for a name RocksDB does not serialize.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        [&self.db, &self.family, &self.table]
+            .into_iter()
+            .flatten()
+            .find(|(n, _)| n == name)
+            .map(|(_, value)| value.as_str())
+    }
+
+    /// The value of `name` as a `T` (numbers, `bool`, `String`; an enum option reads as
+    /// RocksDB's name for it, `"kSnappyCompression"`): `None` if RocksDB does not serialize
+    /// `name`, [`Error::InvalidInput`] if its value is not a `T`.
+    pub fn parse<T: std::str::FromStr>(&self, name: &str) -> Result<Option<T>> {
+        self.get(name)
+            .map(|text| {
+                text.parse::<T>().map_err(|_| {
+                    Error::invalid(
+                        "option value",
+                        format!("{name}={text} is not a {}", std::any::type_name::<T>()),
+                    )
+                })
+            })
+            .transpose()
+    }
+
+    /// The database-wide options, by name, in RocksDB's order.
+    pub fn db_options(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.db.iter().map(|(n, v)| (n.as_str(), v.as_str()))
+    }
+
+    /// The column family's options.
+    pub fn family_options(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.family.iter().map(|(n, v)| (n.as_str(), v.as_str()))
+    }
+
+    /// The options of the family's table format (block-based, plain or cuckoo).
+    pub fn table_options(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.table.iter().map(|(n, v)| (n.as_str(), v.as_str()))
+    }
+}
+
+impl ColumnFamily<'_> {
+    /// The options this family and its database run with now (RocksDB's `GetOptions` and
+    /// `GetDBOptions`), read back as RocksDB serializes them.
+    #[doc(alias = "GetOptions")]
+    pub fn options_in_force(&self) -> Result<OptionsInForce> {
+        // SAFETY: a live database and a handle of it, borrowed for the call (a dropped
+        // family's handle still reads its options).
+        let raw = unsafe { db_state::live_options(self.db.raw(), self.handle().raw()) }?;
+        OptionsInForce::read(&raw)
+    }
+}
+
+impl Db {
+    /// The options the database and its default family run with now; see
+    /// [`ColumnFamily::options_in_force`].
+    #[doc(alias = "GetOptions")]
+    #[doc(alias = "GetDBOptions")]
+    pub fn options_in_force(&self) -> Result<OptionsInForce> {
+        self.default_cf().options_in_force()
     }
 }

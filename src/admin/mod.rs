@@ -3,6 +3,7 @@
 //! flushes, background work, destroy and repair).
 
 pub(crate) mod backup;
+pub(crate) mod export_import;
 pub(crate) mod live_options;
 pub(crate) mod maintenance;
 pub(crate) mod maintenance_options;
@@ -14,7 +15,8 @@ pub(crate) mod timestamp_history;
 pub(crate) mod updates;
 
 pub use backup::{BackupEngine, BackupInfo};
-pub use live_options::MemoryUsage;
+pub use export_import::ExportedFamily;
+pub use live_options::{MemoryUsage, OptionsInForce};
 pub use maintenance::BackgroundError;
 pub use maintenance_options::{BlobGarbageCollection, Bottommost, CompactOptions, FlushOptions};
 pub use metadata::{

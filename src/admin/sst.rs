@@ -52,6 +52,10 @@ pub struct SstFileWriter {
     raw: SstWriterHandle,
     /// The last key added, to refuse keys out of order with a typed error.
     last_key: Option<Vec<u8>>,
+    /// The last key's timestamp, for options with timestamps (a key's versions descend).
+    last_ts: Option<u64>,
+    /// The options' timestamp size: 8 with [`Options::u64_timestamps`], else 0.
+    timestamp_size: usize,
     /// The options' comparator: the writer's copy of the options points to it (so it lives
     /// until `Drop` has destroyed the writer), and the order check uses it.
     order: Option<Comparator>,
@@ -80,6 +84,8 @@ impl SstFileWriter {
         let writer = SstFileWriter {
             raw,
             last_key: None,
+            last_ts: None,
+            timestamp_size: options.raw.timestamp_size(),
             order: options.order().cloned(),
             _env: options.env_owner.clone(),
             entries: 0,
@@ -88,7 +94,20 @@ impl SstFileWriter {
         Ok(writer)
     }
 
+    /// Refuses an entry whose timestamp (`given` bytes: 0 or 8) the options do not take.
+    fn check_timestamp(&self, given: usize) -> Result<()> {
+        if given == self.timestamp_size {
+            return Ok(());
+        }
+        Err(Error::TimestampMismatch {
+            family: format!("(SST file {})", self.path.display()),
+            expected: self.timestamp_size,
+            given,
+        })
+    }
+
     fn check_order(&self, key: &[u8]) -> Result<()> {
+        self.check_timestamp(0)?;
         match &self.last_key {
             Some(previous) if compare(self.order.as_ref(), key, previous).is_le() => {
                 Err(Error::KeyOrder {
@@ -98,6 +117,23 @@ impl SstFileWriter {
             }
             _ => Ok(()),
         }
+    }
+
+    /// `key` at `ts` after the last entry: a greater key, or the same key at an older
+    /// timestamp (RocksDB orders a key's versions newest first).
+    fn check_order_at(&self, key: &[u8], ts: u64) -> Result<()> {
+        self.check_timestamp(8)?;
+        let Some(previous) = &self.last_key else {
+            return Ok(());
+        };
+        let order = compare(self.order.as_ref(), key, previous);
+        if order.is_lt() || (order.is_eq() && self.last_ts.is_some_and(|last| ts >= last)) {
+            return Err(Error::KeyOrder {
+                previous: previous.clone(),
+                key: key.to_vec(),
+            });
+        }
+        Ok(())
     }
 
     fn added(&mut self, key: &[u8]) {
@@ -129,6 +165,7 @@ impl SstFileWriter {
     /// [`Error::InvertedRange`] in the options' order.
     #[doc(alias = "DeleteRange")]
     pub fn delete_range(&mut self, from: &[u8], to: &[u8]) -> Result<()> {
+        self.check_timestamp(0)?;
         check_range(self.order.as_ref(), from, to)?;
         self.write(DELETE_RANGE, from, to)?;
         self.entries += 1;
@@ -140,6 +177,64 @@ impl SstFileWriter {
     /// `PINROCKS_RECORD_*` value, `value` unused for a delete.
     fn write(&mut self, op: u32, key: &[u8], value: &[u8]) -> Result<()> {
         self.raw.write(op, key, value)
+    }
+
+    /// Adds `key` at timestamp `ts` with `value`, for options with
+    /// [`Options::u64_timestamps`] (the file is then ingested into such a family): keys
+    /// ascend, and one key's versions go newest first. Without timestamps in the options,
+    /// [`Error::TimestampMismatch`] (and [`put`](Self::put) with them).
+    ///
+    /// ```
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let mut opts = pinrocks::Options::new();
+    /// # opts.create_if_missing(true);
+    /// # let db = pinrocks::Db::open(&opts, dir.path())?;
+    /// use pinrocks::admin::{IngestOptions, SstFileWriter};
+    /// let mut versioned = pinrocks::Options::new();
+    /// versioned.u64_timestamps();
+    /// let prices = db.create_cf("prices", &versioned)?;
+    /// let file = dir.path().join("prices.sst");
+    /// let mut sst = SstFileWriter::create(&versioned, &file)?;
+    /// sst.put_at(b"tea", 20, b"4")?;
+    /// sst.put_at(b"tea", 10, b"3")?; // the same key, older
+    /// assert!(sst.put_at(b"tea", 15, b"x").is_err()); // not older than the last
+    /// sst.finish()?;
+    /// prices.ingest(&[&file], &IngestOptions::new())?;
+    /// let mut at = pinrocks::ReadOptions::new();
+    /// at.timestamp(15);
+    /// assert_eq!(prices.reader().options(&at).get(b"tea")?.as_deref(), Some(&b"3"[..]));
+    /// # Ok(()) }
+    /// ```
+    #[doc(alias = "put_with_ts")]
+    pub fn put_at(&mut self, key: &[u8], ts: u64, value: &[u8]) -> Result<()> {
+        self.check_order_at(key, ts)?;
+        self.raw.write_at(PUT, key, ts, value)?;
+        self.added(key);
+        self.last_ts = Some(ts);
+        Ok(())
+    }
+
+    /// Adds a deletion of `key` at timestamp `ts`; ordered as [`put_at`](Self::put_at).
+    #[doc(alias = "delete_with_ts")]
+    pub fn delete_at(&mut self, key: &[u8], ts: u64) -> Result<()> {
+        self.check_order_at(key, ts)?;
+        self.raw.write_at(DELETE, key, ts, &[])?;
+        self.added(key);
+        self.last_ts = Some(ts);
+        Ok(())
+    }
+
+    /// Adds a range tombstone over `[from, to)` at timestamp `ts`, as RocksDB writes one.
+    /// Ingested, it hides nothing yet: RocksDB takes a file into a family with timestamps
+    /// only where the file overlaps no key there, and a file's entries share one sequence
+    /// number, so it does not hide its own file's versions either.
+    pub fn delete_range_at(&mut self, from: &[u8], to: &[u8], ts: u64) -> Result<()> {
+        self.check_timestamp(8)?;
+        check_range(self.order.as_ref(), from, to)?;
+        self.raw.write_at(DELETE_RANGE, from, ts, to)?;
+        self.entries += 1;
+        Ok(())
     }
 
     /// Adds `key` with `value`, both encoded by their codecs (see
@@ -205,6 +300,33 @@ impl IngestOptions {
         /// Ingest below every existing key (the column family must be created with
         /// [`Options::allow_ingest_behind`]): existing values win.
         ingest_behind(bool) => rocksdb_ingestexternalfileoptions_set_ingest_behind as u8
+    );
+    setter!(
+        /// `verify_checksums_before_ingest`: read each file whole and check every block's
+        /// checksum before it goes in (a slower ingest); a bad block fails the ingest with
+        /// [`Corruption`](crate::ErrorKind::Corruption) and changes nothing.
+        verify_checksums_before_ingest(bool) =>
+            rocksdb_ingestexternalfileoptions_set_verify_checksums_before_ingest as u8
+    );
+    setter!(
+        /// `fail_if_not_bottommost_level`: fail the ingest
+        /// ([`TryAgain`](crate::ErrorKind::TryAgain)) rather than place a file above the last
+        /// level, where it would overlap data already there.
+        fail_if_not_bottommost_level(bool) =>
+            rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level as u8
+    );
+    setter!(
+        /// `write_global_seqno` (deprecated by RocksDB): also write the sequence number a file
+        /// gets into the file itself, for RocksDB older than 5.16. The file is changed in
+        /// place, so with [`move_files`](Self::move_files) the source file (a hard link to
+        /// it) changes too, and its whole-file checksum no longer matches.
+        write_global_seqno(bool) => rocksdb_ingestexternalfileoptions_set_write_global_seqno as u8
+    );
+    setter!(
+        /// `fill_cache`: put the blocks the ingest reads (index, filter, the checks of
+        /// `verify_checksums_before_ingest`) into the block cache (the default); off for a
+        /// bulk load not read soon.
+        fill_cache(bool) => rocksdb_ingestexternalfileoptions_set_fill_cache as u8
     );
 }
 

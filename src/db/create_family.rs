@@ -1,5 +1,6 @@
-//! Creating column families in an open database: one (`create_cf`, also with a TTL) or
-//! several in one call (`create_cfs`: RocksDB writes one OPTIONS file for all of them).
+//! Creating column families in an open database: one (`create_cf`, also with a TTL),
+//! several in one call (`create_cfs`: RocksDB writes one OPTIONS file for all of them), or
+//! one from another family's export (`import_cf`).
 //! Each new handle is kept in the database's map before it is handed out, and each
 //! comparator before RocksDB sees it.
 
@@ -9,6 +10,7 @@ use std::sync::Arc;
 
 use crate::db::handles::{CfHandle, DbInner, DbKind, RawDb};
 use crate::options::db_options::FamilyTraits;
+use crate::raw::db_families::ExportHandle;
 use crate::raw::error::{Error, Result};
 use crate::raw::family::FamilyPtr;
 use crate::raw::options_handle::OptionsHandle;
@@ -37,6 +39,27 @@ impl DbInner {
         }
         // SAFETY: a TTL only on a TTL database, asserted above.
         let raw = unsafe { self.raw_db().create_column_family(options, &c_name, ttl)? };
+        Ok(self.keep_family(raw, name, traits))
+    }
+
+    /// Creates the family `name` from the files of `export` (`import_cf`): kept as
+    /// `create_cf` keeps a new family.
+    pub(crate) fn import_cf(
+        &self,
+        name: &str,
+        options: &OptionsHandle,
+        traits: FamilyTraits,
+        export: &ExportHandle,
+        move_files: bool,
+    ) -> Result<Arc<CfHandle>> {
+        self.check_writable("import_cf")?;
+        let c_name = self.new_family_name(name)?;
+        if let Some(order) = &traits.order {
+            self.keep_comparator(order);
+        }
+        let raw = self
+            .raw_db()
+            .create_column_family_with_import(options, &c_name, export, move_files)?;
         Ok(self.keep_family(raw, name, traits))
     }
 

@@ -169,7 +169,8 @@ impl Db {
     /// a `Db` cannot. The files and the lock are released when it returns, error or not.
     ///
     /// If values read from the database still hold it (an owned [`Bytes`](bytes::Bytes),
-    /// an owned [`Entity`](crate::read::Entity), a [`Snapshot`]), it cannot close yet: `Err(`[`Error::DatabaseInUse`]`)`, and it
+    /// an owned [`Entity`](crate::read::Entity), a [`Snapshot`], an
+    /// [`OwnedCursor`](crate::OwnedCursor)), it cannot close yet: `Err(`[`Error::DatabaseInUse`]`)`, and it
     /// closes, unreported, when the last of them drops.
     ///
     /// ```

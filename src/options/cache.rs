@@ -53,6 +53,10 @@ pub struct LruCacheOptions {
     pub strict_capacity_limit: bool,
     /// Share of the capacity reserved for high-priority blocks (RocksDB's default 0.5).
     pub high_pri_pool_ratio: f64,
+    /// Share of the capacity for low-priority blocks (blob values, and data blocks of
+    /// compactions with `fill_cache`): above it, they are evicted before others (RocksDB's
+    /// default 0: no pool). With `high_pri_pool_ratio`, at most 1.
+    pub low_pri_pool_ratio: f64,
 }
 
 impl LruCacheOptions {
@@ -63,6 +67,7 @@ impl LruCacheOptions {
             shard_bits: None,
             strict_capacity_limit: false,
             high_pri_pool_ratio: 0.5,
+            low_pri_pool_ratio: 0.0,
         }
     }
 }
@@ -127,19 +132,18 @@ impl Cache {
     ///
     /// [`cache_index_and_filter_blocks_with_high_priority`]: crate::options::BlockBasedOptions::cache_index_and_filter_blocks_with_high_priority
     pub fn lru_with(options: &LruCacheOptions) -> Result<Cache> {
-        if !(0.0..=1.0).contains(&options.high_pri_pool_ratio) {
+        let (high, low) = (options.high_pri_pool_ratio, options.low_pri_pool_ratio);
+        if !(0.0..=1.0).contains(&high) || !(0.0..=1.0).contains(&low) || high + low > 1.0 {
             return Err(Error::invalid(
                 "options",
-                format!(
-                    "high_pri_pool_ratio {} (0 to 1)",
-                    options.high_pri_pool_ratio
-                ),
+                format!("high_pri_pool_ratio {high}, low_pri_pool_ratio {low} (0 to 1 each, 1 at most together)"),
             ));
         }
         CacheHandle::lru_with(
             options.capacity,
             shard_bits_arg(options.shard_bits)?,
-            options.high_pri_pool_ratio,
+            high,
+            low,
             options.strict_capacity_limit,
         )
         .map(Cache::own)

@@ -19,6 +19,8 @@ pub(crate) mod fault_fs;
 pub(crate) mod formats;
 pub(crate) mod hot_reads;
 pub(crate) mod mem_env;
+pub(crate) mod metric_snapshots;
+pub(crate) mod metrics;
 pub(crate) mod optimistic_db_options;
 pub(crate) mod rate_limiter;
 pub(crate) mod statistics;
@@ -42,12 +44,13 @@ pub use fault_fs::{FaultFs, FaultKind, StopError};
 pub use formats::{Memtable, PlainTableOptions, PrefixExtractor};
 pub use hot_reads::HotReads;
 pub use mem_env::MemEnv;
-pub use optimistic_db_options::{OccLockBuckets, OccValidation, OptimisticTransactionDbOptions};
-pub use rate_limiter::RateLimiter;
-pub use statistics::{
-    crc32c_mode, Histogram, HistogramData, PerfContext, PerfLevel, PerfMetric, Statistics,
-    StatsLevel, Ticker,
+pub use metric_snapshots::{
+    HistogramData, HistogramDelta, PerfSnapshot, StatisticsDelta, StatisticsSnapshot,
 };
+pub use metrics::{Histogram, PerfMetric, Ticker};
+pub use optimistic_db_options::{OccLockBuckets, OccValidation, OptimisticTransactionDbOptions};
+pub use rate_limiter::{IoPriority, RateLimiter, RateLimiterMode, RateLimiterOptions};
+pub use statistics::{crc32c_mode, PerfContext, PerfLevel, Statistics, StatsLevel};
 pub use stored_options::StoredOptions;
 pub use table_options::{
     BlockBasedOptions, ChecksumType, DataBlockIndexType, FilterPolicy, IndexType,

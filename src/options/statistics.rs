@@ -7,33 +7,12 @@ use std::ffi::CString;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
+use crate::options::metric_snapshots::{HistogramData, PerfSnapshot, StatisticsSnapshot};
+use crate::options::metrics::{Histogram, PerfMetric, Ticker};
 use crate::raw::c_consts;
 use crate::raw::error::Result;
 use crate::raw::options_handle::OptionsHandle;
-use crate::raw::statistics::{PerfContextHandle, StatisticsHandle};
-
-macro_rules! named {
-    ($(#[$outer:meta])* $name:ident { $($(#[$doc:meta])* $variant:ident => $text:literal,)* }) => {
-        $(#[$outer])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        #[non_exhaustive]
-        pub enum $name {
-            $($(#[$doc])* $variant,)*
-        }
-
-        impl $name {
-            /// Every one, in declaration order.
-            pub const ALL: &'static [$name] = &[$($name::$variant,)*];
-
-            /// RocksDB's name for it.
-            pub fn name(self) -> &'static str {
-                match self {
-                    $($name::$variant => $text,)*
-                }
-            }
-        }
-    };
-}
+use crate::raw::statistics::{PerfContextHandle, StatisticsHandle, EMPTY_HISTOGRAM};
 
 /// What statistics measure besides their tickers (RocksDB's `StatsLevel`): each level
 /// adds timers, which cost a clock read each.
@@ -52,127 +31,6 @@ pub enum StatsLevel {
     ExceptTimeForMutex = 4,
     /// Everything, the mutex time too (costly).
     All = 5,
-}
-
-named!(
-    /// A statistics counter. Others are read by name with
-    /// [`Statistics::ticker_by_name`].
-    Ticker {
-        /// Block cache lookups that missed.
-        BlockCacheMiss => "rocksdb.block.cache.miss",
-        /// Block cache lookups that hit.
-        BlockCacheHit => "rocksdb.block.cache.hit",
-        /// Blocks added to the block cache.
-        BlockCacheAdd => "rocksdb.block.cache.add",
-        /// Index block hits.
-        BlockCacheIndexHit => "rocksdb.block.cache.index.hit",
-        /// Filter block hits.
-        BlockCacheFilterHit => "rocksdb.block.cache.filter.hit",
-        /// Data block misses.
-        BlockCacheDataMiss => "rocksdb.block.cache.data.miss",
-        /// Data block hits.
-        BlockCacheDataHit => "rocksdb.block.cache.data.hit",
-        /// Bytes read from the block cache.
-        BlockCacheBytesRead => "rocksdb.block.cache.bytes.read",
-        /// Point reads a bloom filter answered "absent" (a file not read).
-        BloomFilterUseful => "rocksdb.bloom.filter.useful",
-        /// Prefix filter checks.
-        BloomFilterPrefixChecked => "rocksdb.bloom.filter.prefix.checked",
-        /// Prefix filter checks that skipped a file.
-        BloomFilterPrefixUseful => "rocksdb.bloom.filter.prefix.useful",
-        /// Reads answered by a memtable.
-        MemtableHit => "rocksdb.memtable.hit",
-        /// Reads not answered by a memtable.
-        MemtableMiss => "rocksdb.memtable.miss",
-        /// Reads answered by level 0.
-        GetHitL0 => "rocksdb.l0.hit",
-        /// Reads answered by level 1.
-        GetHitL1 => "rocksdb.l1.hit",
-        /// Reads answered by level 2 or below.
-        GetHitL2AndUp => "rocksdb.l2andup.hit",
-        /// Keys written.
-        KeysWritten => "rocksdb.number.keys.written",
-        /// Keys read.
-        KeysRead => "rocksdb.number.keys.read",
-        /// Bytes written (keys and values).
-        BytesWritten => "rocksdb.bytes.written",
-        /// Bytes read by point reads.
-        BytesRead => "rocksdb.bytes.read",
-        /// Iterator seeks.
-        DbSeek => "rocksdb.number.db.seek",
-        /// Bytes read by iterators.
-        IterBytesRead => "rocksdb.db.iter.bytes.read",
-        /// Table files opened.
-        FileOpens => "rocksdb.no.file.opens",
-        /// Microseconds writers were stalled.
-        StallMicros => "rocksdb.stall.micros",
-        /// Merges that failed.
-        MergeFailures => "rocksdb.number.merge.failures",
-        /// WAL syncs.
-        WalSynced => "rocksdb.wal.synced",
-        /// Bytes written to the WAL.
-        WalBytes => "rocksdb.wal.bytes",
-        /// Bytes compactions read.
-        CompactReadBytes => "rocksdb.compact.read.bytes",
-        /// Bytes compactions wrote.
-        CompactWriteBytes => "rocksdb.compact.write.bytes",
-        /// Bytes flushes wrote.
-        FlushWriteBytes => "rocksdb.flush.write.bytes",
-        /// Blocks compressed.
-        BlocksCompressed => "rocksdb.number.block.compressed",
-        /// Times the rate limiter ran dry and a writer waited.
-        RateLimiterDrains => "rocksdb.number.rate_limiter.drains",
-    }
-);
-
-named!(
-    /// A statistics histogram. Others are read by name with
-    /// [`Statistics::histogram_by_name`].
-    Histogram {
-        /// Microseconds per point read.
-        DbGet => "rocksdb.db.get.micros",
-        /// Microseconds per write.
-        DbWrite => "rocksdb.db.write.micros",
-        /// Microseconds per multi-get.
-        DbMultiGet => "rocksdb.db.multiget.micros",
-        /// Microseconds per iterator seek.
-        DbSeek => "rocksdb.db.seek.micros",
-        /// Microseconds per compaction.
-        CompactionTime => "rocksdb.compaction.times.micros",
-        /// Microseconds per flush.
-        FlushTime => "rocksdb.db.flush.micros",
-        /// Microseconds per SST read.
-        SstReadMicros => "rocksdb.sst.read.micros",
-        /// Microseconds per block read for a point read.
-        ReadBlockGetMicros => "rocksdb.read.block.get.micros",
-        /// Bytes per point read.
-        BytesPerRead => "rocksdb.bytes.per.read",
-        /// Bytes per write.
-        BytesPerWrite => "rocksdb.bytes.per.write",
-    }
-);
-
-/// A histogram's summary.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct HistogramData {
-    /// Samples.
-    pub count: u64,
-    /// Their sum.
-    pub sum: u64,
-    /// Smallest.
-    pub min: f64,
-    /// Largest.
-    pub max: f64,
-    /// Mean.
-    pub average: f64,
-    /// Median.
-    pub median: f64,
-    /// 95th percentile.
-    pub p95: f64,
-    /// 99th percentile.
-    pub p99: f64,
-    /// Standard deviation.
-    pub std_dev: f64,
 }
 
 /// The statistics of a database (shared with every database opened with the same
@@ -196,8 +54,9 @@ impl Statistics {
 
     /// A ticker's count.
     pub fn ticker(&self, ticker: Ticker) -> u64 {
-        self.ticker_by_name(ticker.name())
-            .expect("every Ticker names one of RocksDB's tickers")
+        let mut count = [0];
+        self.raw.tickers(ticker as u32, &mut count);
+        count[0]
     }
 
     /// The count of the ticker RocksDB names `name`, if there is one.
@@ -207,25 +66,60 @@ impl Statistics {
     }
 
     /// A histogram's summary.
+    ///
+    /// # Panics
+    /// If RocksDB cannot allocate the histogram it merges each core's samples into (as Rust
+    /// code does when an allocation fails).
     pub fn histogram(&self, histogram: Histogram) -> HistogramData {
-        self.histogram_by_name(histogram.name())
-            .expect("every Histogram names one of RocksDB's histograms")
+        let mut out = [EMPTY_HISTOGRAM];
+        self.raw
+            .histograms(histogram as u32, &mut out)
+            .expect("RocksDB could not allocate a histogram to read");
+        HistogramData::from_raw(&out[0])
     }
 
     /// The histogram RocksDB names `name`, if there is one.
     pub fn histogram_by_name(&self, name: &str) -> Option<HistogramData> {
         let name = CString::new(name).ok()?;
-        self.raw.histogram(&name).map(|out| HistogramData {
-            count: out.count,
-            sum: out.sum,
-            min: out.min,
-            max: out.max,
-            average: out.average,
-            median: out.median,
-            p95: out.p95,
-            p99: out.p99,
-            std_dev: out.std_dev,
-        })
+        self.raw
+            .histogram(&name)
+            .map(|out| HistogramData::from_raw(&out))
+    }
+
+    /// Every ticker and histogram at once, typed: compare two with
+    /// [`StatisticsSnapshot::since`]. Tickers are read one after the other (each sums
+    /// RocksDB's per-core counters under its lock), not at one instant.
+    ///
+    /// ```
+    /// use pinrocks::options::{Histogram, Ticker};
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// let mut opts = pinrocks::Options::new();
+    /// opts.create_if_missing(true).enable_statistics();
+    /// let db = pinrocks::Db::open(&opts, dir.path())?;
+    /// let stats = db.statistics().expect("statistics enabled");
+    /// let before = stats.snapshot()?;
+    /// db.put(b"k", b"value")?;
+    /// db.get_pinned(b"k", |v| v.len())?;
+    /// let delta = stats.snapshot()?.since(&before);
+    /// assert_eq!(delta.ticker(Ticker::NumberKeysWritten), 1);
+    /// // The write's batch whole: a 12-byte header, a tag, two lengths, key and value.
+    /// assert_eq!(delta.ticker(Ticker::BytesWritten), 12 + 3 + 1 + 5);
+    /// assert_eq!(delta.histogram(Histogram::DbGet).count, 1);
+    /// # Ok(()) }
+    /// ```
+    pub fn snapshot(&self) -> Result<StatisticsSnapshot> {
+        let mut tickers = vec![0; Ticker::COUNT].into_boxed_slice();
+        let ticker_count = self.raw.tickers(0, &mut tickers);
+        let mut raw = vec![EMPTY_HISTOGRAM; Histogram::COUNT];
+        let histogram_count = self.raw.histograms(0, &mut raw)?;
+        // build/metrics.rs read the lists from the headers of the RocksDB that is linked.
+        debug_assert_eq!(
+            (ticker_count, histogram_count),
+            (Ticker::COUNT, Histogram::COUNT)
+        );
+        let histograms = raw.iter().map(HistogramData::from_raw).collect();
+        Ok(StatisticsSnapshot::new(tickers, histograms))
     }
 
     /// Every ticker and histogram back to zero.
@@ -253,55 +147,6 @@ pub enum PerfLevel {
     EnableTimeExceptForMutex,
     /// Counts and every time.
     EnableTime,
-}
-
-named!(
-    /// A perf context counter.
-    PerfMetric {
-        /// Key comparisons.
-        UserKeyComparisonCount => "user_key_comparison_count",
-        /// Block cache hits.
-        BlockCacheHitCount => "block_cache_hit_count",
-        /// Blocks read from files (not the block cache).
-        BlockReadCount => "block_read_count",
-        /// Bytes of blocks read from files.
-        BlockReadByte => "block_read_byte",
-        /// Bytes read by point reads.
-        GetReadBytes => "get_read_bytes",
-        /// Internal keys skipped (deleted or overwritten versions).
-        InternalKeySkippedCount => "internal_key_skipped_count",
-        /// Merge operands met.
-        InternalMergeCount => "internal_merge_count",
-        /// Memtables queried.
-        GetFromMemtableCount => "get_from_memtable_count",
-        /// Memtable bloom hits.
-        BloomMemtableHitCount => "bloom_memtable_hit_count",
-        /// Memtable bloom misses.
-        BloomMemtableMissCount => "bloom_memtable_miss_count",
-        /// SST bloom (or prefix) filter hits: the file may hold the key.
-        BloomSstHitCount => "bloom_sst_hit_count",
-        /// SST bloom (or prefix) filter misses: the file was skipped.
-        BloomSstMissCount => "bloom_sst_miss_count",
-    }
-);
-
-impl PerfMetric {
-    fn raw(self) -> u32 {
-        match self {
-            PerfMetric::UserKeyComparisonCount => c_consts::perf::USER_KEY_COMPARISON_COUNT,
-            PerfMetric::BlockCacheHitCount => c_consts::perf::BLOCK_CACHE_HIT_COUNT,
-            PerfMetric::BlockReadCount => c_consts::perf::BLOCK_READ_COUNT,
-            PerfMetric::BlockReadByte => c_consts::perf::BLOCK_READ_BYTE,
-            PerfMetric::GetReadBytes => c_consts::perf::GET_READ_BYTES,
-            PerfMetric::InternalKeySkippedCount => c_consts::perf::INTERNAL_KEY_SKIPPED_COUNT,
-            PerfMetric::InternalMergeCount => c_consts::perf::INTERNAL_MERGE_COUNT,
-            PerfMetric::GetFromMemtableCount => c_consts::perf::GET_FROM_MEMTABLE_COUNT,
-            PerfMetric::BloomMemtableHitCount => c_consts::perf::BLOOM_MEMTABLE_HIT_COUNT,
-            PerfMetric::BloomMemtableMissCount => c_consts::perf::BLOOM_MEMTABLE_MISS_COUNT,
-            PerfMetric::BloomSstHitCount => c_consts::perf::BLOOM_SST_HIT_COUNT,
-            PerfMetric::BloomSstMissCount => c_consts::perf::BLOOM_SST_MISS_COUNT,
-        }
-    }
 }
 
 /// The calling thread's perf context: RocksDB's per-thread counters, at the level set with
@@ -355,6 +200,35 @@ impl PerfContext {
 
     /// A counter's value on this thread since the last reset.
     pub fn get(&self, metric: PerfMetric) -> u64 {
-        self.raw.metric(metric.raw())
+        self.raw.metric(metric as u32)
+    }
+
+    /// Every counter at once, typed: compare two with [`PerfSnapshot::since`].
+    pub fn snapshot(&self) -> PerfSnapshot {
+        let mut values = [0; PerfMetric::COUNT];
+        for (value, metric) in values.iter_mut().zip(PerfMetric::ALL) {
+            *value = self.get(*metric);
+        }
+        PerfSnapshot::new(values)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Histogram, Statistics, Ticker};
+
+    /// The lists build/metrics.rs read from RocksDB's headers are as long as the arrays of
+    /// the RocksDB linked (`TICKER_ENUM_MAX`, `HISTOGRAM_ENUM_MAX`).
+    #[test]
+    fn the_typed_lists_are_the_linked_rocksdb_s() {
+        let mut options = crate::options::db_options::Options::new();
+        options.enable_statistics();
+        let stats = Statistics::of_options(&options.raw).expect("statistics enabled");
+        assert_eq!(stats.raw.tickers(0, &mut []), Ticker::COUNT);
+        assert_eq!(stats.raw.histograms(0, &mut []).unwrap(), Histogram::COUNT);
+        // Past the end: nothing read, nothing written.
+        let mut out = [7u64; 2];
+        stats.raw.tickers(Ticker::COUNT as u32, &mut out);
+        assert_eq!(out, [7, 7]);
     }
 }

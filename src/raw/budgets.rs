@@ -169,32 +169,92 @@ pub(crate) fn with_default_env<R>(f: impl FnOnce(*mut ffi::rocksdb_env_t) -> R) 
     }
 }
 
-/// Owns one `rocksdb_ratelimiter_t` (a `shared_ptr` to a `GenericRateLimiter`): options
+/// Owns one `pinrocks_ratelimiter_t` (a `shared_ptr` to a `GenericRateLimiter`): options
 /// given it hold their own `shared_ptr`.
-pub(crate) struct RateLimiterHandle(Owned<ffi::rocksdb_ratelimiter_t>);
+pub(crate) struct RateLimiterHandle(Owned<ffi::pinrocks_ratelimiter_t>);
 
-// SAFETY: `GenericRateLimiter` is thread-safe (its requests take its own mutex); the handle
-// is only a shared_ptr to it, never changed after creation.
+// SAFETY: `GenericRateLimiter` is thread-safe: requests, `SetBytesPerSecond`,
+// `SetSingleBurstBytes` and the totals take its own mutex, the rate and burst getters read
+// atomics; the handle is only a shared_ptr to it, never changed after creation.
 unsafe impl Send for RateLimiterHandle {}
 // SAFETY: see `Send`.
 unsafe impl Sync for RateLimiterHandle {}
 
+/// A rate limiter's rate and burst now, and its totals for one priority.
+pub(crate) type RawRateLimiterCounts = ffi::pinrocks_ratelimiter_counts;
+
 impl RateLimiterHandle {
-    /// At most `rate` bytes a second (the caller keeps it at least 10: RocksDB refills
-    /// `rate / 10` every 100 ms), RocksDB's refill period and fairness.
-    pub(crate) fn new(rate: i64) -> RateLimiterHandle {
-        debug_assert!(rate >= 10);
-        // SAFETY: plain constructor with a positive rate; 100 ms refill period and
-        // fairness 10 are RocksDB's defaults.
-        let raw = unsafe { ffi::rocksdb_ratelimiter_create(rate, 100_000, 10) };
-        // SAFETY: a new object, ours alone (or NULL).
-        RateLimiterHandle(unsafe { Owned::from_raw(raw) }.expect("a NULL rate limiter"))
+    /// `NewGenericRateLimiter` with every argument; the caller bounds them (rocksdb-c/
+    /// refuses values that would hang or crash RocksDB too).
+    pub(crate) fn new(
+        rate: i64,
+        refill_period_us: i64,
+        fairness: i32,
+        mode: i32,
+        auto_tuned: bool,
+        single_burst_bytes: i64,
+    ) -> Result<RateLimiterHandle> {
+        // SAFETY: plain values; the result is a new object (NULL with the error set).
+        let raw = with_code(|code, err| unsafe {
+            ffi::pinrocks_ratelimiter_create(
+                rate,
+                refill_period_us,
+                fairness,
+                mode,
+                auto_tuned as u8,
+                single_burst_bytes,
+                code,
+                err,
+            )
+        })?;
+        // SAFETY: a new object, ours alone (not NULL without an error).
+        Ok(RateLimiterHandle(
+            unsafe { Owned::from_raw(raw) }.expect("a NULL rate limiter"),
+        ))
     }
 
     /// The handle, live while `self` is.
-    pub(crate) fn as_ptr(&self) -> *mut ffi::rocksdb_ratelimiter_t {
+    pub(crate) fn as_ptr(&self) -> *mut ffi::pinrocks_ratelimiter_t {
         self.0.as_ptr()
+    }
+
+    /// `SetBytesPerSecond`, refused unless it refills a byte every `refill_period_us`.
+    pub(crate) fn set_bytes_per_second(&self, rate: i64, refill_period_us: i64) -> Result<()> {
+        // SAFETY: a live limiter; it takes its own mutex.
+        with_code(|code, err| unsafe {
+            ffi::pinrocks_ratelimiter_set_bytes_per_second(
+                self.as_ptr(),
+                rate,
+                refill_period_us,
+                code,
+                err,
+            )
+        })
+    }
+
+    /// `SetSingleBurstBytes`.
+    pub(crate) fn set_single_burst_bytes(&self, bytes: i64) -> Result<()> {
+        // SAFETY: a live limiter; it takes its own mutex.
+        with_code(|code, err| unsafe {
+            ffi::pinrocks_ratelimiter_set_single_burst_bytes(self.as_ptr(), bytes, code, err)
+        })
+    }
+
+    /// The rate and burst now, and the totals of `priority` (0 to 4, 4 for all).
+    pub(crate) fn counts(&self, priority: i32) -> Result<RawRateLimiterCounts> {
+        let mut out = RawRateLimiterCounts {
+            bytes_per_second: 0,
+            single_burst_bytes: 0,
+            total_bytes_through: 0,
+            total_requests: 0,
+            total_pending_requests: 0,
+        };
+        // SAFETY: a live limiter; `out` is written during the call.
+        with_code(|code, err| unsafe {
+            ffi::pinrocks_ratelimiter_read(self.as_ptr(), priority, &mut out, code, err)
+        })?;
+        Ok(out)
     }
 }
 
-handle_arg!(RateLimiterHandle => ffi::rocksdb_ratelimiter_t);
+handle_arg!(RateLimiterHandle => ffi::pinrocks_ratelimiter_t);

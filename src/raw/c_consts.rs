@@ -29,22 +29,12 @@ pub(crate) use crate::raw::ffi::{
     PINROCKS_PREFIX_FIXED as PREFIX_FIXED,
 };
 
-/// The perf context's levels and metrics.
+/// The perf context's levels (its metrics are numbered by build/metrics.rs).
 pub(crate) mod perf {
     pub(crate) use crate::raw::ffi::{
-        rocksdb_block_cache_hit_count as BLOCK_CACHE_HIT_COUNT,
-        rocksdb_block_read_byte as BLOCK_READ_BYTE, rocksdb_block_read_count as BLOCK_READ_COUNT,
-        rocksdb_bloom_memtable_hit_count as BLOOM_MEMTABLE_HIT_COUNT,
-        rocksdb_bloom_memtable_miss_count as BLOOM_MEMTABLE_MISS_COUNT,
-        rocksdb_bloom_sst_hit_count as BLOOM_SST_HIT_COUNT,
-        rocksdb_bloom_sst_miss_count as BLOOM_SST_MISS_COUNT, rocksdb_disable as DISABLE,
-        rocksdb_enable_count as ENABLE_COUNT, rocksdb_enable_time as ENABLE_TIME,
+        rocksdb_disable as DISABLE, rocksdb_enable_count as ENABLE_COUNT,
+        rocksdb_enable_time as ENABLE_TIME,
         rocksdb_enable_time_except_for_mutex as ENABLE_TIME_EXCEPT_FOR_MUTEX,
-        rocksdb_get_from_memtable_count as GET_FROM_MEMTABLE_COUNT,
-        rocksdb_get_read_bytes as GET_READ_BYTES,
-        rocksdb_internal_key_skipped_count as INTERNAL_KEY_SKIPPED_COUNT,
-        rocksdb_internal_merge_count as INTERNAL_MERGE_COUNT,
-        rocksdb_user_key_comparison_count as USER_KEY_COMPARISON_COUNT,
     };
 }
 

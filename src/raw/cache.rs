@@ -50,12 +50,13 @@ impl CacheHandle {
         unsafe { Owned::from_raw(raw) }.map(CacheHandle)
     }
 
-    /// An LRU cache with shards (`-1`: RocksDB chooses), a high-priority pool ratio and a
-    /// strict capacity; what RocksDB refuses is an error.
+    /// An LRU cache with shards (`-1`: RocksDB chooses), high- and low-priority pool ratios
+    /// and a strict capacity; what RocksDB refuses is an error.
     pub(crate) fn lru_with(
         capacity: usize,
         shard_bits: i32,
         high_pri_pool_ratio: f64,
+        low_pri_pool_ratio: f64,
         strict_capacity_limit: bool,
     ) -> Result<CacheHandle> {
         // SAFETY: plain constructor; a new cache, or NULL with an error.
@@ -64,6 +65,7 @@ impl CacheHandle {
                 capacity,
                 shard_bits,
                 high_pri_pool_ratio,
+                low_pri_pool_ratio,
                 u8::from(strict_capacity_limit),
                 code,
                 err,

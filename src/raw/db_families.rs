@@ -1,13 +1,31 @@
-//! Column families created on an open database, one or several in one call; the handles
-//! RocksDB makes are handed back for their owner above to take over.
+//! Column families created on an open database, one or several in one call, or from an
+//! export of another family (which this file makes too); the handles RocksDB makes are
+//! handed back for their owner above to take over.
 
 use std::ffi::{c_char, CStr, CString};
 
 use crate::raw::db::RawDb;
-use crate::raw::error::{with_code, ErrPtr, Result};
+use crate::raw::error::{with_code, with_errptr, ErrPtr, Result};
 use crate::raw::family::FamilyPtr;
 use crate::raw::ffi;
 use crate::raw::options_handle::OptionsHandle;
+use crate::raw::owned::Owned;
+
+/// Owns the metadata of an exported column family (`ExportImportFilesMetaData`): its
+/// files' names, directory, key ranges and sequence numbers, and the comparator's name.
+pub(crate) struct ExportHandle(Owned<ffi::rocksdb_export_import_files_metadata_t>);
+
+// SAFETY: plain data (strings and numbers in a vector) with no thread affinity; RocksDB only
+// reads it during an import (`&self`), and nothing changes it after the export.
+unsafe impl Send for ExportHandle {}
+// SAFETY: see `Send`.
+unsafe impl Sync for ExportHandle {}
+
+impl ExportHandle {
+    fn as_ptr(&self) -> *mut ffi::rocksdb_export_import_files_metadata_t {
+        self.0.as_ptr()
+    }
+}
 
 impl RawDb {
     /// Creates the family `name` with `options` (with `ttl` seconds: a TTL database's
@@ -33,6 +51,59 @@ impl RawDb {
                 ttl.unwrap_or(0),
                 u8::from(ttl.is_some()),
                 code,
+                err,
+            )
+        })
+    }
+
+    /// Exports `family` into `dir` (`Checkpoint::ExportColumnFamily`): its metadata and
+    /// how many files.
+    ///
+    /// # Safety
+    /// `family` must be a live handle of this database, for the call.
+    pub(crate) unsafe fn export_column_family(
+        &self,
+        family: FamilyPtr,
+        dir: &CStr,
+    ) -> Result<(ExportHandle, usize)> {
+        let mut files = 0usize;
+        // SAFETY: live database (owned) and handle (the caller's contract); the path is
+        // read during the call. Guarded; the result is new (NULL on error), ours.
+        let raw = with_code(|code, err| unsafe {
+            ffi::pinrocks_export_column_family(
+                self.as_ptr(),
+                family,
+                dir.as_ptr(),
+                &mut files,
+                code,
+                err,
+            )
+        })?;
+        // SAFETY: a new object, ours alone (not NULL without an error).
+        let owned = unsafe { Owned::from_raw(raw) }.expect("an export with no metadata");
+        Ok((ExportHandle(owned), files))
+    }
+
+    /// Creates the family `name` with `options` from the files `export` describes (moved
+    /// if `move_files`, else copied): its new handle.
+    pub(crate) fn create_column_family_with_import(
+        &self,
+        options: &OptionsHandle,
+        name: &CStr,
+        export: &ExportHandle,
+        move_files: bool,
+    ) -> Result<FamilyPtr> {
+        // SAFETY: live database (owned), options and metadata (borrowed; RocksDB copies the
+        // options and name and reads the metadata during the call). The result is a new
+        // handle (NULL on error), the caller's. Not guarded: an exception ends the process
+        // (rocksdb-c/export_import.cc says why).
+        with_errptr(|err| unsafe {
+            ffi::pinrocks_create_column_family_with_import(
+                self.as_ptr(),
+                options.as_ptr(),
+                name.as_ptr(),
+                u8::from(move_files),
+                export.as_ptr(),
                 err,
             )
         })

@@ -231,9 +231,9 @@ handle_calls!(OptionsHandle {
     /// SST file space tracked by a shared manager.
     fn set_sst_file_manager(&mut self, manager: &crate::raw::budgets::SstFileManagerHandle) =
         rocksdb_options_set_sst_file_manager;
-    /// Flush and compaction writes limited by a shared limiter.
+    /// Flush and compaction I/O limited by a shared limiter.
     fn set_ratelimiter(&mut self, limiter: &crate::raw::budgets::RateLimiterHandle) =
-        rocksdb_options_set_ratelimiter;
+        pinrocks_options_set_ratelimiter;
     /// Whole rows cached in a shared cache.
     fn set_row_cache(&mut self, cache: &crate::raw::cache::CacheHandle) = rocksdb_options_set_row_cache;
     /// Blob values cached in a shared cache.
@@ -244,6 +244,8 @@ handle_calls!(OptionsHandle {
     fn set_prepopulate_blob_cache(&mut self, mode: i32) = rocksdb_options_set_prepopulate_blob_cache;
     /// `allow_mmap_reads`, as set.
     fn allow_mmap_reads(&self) -> u8 = rocksdb_options_get_allow_mmap_reads;
+    /// The timestamp size of the comparator (0: none).
+    fn timestamp_size(&self) -> usize = pinrocks_options_timestamp_size;
     /// `blob_garbage_collection_age_cutoff`, as set.
     fn blob_gc_age_cutoff(&self) -> f64 = rocksdb_options_get_blob_gc_age_cutoff;
     /// `blob_garbage_collection_force_threshold`, as set.

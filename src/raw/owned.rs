@@ -46,11 +46,12 @@ destroyed_by! {
     rocksdb_block_based_table_options_t => rocksdb_block_based_options_destroy,
     rocksdb_write_buffer_manager_t => rocksdb_write_buffer_manager_destroy,
     rocksdb_sst_file_manager_t => rocksdb_sst_file_manager_destroy,
-    rocksdb_ratelimiter_t => rocksdb_ratelimiter_destroy,
+    pinrocks_ratelimiter_t => pinrocks_ratelimiter_destroy,
     rocksdb_writebatch_t => rocksdb_writebatch_destroy,
     rocksdb_wal_iterator_t => rocksdb_wal_iter_destroy,
     rocksdb_sstfilewriter_t => rocksdb_sstfilewriter_destroy,
     pinrocks_statistics_t => pinrocks_statistics_destroy,
+    rocksdb_export_import_files_metadata_t => rocksdb_export_import_files_metadata_destroy,
 }
 
 /// An owned C API object, destroyed when this drops. Neither `Send` nor `Sync` by itself:

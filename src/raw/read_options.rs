@@ -22,6 +22,10 @@ handle_calls!(ReadOptionsHandle {
     fn set_deadline(&mut self, micros: u64) = rocksdb_readoptions_set_deadline;
     /// Microseconds each file read may take (0: no limit).
     fn set_io_timeout(&mut self, micros: u64) = rocksdb_readoptions_set_io_timeout;
+    /// The I/O priority file reads are charged to the rate limiter at (an
+    /// `Env::IOPriority`, 0 to 4; 4 does not charge them).
+    fn set_rate_limiter_priority(&mut self, priority: i32) =
+        rocksdb_readoptions_set_rate_limiter_priority;
 });
 
 impl ReadOptionsHandle {

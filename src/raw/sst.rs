@@ -62,6 +62,25 @@ impl SstWriterHandle {
     }
 
     /// Writes the file's index, filter and footer and closes it.
+    /// As [`write`](Self::write), at the u64 timestamp `ts` (put, delete, delete range).
+    pub(crate) fn write_at(&mut self, op: u32, key: &[u8], ts: u64, value: &[u8]) -> Result<()> {
+        // SAFETY: live writer (owned, `&mut self`); the bytes are copied during the call. No
+        // C++ exception leaves the call.
+        with_code(|code, err| unsafe {
+            ffi::pinrocks_sstfilewriter_write_at(
+                self.0.as_ptr(),
+                op as i32,
+                key.as_ptr().cast(),
+                key.len(),
+                ts,
+                value.as_ptr().cast(),
+                value.len(),
+                code,
+                err,
+            )
+        })
+    }
+
     pub(crate) fn finish(&mut self) -> Result<()> {
         // SAFETY: live writer (owned). No C++ exception leaves the call.
         with_code(|code, err| unsafe {

@@ -20,6 +20,19 @@ unsafe impl Sync for StatisticsHandle {}
 /// A histogram's summary as RocksDB gives it.
 pub(crate) type RawHistogram = ffi::pinrocks_histogram;
 
+/// A histogram with no samples, to be written over.
+pub(crate) const EMPTY_HISTOGRAM: RawHistogram = RawHistogram {
+    count: 0,
+    sum: 0,
+    min: 0.0,
+    max: 0.0,
+    average: 0.0,
+    median: 0.0,
+    p95: 0.0,
+    p99: 0.0,
+    std_dev: 0.0,
+};
+
 impl StatisticsHandle {
     /// The statistics of `options`, if they collect any.
     pub(crate) fn of_options(options: &OptionsHandle) -> Option<StatisticsHandle> {
@@ -40,21 +53,36 @@ impl StatisticsHandle {
 
     /// The histogram RocksDB names `name`, if there is one.
     pub(crate) fn histogram(&self, name: &CStr) -> Option<RawHistogram> {
-        let mut out = RawHistogram {
-            count: 0,
-            sum: 0,
-            min: 0.0,
-            max: 0.0,
-            average: 0.0,
-            median: 0.0,
-            p95: 0.0,
-            p99: 0.0,
-            std_dev: 0.0,
-        };
+        let mut out = EMPTY_HISTOGRAM;
         // SAFETY: live statistics; the name is read and `out` written during the call.
         let found =
             unsafe { ffi::pinrocks_statistics_histogram(self.0.as_ptr(), name.as_ptr(), &mut out) };
         (found != 0).then_some(out)
+    }
+
+    /// The counts of the tickers numbered `first`, `first + 1`, ... into `out`, as many as
+    /// exist; returns how many tickers the linked RocksDB has.
+    pub(crate) fn tickers(&self, first: u32, out: &mut [u64]) -> usize {
+        // SAFETY: live statistics; writes at most `out.len()` counts into `out`.
+        unsafe {
+            ffi::pinrocks_statistics_tickers(self.0.as_ptr(), first, out.as_mut_ptr(), out.len())
+        }
+    }
+
+    /// The histograms numbered `first`, `first + 1`, ... into `out`, as many as exist;
+    /// returns how many histograms the linked RocksDB has.
+    pub(crate) fn histograms(&self, first: u32, out: &mut [RawHistogram]) -> Result<usize> {
+        // SAFETY: live statistics; writes at most `out.len()` histograms into `out`.
+        with_code(|code, err| unsafe {
+            ffi::pinrocks_statistics_histograms(
+                self.0.as_ptr(),
+                first,
+                out.as_mut_ptr(),
+                out.len(),
+                code,
+                err,
+            )
+        })
     }
 
     /// Every ticker and histogram back to zero.
@@ -98,6 +126,6 @@ impl PerfContextHandle {
     pub(crate) fn metric(&self, metric: u32) -> u64 {
         // SAFETY: this thread's live perf context; a metric number of the C API (an
         // unknown one reads 0).
-        unsafe { ffi::rocksdb_perfcontext_metric(self.0.as_ptr(), metric as i32) }
+        unsafe { ffi::pinrocks_perf_metric(self.0.as_ptr(), metric as i32) }
     }
 }

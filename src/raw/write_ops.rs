@@ -5,13 +5,23 @@ use crate::raw::db::RawDb;
 use crate::raw::error::{with_code, Result};
 use crate::raw::family::FamilyHandle;
 use crate::raw::ffi;
-use crate::raw::handle_calls::plain_handle;
+use crate::raw::handle_calls::{handle_calls, plain_handle};
 
 plain_handle!(
     /// `WriteOptions`: a plain C++ value, set field by field (`setter!` above).
     WriteOptionsHandle => rocksdb_writeoptions_t,
     rocksdb_writeoptions_create
 );
+
+handle_calls!(WriteOptionsHandle {
+    /// The I/O priority WAL writes are charged to the rate limiter at (an
+    /// `Env::IOPriority`, 0 to 4; RocksDB's writes take 3 or 4).
+    fn set_rate_limiter_priority(&mut self, priority: i32) =
+        rocksdb_writeoptions_set_rate_limiter_priority;
+    /// Checksum bytes per key (RocksDB's writes take 0 or 8).
+    fn set_protection_bytes_per_key(&mut self, bytes: usize) =
+        rocksdb_writeoptions_set_protection_bytes_per_key;
+});
 
 impl RawDb {
     /// One write (`op`: a `record::*`; an unknown one is RocksDB's InvalidArgument) of

@@ -175,12 +175,12 @@ impl<'a, S> Cursor<'a, S> {
     /// The entry RocksDB is at, in or out of the range.
     #[inline]
     fn raw_entry(&self) -> Option<(&[u8], &[u8])> {
+        if self.refused.is_some() {
+            return None; // refused, or moved backward in a history read
+        }
         let (key, value) = self.native_entry()?;
         if !self.history {
             return Some((key, value));
-        }
-        if self.refused.is_some() {
-            return None; // moved backward
         }
         let (user_key, ..) = self.history_parts(key)?;
         Some((&key[..user_key], value))
@@ -214,8 +214,27 @@ impl<'a, S> Cursor<'a, S> {
             .is_some_and(|(key, _)| compare(self.order, key, bound).is_eq())
     }
 
+    /// Whether this thread is inside a callback RocksDB runs inside a read or under its
+    /// database mutex (a comparator, a merge operator...): a move there would re-enter the
+    /// thread's RocksDB state (a `'static` cursor can be taken into one), so it is refused,
+    /// and the cursor then reads as ended, `status` saying why. One thread-local load.
+    #[inline]
+    fn refused_here(&mut self) -> bool {
+        match crate::raw::reentry::refuse_read_inside("a cursor's move") {
+            Ok(()) => false,
+            Err(Error::InsideCallback { callback, .. }) => {
+                self.refused = Some(Refusal::InsideCallback { callback });
+                true
+            }
+            Err(_) => true,
+        }
+    }
+
     /// Moves to the first entry of the range.
     pub fn seek_to_first(&mut self) {
+        if self.refused_here() {
+            return;
+        }
         match std::mem::replace(&mut self.lower, Bound::Unbounded) {
             Bound::Unbounded => self.raw.seek_to_first(),
             Bound::Included(start) => {
@@ -235,7 +254,7 @@ impl<'a, S> Cursor<'a, S> {
 
     /// Moves to the last entry of the range.
     pub fn seek_to_last(&mut self) {
-        if self.refuse_backward() {
+        if self.refused_here() || self.refuse_backward() {
             return;
         }
         match std::mem::replace(&mut self.upper, Bound::Unbounded) {
@@ -258,6 +277,9 @@ impl<'a, S> Cursor<'a, S> {
 
     /// Moves to the first entry with a key `>= key`.
     pub fn seek(&mut self, key: &[u8]) {
+        if self.refused_here() {
+            return;
+        }
         // A C++ exception thrown inside leaves an iterator that is not valid and whose
         // status is the failure (see `status`).
         self.raw.seek(key);
@@ -265,7 +287,7 @@ impl<'a, S> Cursor<'a, S> {
 
     /// Moves to the last entry with a key `<= key`.
     pub fn seek_for_prev(&mut self, key: &[u8]) {
-        if self.refuse_backward() {
+        if self.refused_here() || self.refuse_backward() {
             return;
         }
         self.raw.seek_for_prev(key);
@@ -274,12 +296,15 @@ impl<'a, S> Cursor<'a, S> {
     /// Moves to the next entry; does nothing past the end.
     #[allow(clippy::should_implement_trait)] // a lending move, not `Iterator::next`
     pub fn next(&mut self) {
+        if self.refused_here() {
+            return;
+        }
         self.raw.next();
     }
 
     /// Moves to the previous entry; does nothing before the start.
     pub fn prev(&mut self) {
-        if self.refuse_backward() {
+        if self.refused_here() || self.refuse_backward() {
             return;
         }
         self.raw.prev();

@@ -4,6 +4,7 @@
 use std::sync::OnceLock;
 
 use crate::db::snapshot::Snapshot;
+use crate::options::rate_limiter::IoPriority;
 use crate::raw::ffi;
 use crate::raw::read_options::{ReadOptionsHandle, ReadOptionsPtr};
 use crate::raw::setter::setter;
@@ -96,6 +97,45 @@ impl ReadOptions {
         /// Read in total order, using prefix filters only where the seek key and the upper
         /// bound make that safe (on by default in pinrocks; see [`new`](Self::new)).
         auto_prefix_mode(bool) => rocksdb_readoptions_set_auto_prefix_mode as u8
+    );
+
+    /// `rate_limiter_priority`: charge this read's file reads to the database's
+    /// [`RateLimiter`](crate::options::RateLimiter) at `priority`, when its mode covers
+    /// reads ([`ReadsOnly`](crate::options::RateLimiterMode::ReadsOnly) or
+    /// [`AllIo`](crate::options::RateLimiterMode::AllIo)).
+    /// [`IoPriority::Total`] (the default) does not charge them.
+    pub fn rate_limiter_priority(&mut self, priority: IoPriority) -> &mut Self {
+        // Every IoPriority is an Env::IOPriority (0 to 4).
+        self.raw.set_rate_limiter_priority(priority as i32);
+        self
+    }
+
+    setter!(
+        /// `value_size_soft_limit`: a multi-get whose values pass this many bytes stops
+        /// reading (RocksDB aborts the keys after) and fails with
+        /// [`ErrorKind::Aborted`](crate::ErrorKind::Aborted). Default `u64::MAX`.
+        value_size_soft_limit(u64) => rocksdb_readoptions_set_value_size_soft_limit
+    );
+    setter!(
+        /// `optimize_multiget_for_io`: a multi-get reads the levels of an SST file's keys
+        /// together, with fewer I/O rounds (on by default; for async I/O).
+        optimize_multiget_for_io(bool) => rocksdb_readoptions_set_optimize_multiget_for_io as u8
+    );
+    setter!(
+        /// `adaptive_readahead`: an iterator's readahead carries its size across files
+        /// rather than starting small in each (off by default).
+        adaptive_readahead(bool) => rocksdb_readoptions_set_adaptive_readahead as u8
+    );
+    setter!(
+        /// `auto_readahead_size`: with an upper bound, an iterator's readahead stops at the
+        /// bound instead of reading blocks past it (on by default).
+        auto_readahead_size(bool) => rocksdb_readoptions_set_auto_readahead_size as u8
+    );
+    setter!(
+        /// `background_purge_on_iterator_cleanup`: files an iterator kept alive are deleted
+        /// by a background job when it drops, not on the dropping thread (off by default).
+        background_purge_on_iterator_cleanup(bool) =>
+            rocksdb_readoptions_set_background_purge_on_iterator_cleanup as u8
     );
 
     /// Read as of `snapshot`. The options hold the snapshot (and so its database) alive.
@@ -201,6 +241,11 @@ impl ReadOptions {
             .as_ref()
             .map(Snapshot::db_id)
             .or(self.borrowed_snapshot_db)
+    }
+
+    /// Whether these options read at a snapshot they do not keep (a transaction's).
+    pub(crate) fn borrows_snapshot(&self) -> bool {
+        self.borrowed_snapshot_db.is_some()
     }
 
     /// Notes that native code set a snapshot of database `db_id` that these options only

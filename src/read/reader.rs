@@ -545,7 +545,7 @@ impl<'a, S: ReadSource> Reader<'a, S> {
     }
 
     /// What a cursor knows of its database: its id, and how it was opened.
-    fn db_of_cursor(&self) -> (u64, DbKind) {
+    pub(super) fn db_of_cursor(&self) -> (u64, DbKind) {
         (self.db.id, self.db.kind)
     }
 
@@ -564,7 +564,7 @@ impl<'a, S: ReadSource> Reader<'a, S> {
     /// A RocksDB iterator over this reader's source: the database, or the transaction's
     /// writes or the batch's entries merged over it (or the batch's alone). One that is
     /// never valid, and why, if the read's timestamps do not fit the family.
-    fn raw_iter(&self, options: &ReadOptions) -> (IteratorHandle, Option<Refusal>) {
+    pub(super) fn raw_iter(&self, options: &ReadOptions) -> (IteratorHandle, Option<Refusal>) {
         // An iterator cannot return an error until it is used; inside a merge operator or
         // comparator this panics, which the callback's own catch turns into its failure.
         if let Err(e) = reentry::refuse_read_inside("an iterator") {

@@ -1,9 +1,10 @@
 //! Why pinrocks refuses a read before RocksDB sees it, kept by a cursor to report from its
-//! `status` (its reads of families with timestamps, `timestamps.rs`).
+//! `status` (its reads of families with timestamps, `timestamps.rs`, and its moves inside a
+//! callback).
 
 use crate::raw::error::Error;
 
-/// Why pinrocks refused a read for its timestamps.
+/// Why pinrocks refused a read: for its timestamps, or for where it was made.
 #[derive(Debug, Clone)]
 pub(crate) enum Refusal {
     /// The family's timestamp size and the read's differ.
@@ -18,6 +19,9 @@ pub(crate) enum Refusal {
     Ttl,
     /// A history cursor moved backward.
     Backward,
+    /// A cursor moved inside a callback RocksDB runs inside a read (its thread's RocksDB
+    /// state in use).
+    InsideCallback { callback: &'static str },
 }
 
 impl Refusal {
@@ -36,6 +40,10 @@ impl Refusal {
             Refusal::Ttl => Error::WrongKind {
                 operation: "a read of a family with timestamps",
                 needs: "non-TTL",
+            },
+            Refusal::InsideCallback { callback } => Error::InsideCallback {
+                operation: "a cursor's move",
+                callback,
             },
             Refusal::Backward => Error::invalid(
                 "history cursor",

@@ -2,6 +2,7 @@
 
 use std::sync::OnceLock;
 
+use crate::options::rate_limiter::IoPriority;
 use crate::raw::ffi;
 use crate::raw::setter::setter;
 use crate::raw::write_ops::WriteOptionsHandle;
@@ -55,6 +56,38 @@ impl WriteOptions {
         /// naming a family dropped through it before RocksDB sees the batch
         /// ([`Error::ColumnFamilyDropped`](crate::Error::ColumnFamilyDropped)) whatever this says.
         ignore_missing_column_families(bool) => rocksdb_writeoptions_set_ignore_missing_column_families as u8
+    );
+
+    /// `rate_limiter_priority`: charge this write's WAL writes to the database's
+    /// [`RateLimiter`](crate::options::RateLimiter) (when its mode covers writes). RocksDB
+    /// takes [`IoPriority::User`] or [`IoPriority::Total`] (not charged, the default), and
+    /// only with the WAL on and flushed by each write: any other write fails with
+    /// [`ErrorKind::InvalidArgument`](crate::ErrorKind::InvalidArgument) and writes nothing.
+    pub fn rate_limiter_priority(&mut self, priority: IoPriority) -> &mut Self {
+        // Every IoPriority is an Env::IOPriority (0 to 4); RocksDB refuses all but two.
+        self.raw.set_rate_limiter_priority(priority as i32);
+        self
+    }
+
+    /// `protection_bytes_per_key`: 8 bytes of checksum per key, computed from the batch as
+    /// it is written and checked as each entry goes into the memtable, so that a bit flipped
+    /// in memory on the way fails the write with a
+    /// [`Corruption`](crate::ErrorKind::Corruption) error instead of being stored. RocksDB
+    /// takes 0 or 8, so this is on (8) or off (0, the default).
+    #[doc(alias = "protection_bytes_per_key")]
+    pub fn per_key_protection(&mut self, on: bool) -> &mut Self {
+        // 0 and 8 are the values RocksDB takes.
+        self.raw
+            .set_protection_bytes_per_key(if on { 8 } else { 0 });
+        self
+    }
+
+    setter!(
+        /// `memtable_insert_hint_per_batch`: a batch's keys go into the memtable with a hint
+        /// from the key before, which is faster for batches of keys in order (off by
+        /// default; with concurrent memtable writes RocksDB ignores it).
+        memtable_insert_hint_per_batch(bool) =>
+            rocksdb_writeoptions_set_memtable_insert_hint_per_batch as u8
     );
 
     /// The raw `rocksdb_writeoptions_t`, for the C API in [`ffi`](crate::ffi) where

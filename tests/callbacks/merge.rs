@@ -396,3 +396,56 @@ fn an_associative_operator_names_the_same_inputs_in_partial_merges() {
     db.default_cf().flush().unwrap();
     assert_eq!(every_tier(db.reader(), b"two"), Some(b"y".to_vec()));
 }
+
+/// An owned cursor is `'static`, so it can be taken into a merge operator: a move there
+/// (inside the read that runs the merge) is refused, and the cursor reads as ended with
+/// the reason, instead of re-entering the reading thread's RocksDB state.
+#[test]
+fn an_owned_cursor_moved_inside_a_merge_operator_is_refused() {
+    type Slot = Arc<std::sync::Mutex<Option<pinrocks::OwnedCursor>>>;
+    let slot: Slot = Arc::default();
+    let seen: Arc<std::sync::Mutex<Vec<String>>> = Arc::default();
+    let op = {
+        let (slot, seen) = (Arc::clone(&slot), Arc::clone(&seen));
+        MergeOperator::new("moves-a-cursor", move |input, out| {
+            if let Ok(mut held) = slot.try_lock() {
+                if let Some(cursor) = held.as_mut() {
+                    cursor.seek(b"a");
+                    let key = cursor.key().map(<[u8]>::to_vec);
+                    seen.lock()
+                        .unwrap()
+                        .push(format!("{key:?} {:?}", cursor.status()));
+                }
+            }
+            out.set(input.operands.get(input.operands.len() - 1).unwrap())
+        })
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(&options_with(&op), dir.path()).unwrap();
+    db.put(b"a", b"1").unwrap();
+    db.merge(b"m", b"x").unwrap();
+    let mut cursor = db.reader().owned_iter().unwrap();
+    cursor.seek_to_first();
+    assert_eq!(cursor.key(), Some(&b"a"[..]));
+    *slot.lock().unwrap() = Some(cursor);
+    assert_eq!(db.get(b"m").unwrap().as_deref(), Some(&b"x"[..]));
+    let seen = seen.lock().unwrap().clone();
+    assert!(!seen.is_empty(), "the operator ran");
+    for line in &seen {
+        assert_eq!(
+            line,
+            "None Err(InsideCallback { operation: \"a cursor's move\", callback: \"merge operator\" })"
+        );
+    }
+    // Outside the callback, the cursor stays ended and says why.
+    let mut cursor = slot.lock().unwrap().take().unwrap();
+    cursor.seek_to_first();
+    assert_eq!(cursor.key(), None);
+    assert!(matches!(
+        cursor.status(),
+        Err(Error::InsideCallback {
+            callback: "merge operator",
+            ..
+        })
+    ));
+}

@@ -100,7 +100,7 @@ fn the_statistics_level_decides_what_is_counted() {
         }
         let statistics = db.statistics().unwrap();
         (
-            statistics.ticker(Ticker::KeysRead),
+            statistics.ticker(Ticker::NumberKeysRead),
             statistics.histogram(Histogram::BytesPerRead).count,
         )
     };
