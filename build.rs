@@ -33,6 +33,7 @@ const NATIVE: &[&str] = &[
     "options.cc",
     "rate_limiter.cc",
     "export_import.cc",
+    "tracing.cc",
     "option_contract.cc",
     "transactions.cc",
     "indexed_batch.cc",

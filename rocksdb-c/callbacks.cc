@@ -25,6 +25,7 @@
 #include "rocksdb/env.h"
 #include "rocksdb/merge_operator.h"
 #include "rocksdb/slice.h"
+#include "rocksdb/table_properties.h"
 
 // Operands are handed to Rust as RocksDB's own `Slice` array, read as `pinrocks_slice`.
 static_assert(sizeof(rocksdb::Slice) == sizeof(pinrocks_slice));
@@ -195,6 +196,79 @@ class RustCompactionFilterFactory : public rocksdb::CompactionFilterFactory {
   pinrocks_destroy_fn destroy_filter_;
 };
 
+// One SST file's collector: Rust's, fed each entry and asked for its properties at the end.
+// A panic in Rust is caught there (the entry or the properties are then left out).
+class RustPropertiesCollector : public rocksdb::TablePropertiesCollector {
+ public:
+  RustPropertiesCollector(const char* name, void* collector, pinrocks_collector_add_fn add,
+                          pinrocks_collector_finish_fn finish, pinrocks_destroy_fn destroy)
+      : name_(name), collector_(collector, destroy), add_(add), finish_(finish) {}
+
+  rocksdb::Status AddUserKey(const rocksdb::Slice& key, const rocksdb::Slice& value,
+                             rocksdb::EntryType type, rocksdb::SequenceNumber, uint64_t) override {
+    add_(collector_.get(), key.data(), key.size(), value.data(), value.size(),
+         static_cast<int>(type));
+    return rocksdb::Status::OK();
+  }
+
+  rocksdb::Status Finish(rocksdb::UserCollectedProperties* properties) override {
+    finish_(collector_.get(), properties);
+    return rocksdb::Status::OK();
+  }
+
+  rocksdb::UserCollectedProperties GetReadableProperties() const override { return {}; }
+
+  const char* Name() const override { return name_; }
+
+ private:
+  const char* name_;  // the factory's, which outlives its collectors
+  RustState collector_;
+  pinrocks_collector_add_fn add_;
+  pinrocks_collector_finish_fn finish_;
+};
+
+class RustPropertiesCollectorFactory : public rocksdb::TablePropertiesCollectorFactory {
+ public:
+  RustPropertiesCollectorFactory(std::string name, void* factory,
+                                 pinrocks_create_collector_fn create, pinrocks_collector_add_fn add,
+                                 pinrocks_collector_finish_fn finish,
+                                 pinrocks_destroy_fn destroy_collector,
+                                 pinrocks_destroy_fn destroy_factory)
+      : factory_(factory, destroy_factory),
+        name_(std::move(name)),
+        create_(create),
+        add_(add),
+        finish_(finish),
+        destroy_collector_(destroy_collector) {}
+
+  rocksdb::TablePropertiesCollector* CreateTablePropertiesCollector(
+      rocksdb::TablePropertiesCollectorFactory::Context context) override {
+    void* collector = create_(factory_.get(), context.column_family_id);
+    if (collector == nullptr) {
+      return nullptr;
+    }
+    // Out of memory: this file is written without the collector rather than letting
+    // std::bad_alloc unwind through RocksDB's flush or compaction.
+    try {
+      return new RustPropertiesCollector(name_.c_str(), collector, add_, finish_,
+                                         destroy_collector_);
+    } catch (...) {
+      destroy_collector_(collector);
+      return nullptr;
+    }
+  }
+
+  const char* Name() const override { return name_.c_str(); }
+
+ private:
+  RustState factory_;
+  std::string name_;
+  pinrocks_create_collector_fn create_;
+  pinrocks_collector_add_fn add_;
+  pinrocks_collector_finish_fn finish_;
+  pinrocks_destroy_fn destroy_collector_;
+};
+
 std::string& as_string(void* value) { return *static_cast<std::string*>(value); }
 
 }  // namespace
@@ -316,6 +390,58 @@ void pinrocks_options_set_compaction_filter_factory(
       [&](auto made) {
         pinrocks::options_of(options).compaction_filter_factory = std::move(made);
       });
+}
+
+unsigned char pinrocks_user_properties_put(void* properties, const char* name, size_t namelen,
+                                           const char* value, size_t valuelen) PINROCKS_NOEXCEPT {
+  try {
+    (*static_cast<rocksdb::UserCollectedProperties*>(properties))[std::string(name, namelen)] =
+        std::string(value, valuelen);
+    return 1;
+  } catch (...) {
+    return 0;
+  }
+}
+
+void pinrocks_options_add_table_properties_collector_factory(
+    rocksdb_options_t* options, const char* name, void* factory,
+    pinrocks_create_collector_fn create, pinrocks_collector_add_fn add,
+    pinrocks_collector_finish_fn finish, pinrocks_destroy_fn destroy_collector,
+    pinrocks_destroy_fn destroy_factory, int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded_hand_over(
+      status_code, errptr, factory, destroy_factory,
+      [&] {
+        return std::make_shared<RustPropertiesCollectorFactory>(name, factory, create, add, finish,
+                                                                destroy_collector, destroy_factory);
+      },
+      [&](auto made) {
+        pinrocks::options_of(options).table_properties_collector_factories.push_back(
+            std::move(made));
+      });
+}
+
+void pinrocks_table_properties_of(rocksdb_t* db, rocksdb_column_family_handle_t* column_family,
+                                  pinrocks_table_file_fn file, pinrocks_pair_fn property, void* ctx,
+                                  int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb::TablePropertiesCollection collection;
+    rocksdb::Status s = pinrocks::db_of(db)->GetPropertiesOfAllTables(
+        pinrocks::handle_of(column_family), &collection);
+    if (!s.ok()) {
+      pinrocks::save_status(errptr, status_code, s);
+      return;
+    }
+    for (const auto& [path, table] : collection) {
+      pinrocks_table_properties numbers{table->num_entries,        table->num_deletions,
+                                        table->num_merge_operands, table->num_range_deletions,
+                                        table->data_size,          table->raw_key_size,
+                                        table->raw_value_size,     table->num_data_blocks};
+      file(ctx, path.data(), path.size(), &numbers);
+      for (const auto& [name, value] : table->user_collected_properties) {
+        property(ctx, name.data(), name.size(), value.data(), value.size());
+      }
+    }
+  });
 }
 
 }  // extern "C"

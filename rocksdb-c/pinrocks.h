@@ -650,6 +650,28 @@ void pinrocks_options_set_compaction_filter_factory(
     pinrocks_filter_fn filter, pinrocks_destroy_fn destroy_filter,
     pinrocks_destroy_fn destroy_factory, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
+/* Table-properties collectors written in Rust. The factory makes one collector per SST file
+ * a flush or compaction writes (NULL: none for that file); `add` sees each entry (`kind`:
+ * RocksDB's EntryType); `finish` hands the collector's properties, each through
+ * pinrocks_user_properties_put(properties, ...); each collector is destroyed with
+ * `destroy_collector` when its file is done, the factory with `destroy_factory`. */
+typedef void* (*pinrocks_create_collector_fn)(void* factory, uint32_t column_family_id);
+typedef void (*pinrocks_collector_add_fn)(void* collector, const char* key, size_t keylen,
+                                          const char* value, size_t valuelen, int kind);
+typedef void (*pinrocks_collector_finish_fn)(void* collector, void* properties);
+
+/* Adds (or replaces) one property in the map `finish` was given: 1, or 0 if it could not be
+ * allocated (the property is then missing). */
+unsigned char pinrocks_user_properties_put(void* properties, const char* name, size_t namelen,
+                                           const char* value, size_t valuelen) PINROCKS_NOEXCEPT;
+
+/* Appends a collector factory to the options' table_properties_collector_factories. */
+void pinrocks_options_add_table_properties_collector_factory(
+    rocksdb_options_t* options, const char* name, void* factory,
+    pinrocks_create_collector_fn create, pinrocks_collector_add_fn add,
+    pinrocks_collector_finish_fn finish, pinrocks_destroy_fn destroy_collector,
+    pinrocks_destroy_fn destroy_factory, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
 /* ---- Options and statistics beyond the C API (rocksdb-c/options.cc) ---- */
 
 #define PINROCKS_PREFIX_NONE 0
@@ -733,6 +755,27 @@ void pinrocks_options_increase_parallelism(rocksdb_options_t* options, int threa
  * unwind. */
 typedef void (*pinrocks_pair_fn)(void* ctx, const char* key, size_t keylen, const char* value,
                                  size_t valuelen);
+
+/* One SST file's table properties (TableProperties), the numbers. */
+typedef struct pinrocks_table_properties {
+  uint64_t entries;
+  uint64_t deletions;
+  uint64_t merge_operands;
+  uint64_t range_deletions;
+  uint64_t data_size;
+  uint64_t raw_key_size;
+  uint64_t raw_value_size;
+  uint64_t data_blocks;
+} pinrocks_table_properties;
+
+/* For each live SST file of `column_family` (DB::GetPropertiesOfAllTables): `file` with its
+ * path and numbers, then `property` for each user-collected property of it. */
+typedef void (*pinrocks_table_file_fn)(void* ctx, const char* path, size_t pathlen,
+                                       const pinrocks_table_properties* properties);
+void pinrocks_table_properties_of(rocksdb_t* db, rocksdb_column_family_handle_t* column_family,
+                                  pinrocks_table_file_fn file, pinrocks_pair_fn property, void* ctx,
+                                  int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+
 /* RocksDB's StringToMap: "name=value;name={nested=1;other=2}" into its names and values (a
  * nested value without its outer braces), each handed to `fn`. */
 void pinrocks_options_string_to_map(const char* options, size_t optionslen, pinrocks_pair_fn fn,
@@ -869,6 +912,25 @@ rocksdb_column_family_handle_t* pinrocks_create_column_family_with_import(
     rocksdb_t* db, const rocksdb_options_t* column_family_options, const char* column_family_name,
     unsigned char move_files, rocksdb_export_import_files_metadata_t* metadata,
     char** errptr) PINROCKS_NOEXCEPT;
+
+/* ---- Query tracing (rocksdb-c/tracing.cc) ---- */
+
+/* DB::StartTrace into a new file at `path` (through the database's Env), with TraceOptions'
+ * fields (`filter`: RocksDB's kTraceFilter* bits of what not to trace); it replaces a trace
+ * running. */
+void pinrocks_db_start_trace(rocksdb_t* db, const char* path, uint64_t max_trace_file_size,
+                             uint64_t sampling_frequency, uint64_t filter,
+                             unsigned char preserve_write_order, int* status_code,
+                             char** errptr) PINROCKS_NOEXCEPT;
+/* DB::EndTrace: the trace file closed (IOError if none runs). */
+void pinrocks_db_end_trace(rocksdb_t* db, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+/* Replays the trace file at `path` onto `db` (one thread; the trace's column family ids
+ * looked up among `families`), its delays divided by `fast_forward` (bounded by the caller:
+ * finite, above 0). */
+void pinrocks_db_replay_trace(rocksdb_t* db, const char* path,
+                              rocksdb_column_family_handle_t* const* families, size_t count,
+                              double fast_forward, int* status_code,
+                              char** errptr) PINROCKS_NOEXCEPT;
 
 /* ---- Rate limiters (rocksdb-c/rate_limiter.cc) ---- */
 

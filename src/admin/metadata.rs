@@ -1,5 +1,6 @@
 //! What the database holds and does: its live SST files, a column family's levels and
-//! files, approximate sizes of key ranges, and the calls that wait for or flush its work.
+//! files and their table properties, approximate sizes of key ranges, and the calls that
+//! wait for or flush its work.
 
 use crate::db::column_family::ColumnFamily;
 use crate::db::database::Db;
@@ -9,7 +10,53 @@ use crate::raw::metadata;
 pub use crate::raw::metadata::{
     BlobFileMetadata, ColumnFamilyMetadata, LevelMetadata, LiveFile, SstFileMetadata,
 };
+use crate::raw::table_properties::{table_properties, RawTableFile};
 use crate::read::read_options::ReadOptions;
+
+/// One live SST file's table properties: RocksDB's counts, and what the family's
+/// [`TablePropertiesCollector`](crate::callbacks::TablePropertiesCollector)s wrote into it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct TableProperties {
+    /// The file's path.
+    pub path: String,
+    /// Entries (of every kind).
+    pub entries: u64,
+    /// Point deletions.
+    pub deletions: u64,
+    /// Merge operands.
+    pub merge_operands: u64,
+    /// Range deletions.
+    pub range_deletions: u64,
+    /// Bytes of data blocks.
+    pub data_size: u64,
+    /// Bytes of the keys, uncompressed.
+    pub raw_key_size: u64,
+    /// Bytes of the values, uncompressed.
+    pub raw_value_size: u64,
+    /// Data blocks.
+    pub data_blocks: u64,
+    /// The user-collected properties, by name, in name order.
+    pub user: std::collections::BTreeMap<String, Vec<u8>>,
+}
+
+impl TableProperties {
+    fn from_raw(raw: RawTableFile) -> TableProperties {
+        let n = raw.numbers;
+        TableProperties {
+            path: raw.path,
+            entries: n.entries,
+            deletions: n.deletions,
+            merge_operands: n.merge_operands,
+            range_deletions: n.range_deletions,
+            data_size: n.data_size,
+            raw_key_size: n.raw_key_size,
+            raw_value_size: n.raw_value_size,
+            data_blocks: n.data_blocks,
+            user: raw.user.into_iter().collect(),
+        }
+    }
+}
 
 impl Db {
     /// Every live SST file of every column family. An error only if RocksDB could not
@@ -48,6 +95,19 @@ impl Db {
 }
 
 impl<'db> ColumnFamily<'db> {
+    /// The table properties of every live SST file of this family, in path order
+    /// (RocksDB's `GetPropertiesOfAllTables`): its counts, and what the family's
+    /// [`TablePropertiesCollector`](crate::callbacks::TablePropertiesCollector)s wrote.
+    #[doc(alias = "GetPropertiesOfAllTables")]
+    pub fn table_properties(&self) -> Result<Vec<TableProperties>> {
+        crate::raw::reentry::refuse_under_mutex("table_properties")?;
+        // SAFETY: a live database and a handle of it, borrowed for the call.
+        let files = unsafe { table_properties(self.db.raw(), self.handle().raw()) }?;
+        let mut files: Vec<_> = files.into_iter().map(TableProperties::from_raw).collect();
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(files)
+    }
+
     /// The column family's levels and SST files. An error only if RocksDB could not
     /// gather them (`MemoryLimit`).
     #[doc(alias = "GetColumnFamilyMetaData")]

@@ -12,6 +12,7 @@ pub(crate) mod properties;
 pub mod property_names;
 pub(crate) mod sst;
 pub(crate) mod timestamp_history;
+pub(crate) mod tracing;
 pub(crate) mod updates;
 
 pub use backup::{BackupEngine, BackupInfo};
@@ -21,7 +22,9 @@ pub use maintenance::BackgroundError;
 pub use maintenance_options::{BlobGarbageCollection, Bottommost, CompactOptions, FlushOptions};
 pub use metadata::{
     BlobFileMetadata, ColumnFamilyMetadata, LevelMetadata, LiveFile, MayExist, SstFileMetadata,
+    TableProperties,
 };
 pub use properties::{MemtableStats, Property, PropertyMap, PropertyValue};
 pub use sst::{verify_sst_file, IngestOptions, SstFileWriter};
+pub use tracing::TraceOptions;
 pub use updates::{LoggedBatch, Updates};

@@ -10,6 +10,7 @@ pub(crate) mod event_listener;
 pub(crate) mod info_log;
 pub(crate) mod merge;
 pub(crate) mod prefix_extractor;
+pub(crate) mod table_properties;
 
 pub use crate::raw::new_value::{NewValue, OutOfMemory};
 pub use compaction_filter::{
@@ -24,3 +25,4 @@ pub use event_listener::{EventListener, Events};
 pub use info_log::{InfoLog, LogLevel};
 pub use merge::{MergeError, MergeInput, MergeOperands, MergeOperator, MergeOutput};
 pub use prefix_extractor::CustomPrefix;
+pub use table_properties::{EntryKind, TablePropertiesCollector, TablePropertiesCollectorFactory};

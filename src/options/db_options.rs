@@ -6,6 +6,7 @@ use std::ffi::c_int;
 use crate::callbacks::compaction_filter::CompactionFilterFactory;
 use crate::callbacks::comparator::Comparator;
 use crate::callbacks::merge::MergeOperator;
+use crate::callbacks::table_properties::TablePropertiesCollectorFactory;
 use crate::options::compaction_style::CompactionStyle;
 use crate::options::compression::{Compression, CompressionOptions};
 use crate::options::contract::check_options;
@@ -247,6 +248,37 @@ impl Options {
             },
         );
         self.note_failure("compaction_filter", installed);
+        self
+    }
+
+    /// Adds a table-properties collector: the collectors `factory` makes see every entry
+    /// of every SST file this family's flushes and compactions write, and store their
+    /// properties in it (see [`TablePropertiesCollectorFactory`]). Each call adds one.
+    ///
+    /// Scope: column family (`table_properties_collectors`).
+    pub fn table_properties_collector(
+        &mut self,
+        factory: &TablePropertiesCollectorFactory,
+    ) -> &mut Self {
+        let mut installed = Ok(());
+        factory.install(
+            |name, state, create, add, finish, destroy_one, destroy_all| {
+                // SAFETY: the factory's name, live for the call, and a new state for its
+                // callbacks, taken over by the C++ factory.
+                installed = unsafe {
+                    self.raw.add_table_properties_collector_factory(
+                        name,
+                        state,
+                        create,
+                        add,
+                        finish,
+                        destroy_one,
+                        destroy_all,
+                    )
+                };
+            },
+        );
+        self.note_failure("table_properties_collector", installed);
         self
     }
 

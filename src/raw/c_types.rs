@@ -4,7 +4,8 @@
 //! checked against RocksDB by `layout_tests.rs` where rocksdb-c/ mirrors a RocksDB type.
 
 pub(crate) use crate::raw::ffi::{
-    pinrocks_column, pinrocks_compaction_context, pinrocks_compaction_info,
+    pinrocks_collector_add_fn, pinrocks_collector_finish_fn, pinrocks_column,
+    pinrocks_compaction_context, pinrocks_compaction_info, pinrocks_create_collector_fn,
     pinrocks_create_filter_fn, pinrocks_destroy_fn, pinrocks_error_info, pinrocks_events,
     pinrocks_filter_fn, pinrocks_flush_info, pinrocks_full_merge_fn, pinrocks_ingestion_info,
     pinrocks_memtable_info, pinrocks_partial_merge_fn, pinrocks_slice, pinrocks_stall_info,

@@ -42,6 +42,8 @@ pub(crate) mod reentry;
 pub(crate) mod setter;
 pub(crate) mod sst;
 pub(crate) mod statistics;
+pub(crate) mod table_properties;
+pub(crate) mod tracing;
 pub(crate) mod trampoline;
 pub(crate) mod transaction;
 pub(crate) mod transaction_options;

@@ -91,6 +91,39 @@ impl OptionsHandle {
         })
     }
 
+    /// Appends a user's table-properties collector factory over `state`, as the compaction
+    /// filter factory.
+    ///
+    /// # Safety
+    /// As [`set_merge_operator`](Self::set_merge_operator).
+    #[allow(clippy::too_many_arguments)] // one per C++ callback, as the C call takes them
+    pub(crate) unsafe fn add_table_properties_collector_factory(
+        &mut self,
+        name: *const c_char,
+        state: *mut c_void,
+        create: ffi::pinrocks_create_collector_fn,
+        add: ffi::pinrocks_collector_add_fn,
+        finish: ffi::pinrocks_collector_finish_fn,
+        destroy_collector: ffi::pinrocks_destroy_fn,
+        destroy_factory: ffi::pinrocks_destroy_fn,
+    ) -> Result<()> {
+        // SAFETY: live options; the rest is the caller's contract.
+        with_code(|code, err| unsafe {
+            ffi::pinrocks_options_add_table_properties_collector_factory(
+                self.as_ptr(),
+                name,
+                state,
+                create,
+                add,
+                finish,
+                destroy_collector,
+                destroy_factory,
+                code,
+                err,
+            )
+        })
+    }
+
     /// The info log to a user's logger over `state` (taken, freed with `destroy`, also if
     /// this fails), lines below `level` not formatted.
     ///

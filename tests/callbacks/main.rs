@@ -8,3 +8,4 @@ mod common;
 mod compaction_filter;
 mod comparator;
 mod merge;
+mod table_properties;

@@ -31,3 +31,4 @@ mod rate_limits;
 mod recovery_hangs;
 mod row_cache;
 mod small_disk;
+mod tracing;
