@@ -4,6 +4,7 @@
 // std::bad_alloc inside it can leave RocksDB's write queue entered, and a database that
 // would deadlock later is worse than the end of the process (its noexcept ends it).
 #include <cstdint>
+#include <memory>
 
 #include "guarded.h"
 #include "pinrocks.h"
@@ -15,13 +16,13 @@ rocksdb_export_import_files_metadata_t* pinrocks_export_column_family(
     size_t* files, int* status_code, char** errptr) PINROCKS_NOEXCEPT {
   rocksdb_export_import_files_metadata_t* metadata = nullptr;
   pinrocks::guarded(status_code, errptr, [&] {
-    rocksdb_checkpoint_t* checkpoint = rocksdb_checkpoint_object_create(db, errptr);
+    std::unique_ptr<rocksdb_checkpoint_t, void (*)(rocksdb_checkpoint_t*)> checkpoint(
+        rocksdb_checkpoint_object_create(db, errptr), rocksdb_checkpoint_object_destroy);
     if (*errptr != nullptr) {
       return;
     }
-    metadata =
-        rocksdb_checkpoint_export_column_family(checkpoint, column_family, export_dir, errptr);
-    rocksdb_checkpoint_object_destroy(checkpoint);
+    metadata = rocksdb_checkpoint_export_column_family(checkpoint.get(), column_family, export_dir,
+                                                       errptr);
     if (metadata != nullptr) {
       rocksdb_livefiles_t* listed = rocksdb_export_import_files_metadata_get_files(metadata);
       *files = static_cast<size_t>(rocksdb_livefiles_count(listed));
@@ -45,12 +46,7 @@ rocksdb_column_family_handle_t* pinrocks_create_column_family_with_import(
       db, const_cast<rocksdb_options_t*>(column_family_options), column_family_name, import,
       metadata, errptr);
   rocksdb_import_column_family_options_destroy(import);
-  // The C API returns its new wrapper even on failure (RocksDB has already dropped the
-  // family and destroyed its handle then): freed here, so a failure is NULL.
-  if (*errptr != nullptr && handle != nullptr) {
-    rocksdb_column_family_handle_destroy(handle);
-    handle = nullptr;
-  }
+  // On failure RocksDB has dropped the family, and the C API returns NULL.
   return handle;
 }
 

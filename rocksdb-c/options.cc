@@ -16,6 +16,7 @@
 #include "guarded.h"
 #include "layout.h"
 #include "pinrocks.h"
+#include "rocksdb/cache.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/env.h"
 #include "rocksdb/file_checksum.h"
@@ -300,6 +301,28 @@ void pinrocks_options_set_by_name(rocksdb_options_t* options, size_t count, cons
   });
 }
 
+void pinrocks_env_lower_thread_pool_priority(int pool, int cpu_priority, unsigned char io,
+                                             int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    // PosixEnv indexes its pools by the value: only its three.
+    if (pool < rocksdb::Env::BOTTOM || pool > rocksdb::Env::HIGH || cpu_priority > 1) {
+      pinrocks::save_error(errptr, status_code, rocksdb::Status::kInvalidArgument,
+                           "no such thread pool or priority to lower to");
+      return;
+    }
+    rocksdb::Env* env = rocksdb::Env::Default();
+    auto which = static_cast<rocksdb::Env::Priority>(pool);
+    if (cpu_priority >= 0) {
+      pinrocks::report(
+          errptr, status_code,
+          env->LowerThreadPoolCPUPriority(which, static_cast<rocksdb::CpuPriority>(cpu_priority)));
+    }
+    if (io != 0) {
+      env->LowerThreadPoolIOPriority(which);
+    }
+  });
+}
+
 void pinrocks_env_set_background_threads(int pool, int threads, int* status_code,
                                          char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] {
@@ -335,8 +358,9 @@ void pinrocks_options_string_to_map(const char* options, size_t optionslen, pinr
 
 rocksdb_cache_t* pinrocks_cache_create_lru(size_t capacity, int shard_bits,
                                            double high_pri_pool_ratio, double low_pri_pool_ratio,
-                                           unsigned char strict_capacity_limit, int* status_code,
-                                           char** errptr) PINROCKS_NOEXCEPT {
+                                           unsigned char strict_capacity_limit,
+                                           size_t secondary_capacity, int secondary_compression,
+                                           int* status_code, char** errptr) PINROCKS_NOEXCEPT {
   rocksdb_cache_t* cache = nullptr;
   pinrocks::guarded(status_code, errptr, [&] {
     rocksdb::LRUCacheOptions options;
@@ -345,6 +369,12 @@ rocksdb_cache_t* pinrocks_cache_create_lru(size_t capacity, int shard_bits,
     options.strict_capacity_limit = strict_capacity_limit != 0;
     options.high_pri_pool_ratio = high_pri_pool_ratio;
     options.low_pri_pool_ratio = low_pri_pool_ratio;
+    if (secondary_capacity > 0) {
+      rocksdb::CompressedSecondaryCacheOptions secondary;
+      secondary.capacity = secondary_capacity;
+      secondary.compression_type = static_cast<rocksdb::CompressionType>(secondary_compression);
+      options.secondary_cache = secondary.MakeSharedSecondaryCache();
+    }
     std::shared_ptr<rocksdb::Cache> made = options.MakeSharedCache();
     if (!made) {
       // LRUCacheOptions::MakeSharedCache refuses 20+ shard bits, ratios outside [0, 1] and

@@ -746,6 +746,12 @@ void pinrocks_options_set_by_name(rocksdb_options_t* options, size_t count, cons
  * to their sizes before the call. */
 void pinrocks_env_set_background_threads(int pool, int threads, int* status_code,
                                          char** errptr) PINROCKS_NOEXCEPT;
+/* Lowers the priority of the threads of `pool` of Env::Default() (as pinrocks_env_set_
+ * background_threads numbers them), each as it next runs a job: the CPU priority to
+ * `cpu_priority` (rocksdb::CpuPriority: 0 idle, 1 low; -1 leaves it), and the I/O priority to
+ * idle with `io`. A pool other than 0 to 2 is refused (InvalidArgument). */
+void pinrocks_env_lower_thread_pool_priority(int pool, int cpu_priority, unsigned char io,
+                                             int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 /* Options::IncreaseParallelism (which sizes the options' Env's pools at once), guarded as
  * pinrocks_env_set_background_threads. */
 void pinrocks_options_increase_parallelism(rocksdb_options_t* options, int threads,
@@ -807,12 +813,16 @@ rocksdb_options_t* pinrocks_live_options(rocksdb_t* db, rocksdb_column_family_ha
 void pinrocks_options_serialized(const rocksdb_options_t* options, int scope, pinrocks_pair_fn fn,
                                  void* ctx, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
-/* An LRU cache with RocksDB's LRUCacheOptions (the C API has no priority pools), or NULL
- * with an error if RocksDB refuses them. Free with rocksdb_cache_destroy. */
+/* An LRU cache with RocksDB's LRUCacheOptions (the C API has no priority pools), and with a
+ * secondary cache in memory of `secondary_capacity` bytes (0: none) whose blocks are
+ * compressed with `secondary_compression` (a C API compression type; RocksDB falls back on its
+ * default for one not compiled in), or NULL with an error if RocksDB refuses them. Free with
+ * rocksdb_cache_destroy. */
 rocksdb_cache_t* pinrocks_cache_create_lru(size_t capacity, int shard_bits,
                                            double high_pri_pool_ratio, double low_pri_pool_ratio,
-                                           unsigned char strict_capacity_limit, int* status_code,
-                                           char** errptr) PINROCKS_NOEXCEPT;
+                                           unsigned char strict_capacity_limit,
+                                           size_t secondary_capacity, int secondary_compression,
+                                           int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 /* A HyperClockCache with RocksDB's HyperClockCacheOptions (estimated_entry_charge 0: the
  * automatic one; shard bits -1: RocksDB's choice, shards of 32 MiB at least), or NULL with an
  * error if RocksDB refuses them or its table cannot be allocated. Free with
@@ -924,13 +934,6 @@ void pinrocks_db_start_trace(rocksdb_t* db, const char* path, uint64_t max_trace
                              char** errptr) PINROCKS_NOEXCEPT;
 /* DB::EndTrace: the trace file closed (IOError if none runs). */
 void pinrocks_db_end_trace(rocksdb_t* db, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
-/* Replays the trace file at `path` onto `db` (one thread; the trace's column family ids
- * looked up among `families`), its delays divided by `fast_forward` (bounded by the caller:
- * finite, above 0). */
-void pinrocks_db_replay_trace(rocksdb_t* db, const char* path,
-                              rocksdb_column_family_handle_t* const* families, size_t count,
-                              double fast_forward, int* status_code,
-                              char** errptr) PINROCKS_NOEXCEPT;
 
 /* ---- Rate limiters (rocksdb-c/rate_limiter.cc) ---- */
 

@@ -12,6 +12,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 
+# rsync copies the tree (Debian 12 images may lack it): installed as clang is, or named.
+if ! command -v rsync >/dev/null; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        echo "pinrocks: installing rsync (apt-get install -y rsync)" >&2
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq rsync >/dev/null
+    else
+        echo "pinrocks: rsync is missing (Debian: sudo apt-get install -y rsync), then rerun." >&2
+        exit 1
+    fi
+fi
+
 home="$HOME/.cache/pinrocks-11.12"
 tree="$home/tree"
 mkdir -p "$tree"

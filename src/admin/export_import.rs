@@ -88,7 +88,8 @@ impl ColumnFamily<'_> {
         if blob_files > 0 || blobs_on == Some(true) {
             return refuse("a family with blob files: RocksDB exports its SST files only");
         }
-        let mut staging = dir.as_os_str().to_owned();
+        // RocksDB strips trailing separators before it appends ".tmp"; `components` does too.
+        let mut staging = dir.components().as_path().as_os_str().to_owned();
         staging.push(".tmp");
         if Path::new(&staging).exists() {
             return refuse(

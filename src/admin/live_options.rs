@@ -343,6 +343,9 @@ impl ColumnFamily<'_> {
     /// `GetDBOptions`), read back as RocksDB serializes them.
     #[doc(alias = "GetOptions")]
     pub fn options_in_force(&self) -> Result<OptionsInForce> {
+        // `GetOptions` takes the database mutex, which a comparator or the info log may
+        // run under.
+        crate::raw::reentry::refuse_under_mutex("options_in_force")?;
         // SAFETY: a live database and a handle of it, borrowed for the call (a dropped
         // family's handle still reads its options).
         let raw = unsafe { db_state::live_options(self.db.raw(), self.handle().raw()) }?;

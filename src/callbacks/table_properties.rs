@@ -69,7 +69,8 @@ pub trait TablePropertiesCollector: Send {
     fn add(&mut self, key: &[u8], value: &[u8], kind: EntryKind);
 
     /// The properties to store in the file, by name (names should start with the
-    /// collector's own prefix: every collector of the family writes into one map).
+    /// collector's own prefix: every collector of the family writes into one map). Names
+    /// starting with `rocksdb.` are RocksDB's, some read back when the file opens: left out.
     fn finish(&mut self) -> Vec<(String, Vec<u8>)>;
 }
 
@@ -177,6 +178,9 @@ impl TablePropertiesCollectorFactory {
     }
 }
 
+/// The prefix of RocksDB's own properties, which collectors may not write.
+const RESERVED: &str = "rocksdb.";
+
 /// Where the callbacks run, for the calls refused inside them.
 const COLLECTOR: &str = "table properties collector";
 
@@ -237,7 +241,10 @@ extern "C" fn finish_file(collector: *mut c_void, properties: *mut c_void) {
     let Ok(pairs) = finished else {
         return discard_panic(finished);
     };
-    for (name, value) in &pairs {
+    // RocksDB reads some of its own `rocksdb.*` properties back when it opens the file (a
+    // global sequence number, the index type), and keeps the first value given for a name:
+    // a collector's would make the file unreadable. Left out.
+    for (name, value) in pairs.iter().filter(|(name, _)| !name.starts_with(RESERVED)) {
         // SAFETY: the map RocksDB handed this call; a property that cannot be allocated is
         // left out (there is no one to tell).
         unsafe { put_user_property(properties, name.as_bytes(), value) };

@@ -11,8 +11,8 @@ use crate::options::contract_rules::MAX_POOL_THREADS;
 use crate::options::db_options::Options;
 use crate::options::env_owner::{DatabaseBudget, DatabaseOnEnv};
 use crate::raw::budgets::{
-    background_threads, set_background_threads, Pool, SstFileManagerHandle,
-    WriteBufferManagerHandle,
+    background_threads, lower_thread_pool_priority, set_background_threads, Pool,
+    SstFileManagerHandle, WriteBufferManagerHandle,
 };
 use crate::raw::error::{Error, Result};
 
@@ -252,6 +252,15 @@ pub enum ThreadPool {
     Bottom,
 }
 
+/// A CPU priority a thread pool can be lowered to (RocksDB's `CpuPriority`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CpuPriority {
+    /// Linux's `SCHED_IDLE`: runs only when nothing else wants the CPU.
+    Idle = 0,
+    /// Nice 19.
+    Low = 1,
+}
+
 /// `threads` if it is a pool size pinrocks allows (`min..=MAX_POOL_THREADS`).
 pub(crate) fn pool_size(threads: i32, min: i32) -> Result<i32> {
     if (min..=MAX_POOL_THREADS).contains(&threads) {
@@ -285,6 +294,20 @@ impl Env {
     /// The threads `pool` has.
     pub fn background_threads(pool: ThreadPool) -> i32 {
         background_threads(pool.native())
+    }
+
+    /// Lowers the CPU priority of `pool`'s threads to `priority`, each as it next runs a job
+    /// (RocksDB's `LowerThreadPoolCPUPriority`): so that compactions yield the CPU to the
+    /// service. Process-wide and one way, as in RocksDB: a thread's priority only goes down.
+    pub fn lower_cpu_priority(pool: ThreadPool, priority: CpuPriority) -> Result<()> {
+        lower_thread_pool_priority(pool.native(), Some(priority as i32), false)
+    }
+
+    /// Lowers the I/O priority of `pool`'s threads to idle (Linux's `ioprio_set` class 3),
+    /// each as it next runs a job (RocksDB's `LowerThreadPoolIOPriority`); only I/O
+    /// schedulers with priorities (CFQ, BFQ) heed it. Process-wide and one way.
+    pub fn lower_io_priority(pool: ThreadPool) -> Result<()> {
+        lower_thread_pool_priority(pool.native(), None, true)
     }
 }
 

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use crate::options::compression::Compression;
 use crate::raw::cache::CacheHandle;
 use crate::raw::error::{Error, Result};
 
@@ -57,6 +58,14 @@ pub struct LruCacheOptions {
     /// compactions with `fill_cache`): above it, they are evicted before others (RocksDB's
     /// default 0: no pool). With `high_pri_pool_ratio`, at most 1.
     pub low_pri_pool_ratio: f64,
+    /// Bytes of a secondary cache in memory under this one (RocksDB's
+    /// `CompressedSecondaryCache`): blocks evicted from the cache are kept there compressed,
+    /// and a read that misses the cache finds them there before reading the file. 0 (the
+    /// default): none.
+    pub secondary_capacity: usize,
+    /// How the secondary cache compresses its blocks (RocksDB's default LZ4; a compression
+    /// not compiled in falls back on Snappy, then none).
+    pub secondary_compression: Compression,
 }
 
 impl LruCacheOptions {
@@ -68,6 +77,8 @@ impl LruCacheOptions {
             strict_capacity_limit: false,
             high_pri_pool_ratio: 0.5,
             low_pri_pool_ratio: 0.0,
+            secondary_capacity: 0,
+            secondary_compression: Compression::Lz4,
         }
     }
 }
@@ -145,6 +156,10 @@ impl Cache {
             high,
             low,
             options.strict_capacity_limit,
+            (
+                options.secondary_capacity,
+                options.secondary_compression.raw(),
+            ),
         )
         .map(Cache::own)
     }

@@ -31,7 +31,7 @@ pub(crate) mod timestamps;
 pub(crate) mod transaction_options;
 pub(crate) mod tuning;
 
-pub use budgets::{Env, SstFileManager, ThreadPool, WriteBufferManager};
+pub use budgets::{CpuPriority, Env, SstFileManager, ThreadPool, WriteBufferManager};
 pub use cache::{Cache, HyperClockCacheOptions, LruCacheOptions};
 pub use compaction_style::{CompactionStyle, FifoOptions, UniversalOptions};
 pub use compression::{Compression, CompressionOptions};

@@ -143,6 +143,22 @@ pub(crate) fn set_background_threads(pool: Pool, threads: i32) -> Result<()> {
     })
 }
 
+/// Lowers the priority of `pool`'s threads of the default environment, each as it next runs
+/// a job: the CPU priority to `cpu` (0 idle, 1 low), and the I/O priority to idle with `io`.
+pub(crate) fn lower_thread_pool_priority(pool: Pool, cpu: Option<i32>, io: bool) -> Result<()> {
+    // SAFETY: the process-wide default environment, which lives for the process; the pool
+    // takes its own lock. Guarded.
+    with_code(|code, err| unsafe {
+        ffi::pinrocks_env_lower_thread_pool_priority(
+            pool as i32,
+            cpu.unwrap_or(-1),
+            u8::from(io),
+            code,
+            err,
+        )
+    })
+}
+
 /// The threads `pool` of the default environment has.
 pub(crate) fn background_threads(pool: Pool) -> i32 {
     with_default_env(|env| {

@@ -50,14 +50,16 @@ impl CacheHandle {
         unsafe { Owned::from_raw(raw) }.map(CacheHandle)
     }
 
-    /// An LRU cache with shards (`-1`: RocksDB chooses), high- and low-priority pool ratios
-    /// and a strict capacity; what RocksDB refuses is an error.
+    /// An LRU cache with shards (`-1`: RocksDB chooses), high- and low-priority pool ratios,
+    /// a strict capacity and a compressed secondary cache (its capacity, 0 for none, and a C
+    /// API compression type); what RocksDB refuses is an error.
     pub(crate) fn lru_with(
         capacity: usize,
         shard_bits: i32,
         high_pri_pool_ratio: f64,
         low_pri_pool_ratio: f64,
         strict_capacity_limit: bool,
+        secondary: (usize, i32),
     ) -> Result<CacheHandle> {
         // SAFETY: plain constructor; a new cache, or NULL with an error.
         let raw = with_code(|code, err| unsafe {
@@ -67,6 +69,8 @@ impl CacheHandle {
                 high_pri_pool_ratio,
                 low_pri_pool_ratio,
                 u8::from(strict_capacity_limit),
+                secondary.0,
+                secondary.1,
                 code,
                 err,
             )

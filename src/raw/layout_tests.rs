@@ -356,8 +356,9 @@ fn cache_capacity_is_seen_both_ways() {
     let mut code = 0;
     let mut err = ptr::null_mut();
     // SAFETY: valid LRU settings, the error slots; destroyed below.
-    let cache =
-        unsafe { ffi::pinrocks_cache_create_lru(5 << 20, -1, 0.5, 0.0, 0, &mut code, &mut err) };
+    let cache = unsafe {
+        ffi::pinrocks_cache_create_lru(5 << 20, -1, 0.5, 0.0, 0, 0, 0, &mut code, &mut err)
+    };
     check_pinrocks(code, err, "pinrocks_cache_create_lru");
     assert!(!cache.is_null());
     // SAFETY: a live cache handle.

@@ -1,10 +1,9 @@
-//! RocksDB's query tracing into a file and the replay of one (rocksdb-c/tracing.cc).
+//! RocksDB's query tracing into a file (rocksdb-c/tracing.cc).
 
 use std::ffi::CStr;
 
 use crate::raw::db::RawDb;
 use crate::raw::error::{with_code, Result};
-use crate::raw::family::FamilyPtr;
 use crate::raw::ffi;
 
 /// What a trace records and how much of it (RocksDB's `TraceOptions`).
@@ -38,32 +37,5 @@ impl RawDb {
     pub(crate) fn end_trace(&self) -> Result<()> {
         // SAFETY: live database (owned). Guarded.
         with_code(|code, err| unsafe { ffi::pinrocks_db_end_trace(self.as_ptr(), code, err) })
-    }
-
-    /// Replays the trace file at `path` onto this database.
-    ///
-    /// # Safety
-    /// Each of `families` must be a live handle of this database for the call, and
-    /// `fast_forward` finite and above 0 (RocksDB converts the delays it divides into
-    /// integers).
-    pub(crate) unsafe fn replay_trace(
-        &self,
-        path: &CStr,
-        families: &[FamilyPtr],
-        fast_forward: f64,
-    ) -> Result<()> {
-        // SAFETY: the caller's contract; the path and the handle list are read during the
-        // call. Guarded.
-        with_code(|code, err| unsafe {
-            ffi::pinrocks_db_replay_trace(
-                self.as_ptr(),
-                path.as_ptr(),
-                families.as_ptr(),
-                families.len(),
-                fast_forward,
-                code,
-                err,
-            )
-        })
     }
 }

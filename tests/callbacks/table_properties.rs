@@ -45,6 +45,11 @@ impl TablePropertiesCollector for Census {
             self.first.clone().unwrap_or_default(),
         ));
         out.push(("census.last".into(), self.last.clone()));
+        // One of RocksDB's own, which it reads back when the file opens: left out.
+        out.push((
+            "rocksdb.external_sst_file.global_seqno".into(),
+            vec![0xFF; 3],
+        ));
         out
     }
 }
@@ -98,6 +103,9 @@ fn a_collector_counts_every_entry_of_each_file() {
         "RocksDB's counts (a range deletion counts as a deletion and an entry)"
     );
     assert_eq!(file.user["rocksdb.deleted.keys"], [2]);
+    assert!(!file
+        .user
+        .contains_key("rocksdb.external_sst_file.global_seqno"));
     assert_eq!(
         census_of(file),
         user(&[
@@ -111,6 +119,10 @@ fn a_collector_counts_every_entry_of_each_file() {
     );
     assert!(file.path.ends_with(".sst"), "{}", file.path);
 
+    // The file opens and reads (a collector's global sequence number would corrupt it).
+    drop(db);
+    let db = Db::open(&options, dir.path()).unwrap();
+    assert_eq!(db.get(b"c").unwrap().as_deref(), Some(&b"v"[..]));
     db.put(b"a", b"v").unwrap();
     db.flush().unwrap();
     assert_eq!(db.default_cf().table_properties().unwrap().len(), 2);

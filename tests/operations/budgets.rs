@@ -183,3 +183,50 @@ fn the_budget_handles_cross_threads() {
         .unwrap();
     assert_eq!(size, 1 << 20);
 }
+
+/// The nice value of each thread of this process named `name` (`/proc/self/task`).
+fn nice_of_threads(name: &str) -> Vec<i64> {
+    std::fs::read_dir("/proc/self/task")
+        .unwrap()
+        .filter_map(|task| {
+            let task = task.ok()?.path();
+            let comm = std::fs::read_to_string(task.join("comm")).ok()?;
+            (comm.trim() == name).then_some(())?;
+            let stat = std::fs::read_to_string(task.join("stat")).ok()?;
+            // After the name's closing parenthesis: state is field 3, nice field 19.
+            let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+            fields.get(19 - 3)?.parse().ok()
+        })
+        .collect()
+}
+
+/// Lowering a pool's CPU priority is process-wide and one way: run in a child process. The
+/// flush thread takes nice 19 as it runs the next flush.
+#[test]
+fn a_pool_s_threads_take_the_lower_cpu_priority() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, out, err) = crate::common::run_child(
+        &crate::common::test_path(module_path!(), "lowered_flush_threads_in_a_child"),
+        "PINROCKS_LOWERED_DIR",
+        dir.path(),
+    );
+    assert!(ok, "{out}\n{err}");
+    assert!(out.contains("lowered: [19]"), "{out}");
+}
+
+#[test]
+#[ignore = "run in a child process by a_pool_s_threads_take_the_lower_cpu_priority"]
+fn lowered_flush_threads_in_a_child() {
+    let dir = std::path::PathBuf::from(std::env::var_os("PINROCKS_LOWERED_DIR").unwrap());
+    Env::set_background_threads(ThreadPool::High, 1).unwrap();
+    let db = Db::open(&create_options(), &dir).unwrap();
+    db.put(b"k", b"v").unwrap();
+    db.flush().unwrap();
+    assert_eq!(nice_of_threads("rocksdb:high"), [0]);
+    Env::lower_cpu_priority(ThreadPool::High, pinrocks::options::CpuPriority::Low).unwrap();
+    Env::lower_io_priority(ThreadPool::High).unwrap();
+    db.put(b"k", b"w").unwrap();
+    db.flush().unwrap();
+    println!("lowered: {:?}", nice_of_threads("rocksdb:high"));
+    assert_eq!(db.get(b"k").unwrap().as_deref(), Some(&b"w"[..]));
+}

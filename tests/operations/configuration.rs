@@ -683,6 +683,7 @@ fn lru_cache_options_reach_rocksdb_and_bad_ones_are_refused() {
         strict_capacity_limit: true,
         high_pri_pool_ratio: 0.25,
         low_pri_pool_ratio: 0.5,
+        ..LruCacheOptions::new(0)
     })
     .unwrap();
     assert_eq!(cache.capacity(), 32 << 20);

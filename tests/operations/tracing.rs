@@ -1,114 +1,101 @@
-//! Query traces: written to a file, replayed onto another database (every traced write
-//! lands there), filtered, and the replay's refusals.
+//! Query traces: written to a file in RocksDB's format, one record per traced operation,
+//! filtered and sampled as asked; only while a trace runs.
+
+use std::collections::BTreeMap;
 
 use pinrocks::admin::TraceOptions;
 use pinrocks::{Db, Error, Options};
 
 use crate::common::{create_options, patterned};
 
-/// Writes to two families, reads and a scan, traced; replayed onto a database with the same
-/// families: the same entries.
+/// The records of a trace file by RocksDB's trace type (`TraceType`: 1 begin, 2 end, 3
+/// write, 4 get, 5 seek, 6 seek for prev, 13 multi-get), read as RocksDB writes them: an
+/// 8-byte timestamp, the type, a 4-byte payload length, the payload.
+fn records(path: &std::path::Path) -> BTreeMap<u8, usize> {
+    let bytes = std::fs::read(path).unwrap();
+    let mut counts = BTreeMap::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let kind = bytes[at + 8];
+        let len = u32::from_le_bytes(bytes[at + 9..at + 13].try_into().unwrap()) as usize;
+        if kind == 1 {
+            assert!(
+                bytes[at + 13..].starts_with(b"feedcafedeadbeef"),
+                "RocksDB's header"
+            );
+        }
+        *counts.entry(kind).or_default() += 1;
+        at += 13 + len;
+    }
+    assert_eq!(at, bytes.len(), "whole records");
+    counts
+}
+
+/// Writes to two families, point reads, a multi-get and seeks: one record each, between
+/// the trace's begin and end; nothing before `start_trace` or after `end_trace`.
 #[test]
-fn a_replayed_trace_writes_what_was_written() {
+fn a_trace_records_each_operation_while_it_runs() {
     let dir = tempfile::tempdir().unwrap();
     let trace = dir.path().join("load.trace");
-    let live = Db::open(&create_options(), dir.path().join("live")).unwrap();
-    let events = live.create_cf("events", &Options::new()).unwrap();
-    live.put(b"before", b"not traced").unwrap();
-    live.start_trace(&trace, &TraceOptions::default()).unwrap();
+    let db = Db::open(&create_options(), dir.path().join("db")).unwrap();
+    let events = db.create_cf("events", &Options::new()).unwrap();
+    db.put(b"before", b"not traced").unwrap();
+    db.start_trace(&trace, &TraceOptions::default()).unwrap();
     for i in 0..20u8 {
-        live.put(&[b'k', i], &patterned(50, i)).unwrap();
+        db.put(&[b'k', i], &patterned(50, i)).unwrap();
         events.writer().put(&[b'e', i], &[i]).unwrap();
     }
-    live.delete(&[b'k', 3]).unwrap();
-    assert_eq!(live.get(&[b'k', 1]).unwrap(), Some(patterned(50, 1)));
-    assert_eq!(live.reader().scan(.., |k, _| k.len()).count(), 20);
-    live.end_trace().unwrap();
-    live.put(b"after", b"not traced").unwrap();
-    let bytes = std::fs::read(&trace).unwrap();
+    db.delete(&[b'k', 3]).unwrap();
+    assert_eq!(db.get(&[b'k', 1]).unwrap(), Some(patterned(50, 1)));
+    assert_eq!(db.get(b"absent").unwrap(), None);
+    db.reader()
+        .multi_get_pinned(&[b"k\x01", b"k\x02"], |_, v| assert!(v.is_some()))
+        .unwrap();
+    let mut cursor = db.reader().iter();
+    cursor.seek(b"k");
+    cursor.seek_for_prev(b"k\x05");
+    drop(cursor);
+    db.end_trace().unwrap();
+    db.put(b"after", b"not traced").unwrap();
     assert!(
-        bytes.windows(16).any(|w| w == b"feedcafedeadbeef"),
-        "RocksDB's trace header"
-    );
-    assert!(
-        matches!(live.end_trace(), Err(Error::RocksDb { .. })),
+        matches!(db.end_trace(), Err(Error::RocksDb { .. })),
         "no trace runs"
     );
-
-    let replica = Db::open(&create_options(), dir.path().join("replica")).unwrap();
-    let replica_events = replica.create_cf("events", &Options::new()).unwrap();
-    replica.replay_trace(&trace, 1000.0).unwrap();
-    let entries = |db: &Db, family: Option<&pinrocks::ColumnFamily<'_>>| {
-        let reader = match family {
-            Some(family) => family.reader(),
-            None => db.reader(),
-        };
-        reader
-            .scan(.., |k, v| (k.to_vec(), v.to_vec()))
-            .collect::<pinrocks::Result<Vec<_>>>()
-            .unwrap()
-    };
-    let mut expected = entries(&live, None);
-    expected.retain(|(k, _)| k != b"before" && k != b"after");
-    assert_eq!(expected.len(), 19);
-    assert_eq!(entries(&replica, None), expected);
     assert_eq!(
-        entries(&replica, Some(&replica_events)),
-        entries(&live, Some(&events))
+        records(&trace),
+        BTreeMap::from([(1, 1), (2, 1), (3, 41), (4, 2), (5, 1), (6, 1), (13, 1)])
     );
 }
 
-/// Writes left out of the trace are not replayed; reads still are.
+/// What the options leave out is not recorded: writes, then everything but one in three.
 #[test]
-fn a_trace_without_writes_replays_none() {
+fn a_trace_leaves_out_what_it_is_told_to() {
     let dir = tempfile::tempdir().unwrap();
-    let trace = dir.path().join("reads.trace");
-    let live = Db::open(&create_options(), dir.path().join("live")).unwrap();
-    let options = TraceOptions {
+    let db = Db::open(&create_options(), dir.path().join("db")).unwrap();
+    let run = |name: &str, options: TraceOptions| {
+        let trace = dir.path().join(name);
+        db.start_trace(&trace, &options).unwrap();
+        for i in 0..9u8 {
+            db.put(&[i], b"v").unwrap();
+            assert_eq!(db.get(&[i]).unwrap().as_deref(), Some(&b"v"[..]));
+        }
+        db.end_trace().unwrap();
+        records(&trace)
+    };
+    let reads_only = TraceOptions {
         skip_writes: true,
         ..TraceOptions::default()
     };
-    live.start_trace(&trace, &options).unwrap();
-    live.put(b"k", b"v").unwrap();
-    assert_eq!(live.get(b"k").unwrap().as_deref(), Some(&b"v"[..]));
-    live.end_trace().unwrap();
-    let replica = Db::open(&create_options(), dir.path().join("replica")).unwrap();
-    replica.replay_trace(&trace, 1000.0).unwrap();
-    assert_eq!(replica.get(b"k").unwrap(), None);
-}
-
-#[test]
-fn a_replay_rocksdb_would_misread_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let trace = dir.path().join("t.trace");
-    let db = Db::open(&create_options(), dir.path().join("db")).unwrap();
-    db.start_trace(&trace, &TraceOptions::default()).unwrap();
-    db.put(b"k", b"v").unwrap();
-    db.end_trace().unwrap();
-    for fast_forward in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e-9, 1e9] {
-        assert!(
-            matches!(
-                db.replay_trace(&trace, fast_forward),
-                Err(Error::InvalidInput {
-                    what: "fast_forward",
-                    ..
-                })
-            ),
-            "{fast_forward}"
-        );
-    }
-    let mut cached = create_options();
-    cached.row_cache(&pinrocks::options::Cache::lru(1 << 20));
-    let with_row_cache = Db::open(&cached, dir.path().join("cached")).unwrap();
-    assert!(matches!(
-        with_row_cache.replay_trace(&trace, 1.0),
-        Err(Error::RowCacheRefusesRanges {
-            operation: "replay_trace"
-        })
-    ));
-    // A file that is not a trace: RocksDB's error, nothing written.
-    std::fs::write(dir.path().join("junk"), b"not a trace at all").unwrap();
-    let replica = Db::open(&create_options(), dir.path().join("replica")).unwrap();
-    assert!(replica.replay_trace(dir.path().join("junk"), 1.0).is_err());
-    assert_eq!(replica.get(b"k").unwrap(), None);
+    assert_eq!(
+        run("reads.trace", reads_only),
+        BTreeMap::from([(1, 1), (2, 1), (4, 9)])
+    );
+    let sampled = TraceOptions {
+        sampling_frequency: 3,
+        ..TraceOptions::default()
+    };
+    assert_eq!(
+        run("sampled.trace", sampled),
+        BTreeMap::from([(1, 1), (2, 1), (3, 3), (4, 3)])
+    );
 }
