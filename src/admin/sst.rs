@@ -316,13 +316,6 @@ impl IngestOptions {
             rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level as u8
     );
     setter!(
-        /// `write_global_seqno` (deprecated by RocksDB): also write the sequence number a file
-        /// gets into the file itself, for RocksDB older than 5.16. The file is changed in
-        /// place, so with [`move_files`](Self::move_files) the source file (a hard link to
-        /// it) changes too, and its whole-file checksum no longer matches.
-        write_global_seqno(bool) => rocksdb_ingestexternalfileoptions_set_write_global_seqno as u8
-    );
-    setter!(
         /// `fill_cache`: put the blocks the ingest reads (index, filter, the checks of
         /// `verify_checksums_before_ingest`) into the block cache (the default); off for a
         /// bulk load not read soon.

@@ -162,7 +162,7 @@ fn an_ingest_that_cannot_reach_the_last_level_can_be_refused() {
     assert_eq!(error.kind(), Some(ErrorKind::TryAgain));
     assert_eq!(db.get(b"a").unwrap(), None);
     let mut anywhere = IngestOptions::new();
-    anywhere.fill_cache(false).write_global_seqno(true);
+    anywhere.fill_cache(false);
     db.ingest(&[&path], &anywhere).unwrap();
     assert_eq!(db.get(b"a").unwrap().as_deref(), Some(&b"1"[..]));
     assert_eq!(db.get(b"z").unwrap().as_deref(), Some(&b"26"[..]));
