@@ -27,9 +27,12 @@ fi
 home="$HOME/.cache/pinrocks-11.12"
 tree="$home/tree"
 mkdir -p "$tree"
-# The files git knows and the new ones it does not ignore, as they are now.
+# The files git knows and the new ones it does not ignore, as they are now. A changed file is
+# written with the time of the copy, not its own (--no-times, compared by content): a
+# file edited before the copy's last build would otherwise look older than that build's
+# outputs, and cargo would not rerun the build script (bindgen) for it.
 git ls-files -z --cached --others --exclude-standard |
-    rsync -a --delete --from0 --files-from=- ./ "$tree/"
+    rsync -a --no-times --checksum --delete --from0 --files-from=- ./ "$tree/"
 cd "$tree"
 rm -f Cargo.lock
 python3 - <<'PY'
