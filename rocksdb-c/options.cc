@@ -1,9 +1,9 @@
 // Options and statistics beyond RocksDB's C API: the capped prefix extractor (the C API has
 // only the fixed one), a Rust one set without an exception escaping, memtable kinds (the C
 // API has no way back to a skip list), paths (db_paths, cf_paths, wal_dir, db_log_dir), a copy of
-// read options (for an iterator that needs its own bounds), and typed access to the database's
-// statistics by ticker and histogram name (the C API reads them only through the options object
-// that opened the database).
+// read options (for an iterator that needs its own bounds), and the database's statistics read by
+// ticker and histogram number (the C API reads them only through the options object that opened
+// the database).
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -173,38 +173,6 @@ pinrocks_statistics_t* pinrocks_statistics_of_options(const rocksdb_options_t* o
 
 void pinrocks_statistics_destroy(pinrocks_statistics_t* statistics) PINROCKS_NOEXCEPT {
   delete statistics;
-}
-
-unsigned char pinrocks_statistics_ticker(pinrocks_statistics_t* statistics, const char* name,
-                                         uint64_t* value) PINROCKS_NOEXCEPT {
-  for (const auto& [ticker, ticker_name] : rocksdb::TickersNameMap) {
-    if (ticker_name == name) {
-      *value = statistics->shared->getTickerCount(ticker);
-      return 1;
-    }
-  }
-  return 0;
-}
-
-unsigned char pinrocks_statistics_histogram(pinrocks_statistics_t* statistics, const char* name,
-                                            pinrocks_histogram* out) PINROCKS_NOEXCEPT {
-  for (const auto& [histogram, histogram_name] : rocksdb::HistogramsNameMap) {
-    if (histogram_name == name) {
-      rocksdb::HistogramData data;
-      statistics->shared->histogramData(histogram, &data);
-      out->count = data.count;
-      out->sum = data.sum;
-      out->min = data.min;
-      out->max = data.max;
-      out->average = data.average;
-      out->median = data.median;
-      out->p95 = data.percentile95;
-      out->p99 = data.percentile99;
-      out->std_dev = data.standard_deviation;
-      return 1;
-    }
-  }
-  return 0;
 }
 
 size_t pinrocks_statistics_tickers(pinrocks_statistics_t* statistics, uint32_t first, uint64_t* out,

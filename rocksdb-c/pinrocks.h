@@ -861,11 +861,6 @@ pinrocks_statistics_t* pinrocks_statistics_of_options(const rocksdb_options_t* o
     PINROCKS_NOEXCEPT;
 void pinrocks_statistics_destroy(pinrocks_statistics_t* statistics) PINROCKS_NOEXCEPT;
 
-/* The count of the ticker named `name` ("rocksdb.block.cache.hit", ...): 1, or 0 if no
- * ticker has that name. */
-unsigned char pinrocks_statistics_ticker(pinrocks_statistics_t* statistics, const char* name,
-                                         uint64_t* value) PINROCKS_NOEXCEPT;
-
 typedef struct pinrocks_histogram {
   uint64_t count;
   uint64_t sum;
@@ -877,10 +872,6 @@ typedef struct pinrocks_histogram {
   double p99;
   double std_dev;
 } pinrocks_histogram;
-
-/* The histogram named `name` ("rocksdb.db.get.micros", ...): 1, or 0 if none has it. */
-unsigned char pinrocks_statistics_histogram(pinrocks_statistics_t* statistics, const char* name,
-                                            pinrocks_histogram* out) PINROCKS_NOEXCEPT;
 
 /* The counts of the tickers numbered first, first + 1, ... (rocksdb::Tickers values) into
  * out[0..len), as many as exist past `first` (the rest of `out` untouched): returns how many

@@ -3,7 +3,6 @@
 //! perf context (counters around one read: did it hit the block cache or read a block?),
 //! and memory usage.
 
-use std::ffi::CString;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
@@ -61,8 +60,7 @@ impl Statistics {
 
     /// The count of the ticker RocksDB names `name`, if there is one.
     pub fn ticker_by_name(&self, name: &str) -> Option<u64> {
-        let name = CString::new(name).ok()?;
-        self.raw.ticker(&name)
+        Ticker::from_name(name).map(|ticker| self.ticker(ticker))
     }
 
     /// A histogram's summary.
@@ -80,10 +78,7 @@ impl Statistics {
 
     /// The histogram RocksDB names `name`, if there is one.
     pub fn histogram_by_name(&self, name: &str) -> Option<HistogramData> {
-        let name = CString::new(name).ok()?;
-        self.raw
-            .histogram(&name)
-            .map(|out| HistogramData::from_raw(&out))
+        Histogram::from_name(name).map(|histogram| self.histogram(histogram))
     }
 
     /// Every ticker and histogram at once, typed: compare two with

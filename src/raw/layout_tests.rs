@@ -306,16 +306,20 @@ fn statistics_enabled_through_the_c_api_are_seen_by_cpp() {
     for key in [b"a", b"b", b"c"] {
         put(db, key, b"value");
     }
+    // SAFETY: the database, closed once: its statistics, kept by the options, stay (and
+    // stop changing).
+    unsafe { ffi::rocksdb_close(db) };
     // Through the options accessor (Options::statistics): the database's own counters.
     // SAFETY: a live options handle; the reference is destroyed below.
     let statistics = unsafe { ffi::pinrocks_statistics_of_options(options) };
     assert!(!statistics.is_null());
-    let name = CString::new("rocksdb.number.keys.written").unwrap();
-    let mut written = 0u64;
-    // SAFETY: a live statistics reference, a NUL-terminated name, an output slot.
-    let known = unsafe { ffi::pinrocks_statistics_ticker(statistics, name.as_ptr(), &mut written) };
-    assert_eq!((known, written), (1, 3));
-    // The C API's own report of the same ticker.
+    // SAFETY: a live statistics reference; nothing written with an empty slice.
+    let count = unsafe { ffi::pinrocks_statistics_tickers(statistics, 0, [].as_mut_ptr(), 0) };
+    let mut counts = vec![u64::MAX; count];
+    // SAFETY: a live statistics reference and `count` slots.
+    unsafe { ffi::pinrocks_statistics_tickers(statistics, 0, counts.as_mut_ptr(), count) };
+    // The C API's own report of the same tickers, in the same order (RocksDB's TickersNameMap
+    // lists them as the enum numbers them), then its histograms (with percentiles).
     // SAFETY: a live options handle; the string is freed below.
     let report = unsafe { ffi::rocksdb_options_statistics_get_string(options) };
     assert!(!report.is_null());
@@ -328,11 +332,17 @@ fn statistics_enabled_through_the_c_api_are_seen_by_cpp() {
             .any(|line| line == "rocksdb.number.keys.written COUNT : 3"),
         "{text}"
     );
-    // SAFETY: each created above, freed once, the database closed before its options.
+    let reported: Vec<u64> = text
+        .lines()
+        .filter(|line| !line.contains(" P50 : "))
+        .filter_map(|line| line.split_once(" COUNT : "))
+        .map(|(_, n)| n.parse().unwrap())
+        .collect();
+    assert_eq!(reported, counts);
+    // SAFETY: each created above, freed once (the database closed above).
     unsafe {
         ffi::rocksdb_free(report.cast());
         ffi::pinrocks_statistics_destroy(statistics);
-        ffi::rocksdb_close(db);
         ffi::rocksdb_options_destroy(options);
     }
 }

@@ -1,7 +1,5 @@
 //! The handles of RocksDB's counters: a database's statistics (tickers and histograms, read
-//! by name) and the calling thread's perf context.
-
-use std::ffi::CStr;
+//! by number) and the calling thread's perf context.
 
 use crate::raw::error::{with_code, Result};
 use crate::raw::ffi;
@@ -40,24 +38,6 @@ impl StatisticsHandle {
         let raw = unsafe { ffi::pinrocks_statistics_of_options(options.as_ptr()) };
         // SAFETY: a new object, ours alone (or NULL).
         unsafe { Owned::from_raw(raw) }.map(StatisticsHandle)
-    }
-
-    /// The count of the ticker RocksDB names `name`, if there is one.
-    pub(crate) fn ticker(&self, name: &CStr) -> Option<u64> {
-        let mut value = 0u64;
-        // SAFETY: live statistics; the name is read during the call.
-        let found =
-            unsafe { ffi::pinrocks_statistics_ticker(self.0.as_ptr(), name.as_ptr(), &mut value) };
-        (found != 0).then_some(value)
-    }
-
-    /// The histogram RocksDB names `name`, if there is one.
-    pub(crate) fn histogram(&self, name: &CStr) -> Option<RawHistogram> {
-        let mut out = EMPTY_HISTOGRAM;
-        // SAFETY: live statistics; the name is read and `out` written during the call.
-        let found =
-            unsafe { ffi::pinrocks_statistics_histogram(self.0.as_ptr(), name.as_ptr(), &mut out) };
-        (found != 0).then_some(out)
     }
 
     /// The counts of the tickers numbered `first`, `first + 1`, ... into `out`, as many as

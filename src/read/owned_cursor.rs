@@ -235,7 +235,6 @@ impl Reader<'_, DbSource> {
         // The cursor's own options, boxed into it (RocksDB points into them): the same
         // settings, bounds, timestamps and snapshot (a clone, which keeps it).
         let own = Box::new(self.options.copy_with_upper_bound(None));
-        let (raw, refused) = self.raw_iter(&own);
         // SAFETY: the comparator lives inside the column family's handle, an `Arc`
         // allocation that does not move and that the `OwnedCursor` keeps (`_cf`) until its
         // cursor, the only holder of this reference, has dropped (it drops first).
@@ -243,8 +242,7 @@ impl Reader<'_, DbSource> {
             .order
             .as_ref()
             .map(|order| unsafe { &*(order as *const Comparator) });
-        let cursor = Cursor::new(raw, self.db_of_cursor(), range, order, Some(own))
-            .with_timestamps(self.reads_history(), refused);
+        let cursor = self.cursor(range, order, Some(own));
         Ok(OwnedCursor {
             cursor,
             _cf: cf,

@@ -35,6 +35,7 @@ use bytes::{Bytes, BytesMut};
 
 use std::sync::Arc;
 
+use crate::callbacks::comparator::Comparator;
 use crate::db::column_family::ColumnFamily;
 use crate::db::database::Db;
 use crate::db::handles::{CfHandle, DbInner, DbKind};
@@ -485,17 +486,7 @@ impl<'a, S: ReadSource> Reader<'a, S> {
             self.options
                 .copy_with_upper_bound(end.as_deref().filter(|_| bytewise)),
         );
-        // The options are boxed into the iterator, which destroys its RocksDB iterator
-        // before them.
-        let (raw, refused) = self.raw_iter(&own);
-        let mut it = Cursor::new(
-            raw,
-            self.db_of_cursor(),
-            &range,
-            self.cf.order.as_ref(),
-            Some(own),
-        )
-        .with_timestamps(self.reads_history(), refused);
+        let mut it = self.cursor(&range, self.cf.order.as_ref(), Some(own));
         it.seek_to_first();
         it
     }
@@ -545,26 +536,31 @@ impl<'a, S: ReadSource> Reader<'a, S> {
     }
 
     /// What a cursor knows of its database: its id, and how it was opened.
-    pub(super) fn db_of_cursor(&self) -> (u64, DbKind) {
+    fn db_of_cursor(&self) -> (u64, DbKind) {
         (self.db.id, self.db.kind)
     }
 
     fn new_iter(&self, range: &dyn KeyRange) -> Cursor<'a, S> {
-        let (raw, refused) = self.raw_iter(self.options);
-        Cursor::new(
-            raw,
-            self.db_of_cursor(),
-            range,
-            self.cf.order.as_ref(),
-            None,
-        )
-        .with_timestamps(self.reads_history(), refused)
+        self.cursor(range, self.cf.order.as_ref(), None)
+    }
+
+    /// A cursor over `range` in `order`, reading with `own` options (boxed into the cursor,
+    /// which destroys its RocksDB iterator before them), or else the reader's.
+    pub(super) fn cursor<'o>(
+        &self,
+        range: &dyn KeyRange,
+        order: Option<&'o Comparator>,
+        own: Option<Box<ReadOptions>>,
+    ) -> Cursor<'o, S> {
+        let (raw, refused) = self.raw_iter(own.as_deref().unwrap_or(self.options));
+        Cursor::new(raw, self.db_of_cursor(), range, order, own)
+            .with_timestamps(self.reads_history(), refused)
     }
 
     /// A RocksDB iterator over this reader's source: the database, or the transaction's
     /// writes or the batch's entries merged over it (or the batch's alone). One that is
     /// never valid, and why, if the read's timestamps do not fit the family.
-    pub(super) fn raw_iter(&self, options: &ReadOptions) -> (IteratorHandle, Option<Refusal>) {
+    fn raw_iter(&self, options: &ReadOptions) -> (IteratorHandle, Option<Refusal>) {
         // An iterator cannot return an error until it is used; inside a merge operator or
         // comparator this panics, which the callback's own catch turns into its failure.
         if let Err(e) = reentry::refuse_read_inside("an iterator") {
