@@ -151,3 +151,31 @@ fn a_secondary_cache_serves_blocks_the_cache_evicted() {
         }
     }
 }
+
+/// A secondary cache of the whole address space: RocksDB sizes it by what it holds, not by
+/// its capacity; every value reads exactly.
+#[test]
+fn a_secondary_cache_as_large_as_memory_is_sized_by_use() {
+    use pinrocks::options::LruCacheOptions;
+    let cache = Cache::lru_with(&LruCacheOptions {
+        secondary_capacity: usize::MAX,
+        ..LruCacheOptions::new(32 << 10)
+    })
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = create_options();
+    options.block_cache(&cache);
+    let db = Db::open(&options, dir.path()).unwrap();
+    for i in 0..200u32 {
+        db.put(&i.to_be_bytes(), &patterned(1000, i as u8)).unwrap();
+    }
+    db.flush().unwrap();
+    for _ in 0..3 {
+        for i in 0..200u32 {
+            assert_eq!(
+                db.get(&i.to_be_bytes()).unwrap(),
+                Some(patterned(1000, i as u8))
+            );
+        }
+    }
+}

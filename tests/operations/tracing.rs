@@ -90,6 +90,15 @@ fn a_trace_leaves_out_what_it_is_told_to() {
         run("reads.trace", reads_only),
         BTreeMap::from([(1, 1), (2, 1), (4, 9)])
     );
+    // Sampling 0 is RocksDB's "every one", as 1 is.
+    let every = TraceOptions {
+        sampling_frequency: 0,
+        ..TraceOptions::default()
+    };
+    assert_eq!(
+        run("every.trace", every),
+        BTreeMap::from([(1, 1), (2, 1), (3, 9), (4, 9)])
+    );
     let sampled = TraceOptions {
         sampling_frequency: 3,
         ..TraceOptions::default()
