@@ -5,22 +5,13 @@
 #[path = "../benches/sweep/config.rs"]
 mod config;
 
+mod common;
+
 use config::{options_string_from_file, regimes, sizes_from_distribution};
 
 /// The newest OPTIONS file in a database directory.
 fn options_file(dir: &std::path::Path) -> String {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("OPTIONS-")
-        })
-        .collect();
-    files.sort();
-    std::fs::read_to_string(files.last().expect("an OPTIONS file")).unwrap()
+    std::fs::read_to_string(common::newest_options_file(dir)).unwrap()
 }
 
 /// The settings the test writes, each as the file's string must name it.

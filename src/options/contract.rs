@@ -63,7 +63,27 @@ fn within(bound: &Bound, value: &str) -> bool {
             .parse::<f64>()
             .is_ok_and(|v| v == 0.0 || (v.is_finite() && min <= v && v <= max)),
         Bound::OneOf(values) => values.contains(&value),
+        Bound::NoneOf(values) => names_none(values, value),
     }
+}
+
+/// Whether `value` (an object's id, alone or as the `id=` field of `{id=..;..}` or
+/// `id=..;..`) names none of `values`.
+fn names_none(values: &[&str], value: &str) -> bool {
+    let value = value.trim();
+    let fields = value
+        .strip_prefix('{')
+        .and_then(|v| v.strip_suffix('}'))
+        .unwrap_or(value);
+    let id = match fields.contains('=') {
+        true => fields
+            .split(';')
+            .find_map(|f| f.trim().strip_prefix("id="))
+            .unwrap_or("")
+            .trim(),
+        false => fields,
+    };
+    !values.contains(&id)
 }
 
 /// Why `value` breaks the contract of `name` in `scope`, as RocksDB will use it (`None`:
@@ -86,6 +106,9 @@ pub(crate) fn breach(scope: Scope, name: &str, value: &str, by_name: bool) -> Op
         Rule::TypedOnly(setter) => {
             by_name.then(|| format!("{name}: set it with {setter}, not by name"))
         }
+        Rule::Forced { value: only, why } => {
+            (value.trim() != only).then(|| format!("{name}={value}: only {only} is allowed: {why}"))
+        }
         Rule::Ignored => by_name.then(|| {
             format!(
                 "{name}: deprecated, RocksDB 11.8.1 parses it and ignores it, so it would \
@@ -102,6 +125,7 @@ fn describe(bound: &Bound) -> String {
         Bound::Float { min, max } => format!("{min}..={max}"),
         Bound::ZeroOrFloat { min, max } => format!("0 or {min}..={max}"),
         Bound::OneOf(values) => values.join(" | "),
+        Bound::NoneOf(values) => format!("anything but {}", values.join(" | ")),
     }
 }
 
@@ -141,6 +165,7 @@ fn input_within(bound: &Bound, value: &str) -> bool {
             float().is_some_and(|v| v == 0.0 || (v.is_finite() && min <= v && v <= max))
         }
         Bound::OneOf(_) => true,
+        Bound::NoneOf(values) => names_none(values, value),
     }
 }
 
@@ -199,6 +224,9 @@ pub(crate) fn input_breach(scope: Scope, name: &str, value: &str, asked: Asked) 
             Rule::TypedOnly(_) | Rule::Ignored => return breach(scope, name, value, true),
             // By name only RocksDB's default itself, as it writes it: another value may
             // make an object (a NULL one included) that no check after parsing can read.
+            Rule::Forced { value: only, why } if asked == Asked::ByName && value.trim() != only => {
+                return Some(format!("{name}={value}: only {only:?} is allowed: {why}"))
+            }
             Rule::Refused { keep, why } if asked == Asked::ByName && value.trim() != keep => {
                 return Some(format!("{name}={value}: only {keep:?} is allowed: {why}"))
             }
@@ -426,6 +454,10 @@ pub fn option_contracts() -> impl Iterator<Item = OptionContract> {
             Rule::Bounded(bound, why) => ("bounded", format!("{}: {why}", describe(&bound))),
             Rule::Refused { keep, why } => ("refused", format!("only {keep}: {why}")),
             Rule::TypedOnly(setter) => ("typed only", format!("set it with {setter}")),
+            Rule::Forced { value, why } => (
+                "forced",
+                format!("pinrocks sets {value} (by name only {value}): {why}"),
+            ),
             Rule::Ignored => (
                 "ignored",
                 "deprecated: RocksDB 11.8.1 parses it and ignores it".to_owned(),
@@ -518,13 +550,18 @@ mod tests {
         );
     }
 
-    /// RocksDB's defaults keep every contract (an OPTIONS file of defaults loads).
+    /// RocksDB's defaults keep every contract (an OPTIONS file of defaults loads), but where
+    /// pinrocks sets its own (`Rule::Forced`, set as options are made or loaded).
     #[test]
     fn defaults_keep_every_contract() {
         for (scope, code) in SCOPES {
-            if let Err((name, value, why)) =
-                first_breach(scope, "", &listed(code, false, true), false)
-            {
+            let defaults: Vec<(String, String)> = listed(code, false, true)
+                .into_iter()
+                .filter(|(name, _)| {
+                    !matches!(lookup(scope, name), Some(row) if matches!(row.rule, Rule::Forced { .. }))
+                })
+                .collect();
+            if let Err((name, value, why)) = first_breach(scope, "", &defaults, false) {
                 panic!("{scope:?} default {name}={value}: {why}");
             }
         }
@@ -601,5 +638,22 @@ mod tests {
             "0.000000000250"
         ));
         assert!(within(&Bound::OneOf(&["false"]), "false"));
+    }
+
+    #[test]
+    fn an_object_is_named_by_its_whole_id() {
+        let refused = Bound::NoneOf(&["sortlist", "MergeSortOperator"]);
+        for named in [
+            "sortlist",
+            " MergeSortOperator",
+            "{id=sortlist}",
+            "id=sortlist;x=1",
+        ] {
+            assert!(!within(&refused, named), "{named}");
+            assert!(!input_within(&refused, named), "{named}");
+        }
+        for other in ["sortlist_sum", "{id=uint64add}", "nullptr", "my.sortlist"] {
+            assert!(within(&refused, other), "{other}");
+        }
     }
 }

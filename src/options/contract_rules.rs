@@ -42,6 +42,14 @@ pub(crate) enum Rule {
     /// Deprecated: RocksDB 11.8.1 parses it and ignores it, so a setting by name would be
     /// reported done and never be in force. Refused by name.
     Ignored,
+    /// pinrocks' own default differs from RocksDB's: `Options::new` and
+    /// `StoredOptions::load` set `value` (an OPTIONS file's other value is replaced as it
+    /// loads, where RocksDB's default is written); only `value` is allowed, for the reason
+    /// given.
+    Forced {
+        value: &'static str,
+        why: &'static str,
+    },
 }
 
 /// The values a [`Rule::Bounded`] option may take, read from RocksDB's serialized form
@@ -56,6 +64,8 @@ pub(crate) enum Bound {
     ZeroOrFloat { min: f64, max: f64 },
     /// One of these exact strings.
     OneOf(&'static [&'static str]),
+    /// A value that names none of these (RocksDB's ids of objects it must not make).
+    NoneOf(&'static [&'static str]),
 }
 
 /// One row of the table.
@@ -99,9 +109,19 @@ pub(crate) const fn refused(keep: &'static str, why: &'static str) -> Rule {
     Rule::Refused { keep, why }
 }
 
+/// pinrocks' default `value`, the only one by name, with why.
+pub(crate) const fn forced(value: &'static str, why: &'static str) -> Rule {
+    Rule::Forced { value, why }
+}
+
 /// One of a few exact values, with why.
 pub(crate) const fn one_of(values: &'static [&'static str], why: &'static str) -> Rule {
     Rule::Bounded(Bound::OneOf(values), why)
+}
+
+/// A value naming none of `values`, with why.
+pub(crate) const fn none_of(values: &'static [&'static str], why: &'static str) -> Rule {
+    Rule::Bounded(Bound::NoneOf(values), why)
 }
 
 /// The most threads pinrocks lets one background pool have (and `max_background_jobs`,

@@ -11,7 +11,8 @@
 use crate::options::contract_rules::Rule::{Allowed, Ignored, TypedOnly};
 use crate::options::contract_rules::Scope::{BlockBased, Cf, Cuckoo, Db, Plain};
 use crate::options::contract_rules::{
-    float, int, one_of, refused, row, zero_or_float, Contract, GIB, KIB, MAX_POOL_THREADS, MIB,
+    float, forced, int, none_of, one_of, refused, row, zero_or_float, Contract, GIB, KIB,
+    MAX_POOL_THREADS, MIB,
 };
 use crate::raw::c_consts::MAX_NUM_LEVELS;
 
@@ -25,6 +26,15 @@ const U64_MAX: i128 = u64::MAX as i128;
 /// (`MAX_POOL_THREADS`, as `Env::set_background_threads` refuses more): a 128-core server
 /// eight times over.
 const THREADS: i128 = MAX_POOL_THREADS as i128;
+
+/// zlib's window in bits: RocksDB's reader inflates raw deflate with a window of 2^14
+/// (`Zlib_DecompressBlock`'s -14), whatever the writer used; a writer's larger window (-15)
+/// or a zlib or gzip header (8..=31) makes blocks and blobs that every read reports corrupt,
+/// and zlib refuses -8 for raw deflate (a blob file's compression then fails every flush).
+const ZLIB_WINDOW: &str = "every zlib block or blob is read back as raw deflate with a 2^14 \
+     window (Zlib_DecompressBlock): a larger window (-15) or a header (8..=31) makes files \
+     that read as corrupt, and zlib refuses -8 for raw deflate (a blob's compression then \
+     fails its flush)";
 
 /// The longest retry wait, in microseconds (as `error_recovery.rs`): RocksDB adds it to the
 /// clock in an `int64_t`.
@@ -224,7 +234,17 @@ pub(crate) const CONTRACTS: &[Contract] = &[
     row(Db, "flush_verify_memtable_count", false, Allowed),
     row(Db, "compaction_verify_record_count", false, Allowed),
     row(Db, "track_and_verify_wals_in_manifest", false, Allowed),
-    row(Db, "track_and_verify_wals", false, Allowed),
+    row(
+        Db,
+        "track_and_verify_wals",
+        false,
+        refused(
+            "false",
+            "experimental, and RocksDB documents it incompatible with repair: after \
+             Db::repair archived the WALs, the next open fails (\"Opening an existing DB with \
+             no WAL files\", db_impl_open.cc)",
+        ),
+    ),
     row(Db, "verify_sst_unique_id_in_manifest", false, Allowed),
     row(Db, "skip_log_error_on_recovery", false, Ignored),
     row(Db, "skip_stats_update_on_db_open", false, Allowed),
@@ -358,7 +378,17 @@ pub(crate) const CONTRACTS: &[Contract] = &[
              in MANIFEST checks",
         ),
     ),
-    row(Db, "best_efforts_recovery", false, Allowed),
+    row(
+        Db,
+        "best_efforts_recovery",
+        false,
+        refused(
+            "false",
+            "an open with it does not read the WAL (db_impl_open.cc; options.h: it \"does not \
+             yet attempt to recover any WAL files\"), and pinrocks' close does not flush: \
+             every acknowledged write since the last flush would be lost",
+        ),
+    ),
     // 0 or less turns RocksDB's own recovery off (ErrorHandler::RecoverFromRetryableBGIOError).
     row(Db, "max_bgerror_resume_count", false, Allowed),
     row(
@@ -402,7 +432,17 @@ pub(crate) const CONTRACTS: &[Contract] = &[
         TypedOnly("Options::add_event_listener"),
     ),
     row(Db, "lowest_used_cache_tier", false, Allowed),
-    row(Db, "enforce_single_del_contracts", false, Allowed),
+    row(
+        Db,
+        "enforce_single_del_contracts",
+        false,
+        forced(
+            "false",
+            "with true, a flush or compaction that meets a single delete mixed with a delete \
+             of its key fails with Corruption and the database stops taking writes; with \
+             false RocksDB logs it, and reads are as undefined as Writer::single_delete says",
+        ),
+    ),
     // Read only by DBImplFollower::PeriodicRefresh (db_impl_follower.cc); pinrocks opens no
     // follower.
     row(Db, "follower_refresh_catchup_period_ms", false, Allowed),
@@ -507,7 +547,17 @@ pub(crate) const CONTRACTS: &[Contract] = &[
              throw std::bad_alloc at a memtable switch",
         ),
     ),
-    row(Cf, "max_successive_merges", true, Allowed),
+    row(
+        Cf,
+        "max_successive_merges",
+        true,
+        refused(
+            "0",
+            "the write merges a key's operands into the memtable (MemTableInserter::MergeCF) \
+             with a result RocksDB checks against 4 GiB alone, not with its key: together \
+             past 4 GiB, MemTable::Add's 32-bit size wraps and the copy overruns",
+        ),
+    ),
     row(Cf, "strict_max_successive_merges", true, Allowed),
     // Huge-page mmaps that fail fall back to the heap (Arena::AllocateAligned).
     row(Cf, "memtable_huge_page_size", true, Allowed),
@@ -706,7 +756,12 @@ pub(crate) const CONTRACTS: &[Contract] = &[
     row(Cf, "blob_compression_type", true, Allowed),
     // Checked field by field below.
     row(Cf, "blob_compression_opts", true, Allowed),
-    row(Cf, "blob_compression_opts.window_bits", true, Allowed),
+    row(
+        Cf,
+        "blob_compression_opts.window_bits",
+        true,
+        int(-14, -9, ZLIB_WINDOW),
+    ),
     row(Cf, "blob_compression_opts.level", true, Allowed),
     row(Cf, "blob_compression_opts.strategy", true, Allowed),
     row(
@@ -810,7 +865,12 @@ pub(crate) const CONTRACTS: &[Contract] = &[
     ),
     // Checked field by field below.
     row(Cf, "compression_opts", true, Allowed),
-    row(Cf, "compression_opts.window_bits", true, Allowed),
+    row(
+        Cf,
+        "compression_opts.window_bits",
+        true,
+        int(-14, -9, ZLIB_WINDOW),
+    ),
     row(Cf, "compression_opts.level", true, Allowed),
     row(Cf, "compression_opts.strategy", true, Allowed),
     row(
@@ -834,7 +894,12 @@ pub(crate) const CONTRACTS: &[Contract] = &[
     row(Cf, "compression_opts.checksum", true, Allowed),
     // Checked field by field below.
     row(Cf, "bottommost_compression_opts", true, Allowed),
-    row(Cf, "bottommost_compression_opts.window_bits", true, Allowed),
+    row(
+        Cf,
+        "bottommost_compression_opts.window_bits",
+        true,
+        int(-14, -9, ZLIB_WINDOW),
+    ),
     row(Cf, "bottommost_compression_opts.level", true, Allowed),
     row(Cf, "bottommost_compression_opts.strategy", true, Allowed),
     row(
@@ -909,7 +974,17 @@ pub(crate) const CONTRACTS: &[Contract] = &[
     row(Cf, "level_compaction_dynamic_file_size", false, Ignored),
     row(Cf, "optimize_filters_for_hits", false, Allowed),
     row(Cf, "force_consistency_checks", false, Allowed),
-    row(Cf, "disallow_memtable_writes", false, Allowed),
+    row(
+        Cf,
+        "disallow_memtable_writes",
+        false,
+        refused(
+            "false",
+            "RocksDB checks it only for a write that names its family by handle: a batch's \
+             write to the default family by id passes, the WAL takes it, the memtable refuses \
+             it, and the database stops taking writes (and may not reopen)",
+        ),
+    ),
     row(Cf, "default_temperature", false, Allowed),
     row(Cf, "max_mem_compaction_level", false, Ignored),
     row(Cf, "max_write_buffer_number_to_maintain", false, Ignored),
@@ -1042,14 +1117,47 @@ pub(crate) const CONTRACTS: &[Contract] = &[
     ),
     // RocksDB's own operators, owned by RocksDB; pinrocks reads whether a family has one
     // from RocksDB (pinrocks_cf_capabilities).
-    row(Cf, "merge_operator", false, Allowed),
-    row(Cf, "compaction_style", false, Allowed),
+    row(
+        Cf,
+        "merge_operator",
+        false,
+        none_of(
+            &["sortlist", "MergeSortOperator"],
+            "RocksDB's sort-list operator scans each operand for a NUL past its end (memtable \
+             and block bytes have none: reads out of bounds) and throws from std::stoi on \
+             anything but a number, on the flush and compaction threads (the process ends)",
+        ),
+    ),
+    row(
+        Cf,
+        "compaction_style",
+        false,
+        one_of(
+            &[
+                "kCompactionStyleLevel",
+                "kCompactionStyleUniversal",
+                "kCompactionStyleFIFO",
+            ],
+            "kCompactionStyleNone never compacts, while level 0's stop trigger still counts \
+             its files: after 36 flushes every write waits for good",
+        ),
+    ),
     row(Cf, "compaction_pri", false, Allowed),
     row(Cf, "sst_partitioner_factory", false, Allowed),
     // Not serialized (kDontSerialize), so no bound can be checked on the cache RocksDB
     // would make by name (Cache::CreateFromString); pinned blob reads hold its entries.
     row(Cf, "blob_cache", false, TypedOnly("Options::blob_cache")),
-    row(Cf, "enable_blob_direct_write", false, Allowed),
+    row(
+        Cf,
+        "enable_blob_direct_write",
+        false,
+        refused(
+            "false",
+            "experimental in 11.8.1: RocksDB documents that WAL replay does not recover the \
+             active direct-write blob files, and read-only and secondary opens (which \
+             pinrocks makes) do not resolve them (advanced_options.h)",
+        ),
+    ),
     row(
         Cf,
         "blob_direct_write_partitions",
@@ -1096,7 +1204,13 @@ pub(crate) const CONTRACTS: &[Contract] = &[
         BlockBased,
         "data_block_hash_table_util_ratio",
         false,
-        Allowed,
+        float(
+            0.01,
+            100.0,
+            "the bucket count is entries / ratio, a double cast to uint16_t (Finish): NaN or \
+             a ratio near 0 overflows the cast (undefined in C++); RocksDB serializes it \
+             with six decimals, so 0 itself is refused (a tiny ratio reads as 0.000000)",
+        ),
     ),
     row(BlockBased, "checksum", false, Allowed),
     row(BlockBased, "no_block_cache", false, Allowed),

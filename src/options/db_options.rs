@@ -127,7 +127,14 @@ impl Options {
 
     /// RocksDB's defaults (notably `create_if_missing` is off).
     pub fn new() -> Self {
-        Self::from_handle(OptionsHandle::new())
+        let mut options = Self::from_handle(OptionsHandle::new());
+        options.keep_single_deletes_from_stopping_writes();
+        options
+    }
+
+    /// pinrocks' default for `enforce_single_del_contracts` (its option table says why).
+    pub(crate) fn keep_single_deletes_from_stopping_writes(&mut self) {
+        self.raw.set_enforce_single_del_contracts(false);
     }
 
     setter!(

@@ -64,10 +64,14 @@ impl StoredOptions {
         let c_path = path_to_cstring(path.as_ref())?;
         let (db, families) = load_latest_options(&c_path, cache.handle())?;
         let mut db = Options::from_handle(db);
+        db.keep_single_deletes_from_stopping_writes();
         let mut column_families = Vec::with_capacity(families.len());
         for (name, options) in families {
             let mut options = Options::from_handle(options);
-            adopt_comparator(&mut options);
+            // Each family's options carry database options too (RocksDB's defaults), and
+            // may open a database themselves.
+            options.keep_single_deletes_from_stopping_writes();
+            adopt_comparator(&mut options)?;
             column_families.push((name, options));
         }
         // What pinrocks records of the table format, from what the file set (the file's
@@ -92,12 +96,22 @@ impl StoredOptions {
 }
 
 /// Gives pinrocks the loaded comparator when it is one pinrocks can order keys with (the
-/// reverse bytewise one), so that its own bound checks use the same order.
-fn adopt_comparator(options: &mut Options) {
+/// reverse bytewise one), so that its own bound checks use the same order. RocksDB's reverse
+/// order with u64 timestamps is refused: pinrocks' timestamped families order keys
+/// bytewise, so its range checks would pass an inverted range that RocksDB refuses only
+/// after the WAL took it (which stops the database).
+fn adopt_comparator(options: &mut Options) -> Result<()> {
     let name = options.raw.comparator_name();
     if name == Comparator::reverse_bytewise().name().as_bytes() {
         options.comparator(&Comparator::reverse_bytewise());
+    } else if name == b"rocksdb.ReverseBytewiseComparator.u64ts" {
+        return Err(Error::invalid(
+            "StoredOptions::load",
+            "a column family ordered by rocksdb.ReverseBytewiseComparator.u64ts (pinrocks \
+             orders timestamped keys bytewise only)",
+        ));
     }
+    Ok(())
 }
 
 /// The newest OPTIONS file RocksDB wrote for the database at `path`, read through the

@@ -38,6 +38,14 @@ impl OptionsHandle {
         unsafe { OptionsHandle::own(ffi::rocksdb_options_create_copy(self.as_ptr())) }
     }
 
+    /// Sets `enforce_single_del_contracts`.
+    pub(crate) fn set_enforce_single_del_contracts(&mut self, on: bool) {
+        // SAFETY: live options owned by `self`, borrowed exclusively; a plain flag.
+        unsafe {
+            ffi::rocksdb_options_set_enforce_single_del_contracts(self.as_ptr(), u8::from(on))
+        };
+    }
+
     /// The handle, live while `self` is.
     pub(crate) fn as_ptr(&self) -> *mut ffi::rocksdb_options_t {
         self.0.as_ptr()

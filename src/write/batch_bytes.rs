@@ -11,6 +11,7 @@ use crate::raw::c_consts::record;
 use crate::raw::error::{Error, Result};
 use crate::read::timestamps::TIMESTAMP_SIZE;
 use crate::write::batch::WriteBatch;
+use crate::write::entry_size::check_entry;
 
 impl WriteBatch {
     /// The batch as RocksDB stores it (`WriteBatch::Data`: a 12-byte header, then its
@@ -127,6 +128,10 @@ fn add_record(
     key: &[u8],
     value: &[u8],
 ) -> Result<()> {
+    // A record's key includes its timestamp here, its value a range's end's.
+    if op != record::LOG_DATA {
+        check_entry("from_bytes", key, value)?;
+    }
     let size = family.timestamp_size;
     if size == 0 || op == record::LOG_DATA {
         return batch.record(cf, op, key, value, None);

@@ -3,6 +3,7 @@
 
 pub(crate) mod batch;
 pub(crate) mod batch_bytes;
+pub(crate) mod entry_size;
 pub(crate) mod indexed_batch;
 pub(crate) mod target;
 pub(crate) mod transaction;

@@ -82,14 +82,6 @@ impl WriteOptions {
         self
     }
 
-    setter!(
-        /// `memtable_insert_hint_per_batch`: a batch's keys go into the memtable with a hint
-        /// from the key before, which is faster for batches of keys in order (off by
-        /// default; with concurrent memtable writes RocksDB ignores it).
-        memtable_insert_hint_per_batch(bool) =>
-            rocksdb_writeoptions_set_memtable_insert_hint_per_batch as u8
-    );
-
     /// The raw `rocksdb_writeoptions_t`, for the C API in [`ffi`](crate::ffi) where
     /// pinrocks has no setter. Valid while `self` lives; change it only while nothing
     /// writes with these options; do not destroy it.

@@ -13,6 +13,7 @@ use crate::raw::entity;
 use crate::raw::error::{Error, Result};
 use crate::read::entity::TTL_REFUSES_ENTITIES;
 use crate::read::timestamps::TIMESTAMP_SIZE;
+use crate::write::entry_size::{check_entry, too_large, MAX_ENTRY};
 use crate::write::target::{sealed::Target, DbTarget, LogDataTarget, WriteTarget};
 use crate::write::write_options::WriteOptions;
 
@@ -199,6 +200,7 @@ impl<'a, T: WriteTarget> Writer<'a, T> {
                 return Err(Error::invalid(operation, "log data has no timestamp"));
             }
         } else {
+            check_entry(operation, key, value)?;
             let family = self.cf.or_else(|| self.target.default_family());
             check_timestamp(operation, family, op, ts.is_some())?;
         }
@@ -266,6 +268,16 @@ impl<'a, T: WriteTarget> Writer<'a, T> {
     ) -> Result<()> {
         // Each name's and value's `as_ref` is called once, into the views RocksDB reads.
         let native = entity::native_columns(columns);
+        // RocksDB serializes the columns into one value: each name and value with two
+        // length varints (at most 10 bytes), after a header of two varints. Refused on that
+        // bound unless the bytes alone are over 4 GiB (RocksDB refuses such an entity).
+        let bytes = native.iter().fold(0usize, |n, c| {
+            n.saturating_add(c.name.len).saturating_add(c.value.len)
+        });
+        let serialized = bytes.saturating_add(10 + 10 * native.len());
+        if key.len().saturating_add(serialized) > MAX_ENTRY && bytes <= u32::MAX as usize {
+            return Err(too_large("put_entity", key.len(), serialized));
+        }
         // RocksDB would call a repeated name "out of order" and report it as corruption.
         if let Some(name) = entity::repeated_name(&native, columns) {
             return Err(Error::invalid(

@@ -312,3 +312,35 @@ fn prefix_iteration_works_in_reverse_bytewise_order() {
         .unwrap();
     assert_eq!(backward, [&b"aa1"[..], b"aa2"]);
 }
+
+/// An OPTIONS file naming RocksDB's reverse order with u64 timestamps is refused by
+/// `StoredOptions::load`: pinrocks would check ranges bytewise in that family and pass an
+/// inverted one, which RocksDB refuses only after the WAL took it (the database stops).
+/// The plain reverse order is adopted.
+#[test]
+fn a_stored_reverse_order_with_timestamps_is_refused() {
+    use pinrocks::options::{Cache, StoredOptions};
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = crate::common::create_options();
+    options.comparator(&Comparator::reverse_bytewise());
+    drop(Db::open(&options, dir.path()).unwrap());
+    let cache = Cache::lru(1 << 20);
+    assert!(StoredOptions::load(dir.path(), &cache).is_ok());
+    let file = crate::common::newest_options_file(dir.path());
+    let text = std::fs::read_to_string(&file).unwrap();
+    let named = "comparator=rocksdb.ReverseBytewiseComparator\n";
+    assert!(text.contains(named), "{text}");
+    let stamped = text.replace(
+        named,
+        "comparator=rocksdb.ReverseBytewiseComparator.u64ts\n",
+    );
+    std::fs::write(&file, stamped).unwrap();
+    match StoredOptions::load(dir.path(), &cache) {
+        Err(Error::InvalidInput { what, detail }) => {
+            assert_eq!(what, "StoredOptions::load");
+            assert!(detail.contains("u64ts"), "{detail}");
+        }
+        Err(other) => panic!("{other}"),
+        Ok(_) => panic!("loaded"),
+    }
+}

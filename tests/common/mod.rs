@@ -172,6 +172,21 @@ pub fn run_child(name: &str, env: &str, dir: &std::path::Path) -> (bool, String,
     )
 }
 
+/// The newest OPTIONS file RocksDB wrote in `dir`.
+pub fn newest_options_file(dir: &Path) -> std::path::PathBuf {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("OPTIONS-")
+        })
+        .max()
+        .unwrap()
+}
+
 /// What libtest calls the test `name` of the module at `module_path` (the caller's
 /// `module_path!()`): `module::name` in a test binary whose files are modules, for a child
 /// process started with `--exact`.

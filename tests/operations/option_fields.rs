@@ -85,9 +85,7 @@ fn read_switches_read_the_same_entries() {
 fn writes_with_per_key_protection_read_back_as_written() {
     let (_dir, db) = crate::common::open_db(&[]);
     let mut protected = WriteOptions::new();
-    protected
-        .per_key_protection(true)
-        .memtable_insert_hint_per_batch(true);
+    protected.per_key_protection(true);
     db.writer()
         .options(&protected)
         .put(b"single", b"one")

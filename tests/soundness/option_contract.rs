@@ -13,7 +13,7 @@ use pinrocks::options::{
 };
 use pinrocks::{Db, Error, Options};
 
-use crate::common::create_options;
+use crate::common::{create_options, newest_options_file};
 
 /// The option an `OptionRejected` names, or a panic with what came instead.
 fn rejected_name<T>(result: pinrocks::Result<T>) -> String {
@@ -24,38 +24,53 @@ fn rejected_name<T>(result: pinrocks::Result<T>) -> String {
     }
 }
 
-/// Class 1 (cases 1 and 3): in-place updates would rewrite a memtable value under a pin
-/// and make every snapshot NULL: refused by name, by string, and when set through the raw
-/// C API behind pinrocks' back (the open reads what RocksDB will use).
-#[test]
-fn in_place_updates_are_refused_on_every_path() {
+/// A flag whose `true` is refused by name, by string and, set through the raw C API behind
+/// pinrocks' back by `set`, at the open (which reads what RocksDB will use), before anything
+/// is written.
+fn true_is_refused_on_every_path(
+    name: &str,
+    set: unsafe extern "C" fn(*mut pinrocks::ffi::rocksdb_options_t, std::ffi::c_uchar),
+) {
     let mut options = create_options();
+    assert_eq!(rejected_name(options.set_by_name(&[(name, "true")])), name);
     assert_eq!(
-        rejected_name(options.set_by_name(&[("inplace_update_support", "true")])),
-        "inplace_update_support"
+        rejected_name(options.set_from_string(&format!("{name}=true"))),
+        name
     );
     assert_eq!(
-        rejected_name(options.set_from_string("inplace_update_support=true")),
-        "inplace_update_support"
-    );
-    assert_eq!(
-        options
-            .get_by_name("inplace_update_support")
-            .unwrap()
-            .as_deref(),
+        options.get_by_name(name).unwrap().as_deref(),
         Some("false"),
         "a refused set changes nothing"
     );
-    // SAFETY: live options used by this thread alone; a plain flag.
-    unsafe { pinrocks::ffi::rocksdb_options_set_inplace_update_support(options.as_raw(), 1) };
+    // SAFETY: live options used by this thread alone; `set` sets a plain flag.
+    unsafe { set(options.as_raw(), 1) };
     let dir = tempfile::tempdir().unwrap();
-    assert_eq!(
-        rejected_name(Db::open(&options, dir.path())),
-        "inplace_update_support"
-    );
+    assert_eq!(rejected_name(Db::open(&options, dir.path())), name);
     assert!(
         !dir.path().join("CURRENT").exists(),
         "nothing was written before the refusal"
+    );
+}
+
+/// Class 1 (cases 1 and 3): in-place updates would rewrite a memtable value under a pin
+/// and make every snapshot NULL: refused on every path.
+#[test]
+fn in_place_updates_are_refused_on_every_path() {
+    true_is_refused_on_every_path(
+        "inplace_update_support",
+        pinrocks::ffi::rocksdb_options_set_inplace_update_support,
+    );
+}
+
+/// A review's finding: `disallow_memtable_writes`, which RocksDB checks only for a write
+/// naming its family by handle (a batch's put to the default family names it by id: the
+/// WAL takes it, the memtable refuses it, and the database stops taking writes), refused on
+/// every path.
+#[test]
+fn memtable_writes_are_never_disallowed() {
+    true_is_refused_on_every_path(
+        "disallow_memtable_writes",
+        pinrocks::ffi::rocksdb_options_set_disallow_memtable_writes,
     );
 }
 
@@ -469,6 +484,16 @@ fn a_string_value_cannot_hide_another_option() {
     );
 }
 
+/// Panics unless setting `name` to `value` by name is an `OptionRejected`.
+fn each_rejected(options: &mut Options, name: &str, value: &str) {
+    let result = options.set_by_name(&[(name, value)]);
+    assert!(
+        matches!(result, Err(Error::OptionRejected { .. })),
+        "{name}={value}: {:?}",
+        result.map(|_| ())
+    );
+}
+
 /// Nested names and values meet the same contracts: a table option set inside its
 /// factory's value or by a dotted name, typed-only or bounded.
 #[test]
@@ -484,12 +509,7 @@ fn nested_names_meet_the_table() {
         ("compression_opts", "{max_dict_bytes=1T}"),
         ("num_levels", "2147483647"),
     ] {
-        let result = options.set_by_name(&[(name, value)]);
-        assert!(
-            matches!(result, Err(Error::OptionRejected { .. })),
-            "{name}={value}: {:?}",
-            result.map(|_| ())
-        );
+        each_rejected(&mut options, name, value);
     }
     options
         .set_by_name(&[("block_based_table_factory", "{block_size=16k}")])
@@ -498,6 +518,103 @@ fn nested_names_meet_the_table() {
         options.get_by_name("block_size").unwrap().as_deref(),
         Some("16384")
     );
+}
+
+/// A second review of the allowed rows: each value here broke the contract and is refused
+/// (RocksDB's sort-list merge operator reads operands past their end and throws on flush
+/// threads; a zlib window RocksDB's reader cannot inflate makes corrupt files, also set
+/// live; kCompactionStyleNone stalls writes for good; best-efforts recovery leaves the WAL
+/// unread; blob direct writes lose their blobs at recovery; WAL tracking breaks the open
+/// after a repair; a hash-index ratio of NaN or near 0 overflows a cast; merges made at
+/// write time past 4 GiB with their key overrun the memtable). Their neighbours still pass.
+#[test]
+fn a_second_review_s_values_are_refused() {
+    let mut options = create_options();
+    for (name, value) in [
+        ("merge_operator", "sortlist"),
+        ("merge_operator", "{id=MergeSortOperator}"),
+        ("merge_operator", "id=sortlist"),
+        ("max_successive_merges", "2"),
+        ("compression_opts", "{window_bits=-8}"),
+        ("compression_opts", "{window_bits=15}"),
+        ("compression_opts", "{window_bits=-15}"),
+        ("bottommost_compression_opts", "{window_bits=31}"),
+        ("blob_compression_opts", "{window_bits=-15}"),
+        ("compaction_style", "kCompactionStyleNone"),
+        ("best_efforts_recovery", "true"),
+        ("enable_blob_direct_write", "true"),
+        ("track_and_verify_wals", "true"),
+        (
+            "block_based_table_factory",
+            "{data_block_hash_table_util_ratio=nan}",
+        ),
+        (
+            "block_based_table_factory",
+            "{data_block_hash_table_util_ratio=0.000001}",
+        ),
+    ] {
+        each_rejected(&mut options, name, value);
+    }
+    options
+        .set_by_name(&[
+            ("merge_operator", "uint64add"),
+            ("compression_opts", "{window_bits=-10}"),
+            ("compaction_style", "kCompactionStyleUniversal"),
+            (
+                "block_based_table_factory",
+                "{data_block_hash_table_util_ratio=0.5}",
+            ),
+        ])
+        .unwrap();
+    let compression = options.get_by_name("compression_opts").unwrap().unwrap();
+    assert!(compression.contains("window_bits=-10"), "{compression}");
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(&options, dir.path()).unwrap();
+    assert_eq!(
+        rejected_name(db.set_options(&[("compression_opts", "{window_bits=-15}")])),
+        "compression_opts"
+    );
+    db.set_options(&[("compression_opts", "{window_bits=-12}")])
+        .unwrap();
+}
+
+/// With RocksDB's default `enforce_single_del_contracts=true`, a flush that meets a single
+/// delete mixed with a delete of its key fails with Corruption and the database stops
+/// taking writes. pinrocks' options have false, and only false opens (by name, and set
+/// through the raw C API): the same writes flush, and the database goes on.
+#[test]
+fn a_single_delete_mixed_with_a_delete_does_not_stop_the_database() {
+    let mut enforced = create_options();
+    // SAFETY: live options used by this thread alone; a plain flag.
+    unsafe {
+        pinrocks::ffi::rocksdb_options_set_enforce_single_del_contracts(enforced.as_raw(), 1)
+    };
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(
+        rejected_name(Db::open(&enforced, dir.path())),
+        "enforce_single_del_contracts"
+    );
+
+    let mut options = create_options();
+    assert_eq!(
+        options
+            .get_by_name("enforce_single_del_contracts")
+            .unwrap()
+            .as_deref(),
+        Some("false")
+    );
+    assert_eq!(
+        rejected_name(options.set_by_name(&[("enforce_single_del_contracts", "true")])),
+        "enforce_single_del_contracts"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(&options, dir.path()).unwrap();
+    db.put(b"k", b"v").unwrap();
+    db.delete(b"k").unwrap();
+    db.writer().single_delete(b"k").unwrap();
+    db.flush().unwrap();
+    db.put(b"after", b"w").unwrap();
+    assert_eq!(db.get(b"after").unwrap().as_deref(), Some(&b"w"[..]));
 }
 
 /// A live change is checked against the family's own options: a plain table with the
@@ -529,21 +646,6 @@ fn live_changes_see_the_family_s_options() {
         rejected_name(db.set_db_options(&[("delayed_write_rate", "0")])),
         "delayed_write_rate"
     );
-}
-
-/// The newest OPTIONS file RocksDB wrote in `dir`.
-fn newest_options_file(dir: &std::path::Path) -> std::path::PathBuf {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("OPTIONS-")
-        })
-        .max()
-        .unwrap()
 }
 
 /// An OPTIONS file is parsed by name too: a hash memtable of 2^61 buckets in one is

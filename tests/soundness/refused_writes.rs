@@ -77,6 +77,67 @@ fn every_put_reports_a_value_rocksdb_refuses() {
     assert_eq!(txn_db.get(b"small").unwrap().as_deref(), Some(&b"t"[..]));
 }
 
+/// A key and value each within RocksDB's own limits but over 4 GiB together: RocksDB's
+/// memtable would size the entry in 32 bits, wrap, and copy 4 GiB into a few bytes (and the
+/// WAL would replay that at every open). Refused by pinrocks before RocksDB sees it, through
+/// every target and every kind of write; nothing is kept, and later writes go on.
+#[test]
+#[cfg(target_pointer_width = "64")]
+fn a_key_and_value_over_4_gib_together_are_refused() {
+    let (_dir, db) = open_db(&[]);
+    // Zeroed pages the kernel maps lazily: nothing is touched before the refusal.
+    let huge = vec![0u8; u32::MAX as usize - 2];
+    let half = vec![0u8; 1 << 31];
+    let mut above = vec![0u8; (1 << 31) + 64];
+    above[0] = 1;
+    let refused = |what: &str, result: pinrocks::Result<()>| match result {
+        Err(Error::InvalidInput { what: w, detail }) => {
+            assert_eq!(w, what, "{detail}");
+            assert!(detail.contains("32 bits"), "{detail}");
+        }
+        other => panic!("{what}: {other:?}"),
+    };
+    let mut unlogged = pinrocks::WriteOptions::new();
+    unlogged.disable_wal(true);
+    let mut w = db.writer().options(&unlogged);
+    refused("put", w.put(b"k", &huge));
+    refused("merge", w.merge(b"k", &huge));
+    // Serialized with its name and lengths, within 4 GiB (RocksDB refuses more itself).
+    let column = &huge[..u32::MAX as usize - 30];
+    refused("put_entity", w.put_entity(b"k", &[("", column)]));
+    // The bytes within 4 GiB, their serialized bound over it: refused on the bound.
+    let key = vec![0u8; 1 << 30];
+    let column = &huge[..u32::MAX as usize - 15];
+    refused("put_entity", w.put_entity(&key, &[("", column)]));
+    // Within RocksDB's key limit (4 GiB - 8), its entry is not.
+    let long_key = vec![0u8; u32::MAX as usize - 9];
+    refused("delete", w.delete(&long_key));
+    refused("single_delete", w.single_delete(&long_key));
+    refused("delete_range", w.delete_range(&half, &above));
+
+    let mut batch = WriteBatch::new();
+    batch.writer().put(b"small", b"v").unwrap();
+    refused("put", batch.writer().put(b"k", &huge));
+    refused("delete_range", batch.writer().delete_range(&half, &above));
+    assert_eq!(batch.len(), 1);
+    let mut indexed = db.indexed_batch().unwrap();
+    refused("merge", indexed.writer().merge(b"k", &huge));
+    assert_eq!(indexed.len(), 0);
+    let txn_dir = tempfile::tempdir().unwrap();
+    let txn_db = Db::open_optimistic_transaction_db(&create_options(), txn_dir.path(), []).unwrap();
+    let mut txn = txn_db.begin().unwrap();
+    refused("put", txn.writer().put(b"k", &huge));
+    txn.writer().put(b"t", b"1").unwrap();
+    txn.commit().unwrap();
+    assert_eq!(txn_db.get(b"t").unwrap().as_deref(), Some(&b"1"[..]));
+
+    db.write(&batch).unwrap();
+    db.put(b"after", b"w").unwrap();
+    assert_eq!(db.get(b"small").unwrap().as_deref(), Some(&b"v"[..]));
+    assert_eq!(db.get(b"after").unwrap().as_deref(), Some(&b"w"[..]));
+    assert_eq!(db.get(b"k").unwrap(), None);
+}
+
 /// The child: puts a value into a batch, an indexed batch and a transaction under a capped
 /// address space, each put failing to copy it (`std::bad_alloc`); then writes what each held.
 #[test]
