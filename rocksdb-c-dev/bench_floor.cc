@@ -78,14 +78,16 @@ enum {
   PINROCKS_BENCH_MERGE = 2,
   PINROCKS_BENCH_ENTITY = 3,
   PINROCKS_BENCH_BATCH = 4,
+  PINROCKS_BENCH_BATCH_DELETE = 5,
+  PINROCKS_BENCH_BATCH_MERGE = 6,
 };
 
 // `n` writes to the default column family, one per key of `keys`, with `value` (an entity's
 // default column; unused by deletes), through RocksDB's C++ with no binding between: a loop of
-// `DB::Put`, `Delete`, `Merge` or `PutEntity` calls, or (`PINROCKS_BENCH_BATCH`) one
-// `WriteBatch` of `n` puts, this thread's own, cleared and reused as a binding's batch is,
-// then `DB::Write`. The floor a binding's writes are measured against. Returns 0, or the
-// first failing status's code (-1 for an unknown `op` or an exception).
+// `DB::Put`, `Delete`, `Merge` or `PutEntity` calls, or (`PINROCKS_BENCH_BATCH`, `_DELETE`,
+// `_MERGE`) one `WriteBatch` of `n` puts, deletes or merges, this thread's own, cleared and
+// reused as a binding's batch is, then `DB::Write`. The floor a binding's writes are measured
+// against. Returns 0, or the first failing status's code (-1 for an unknown `op` or an exception).
 int pinrocks_bench_write_loop(rocksdb_t* db, const rocksdb_writeoptions_t* options,
                               const pinrocks_slice* keys, size_t n, const char* value,
                               size_t valuelen, int op) PINROCKS_NOEXCEPT {
@@ -94,11 +96,14 @@ int pinrocks_bench_write_loop(rocksdb_t* db, const rocksdb_writeoptions_t* optio
     const rocksdb::WriteOptions& o = pinrocks::write_options_of(options);
     rocksdb::ColumnFamilyHandle* cf = d->DefaultColumnFamily();
     const rocksdb::Slice v(value, valuelen);
-    if (op == PINROCKS_BENCH_BATCH) {
+    if (op >= PINROCKS_BENCH_BATCH && op <= PINROCKS_BENCH_BATCH_MERGE) {
       thread_local rocksdb::WriteBatch batch;
       batch.Clear();
       for (size_t i = 0; i < n; i++) {
-        rocksdb::Status s = batch.Put(cf, rocksdb::Slice(keys[i].data, keys[i].len), v);
+        const rocksdb::Slice k(keys[i].data, keys[i].len);
+        rocksdb::Status s = op == PINROCKS_BENCH_BATCH          ? batch.Put(cf, k, v)
+                            : op == PINROCKS_BENCH_BATCH_DELETE ? batch.Delete(cf, k)
+                                                                : batch.Merge(cf, k, v);
         if (!s.ok()) return static_cast<int>(s.code());
       }
       return static_cast<int>(d->Write(o, &batch).code());

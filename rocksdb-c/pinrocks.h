@@ -423,6 +423,12 @@ int pinrocks_writebatch_put_cf(rocksdb_writebatch_t* batch,
                                rocksdb_column_family_handle_t* column_family, const char* key,
                                size_t keylen, const char* value, size_t valuelen,
                                char** errptr) PINROCKS_NOEXCEPT;
+/* A delete and a merge without a timestamp to the default family, as pinrocks_writebatch_put
+ * (the other families and timestamps: pinrocks_writebatch_write). */
+int pinrocks_writebatch_delete(rocksdb_writebatch_t* batch, const char* key, size_t keylen,
+                               char** errptr) PINROCKS_NOEXCEPT;
+int pinrocks_writebatch_merge(rocksdb_writebatch_t* batch, const char* key, size_t keylen,
+                              const char* value, size_t valuelen, char** errptr) PINROCKS_NOEXCEPT;
 
 /* Receives one record of a batch, its bytes borrowed for the call. Returns 0 to go on, 1 to
  * stop. Must not unwind. */

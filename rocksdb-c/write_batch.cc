@@ -205,6 +205,25 @@ int pinrocks_writebatch_put(rocksdb_writebatch_t* batch, const char* key, size_t
   });
 }
 
+int pinrocks_writebatch_delete(rocksdb_writebatch_t* batch, const char* key, size_t keylen,
+                               char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb::WriteBatch& b = pinrocks::batch_of(batch);
+  // As pinrocks_writebatch_put, WriteBatch::Delete less its timestamp size lookup.
+  return pinrocks::record_into(b, errptr, [&] {
+    return rocksdb::WriteBatchInternal::Delete(&b, 0, rocksdb::Slice(key, keylen));
+  });
+}
+
+int pinrocks_writebatch_merge(rocksdb_writebatch_t* batch, const char* key, size_t keylen,
+                              const char* value, size_t valuelen, char** errptr) PINROCKS_NOEXCEPT {
+  rocksdb::WriteBatch& b = pinrocks::batch_of(batch);
+  // As pinrocks_writebatch_put, WriteBatch::Merge less its timestamp size lookup.
+  return pinrocks::record_into(b, errptr, [&] {
+    return rocksdb::WriteBatchInternal::Merge(&b, 0, rocksdb::Slice(key, keylen),
+                                              rocksdb::Slice(value, valuelen));
+  });
+}
+
 int pinrocks_writebatch_put_cf(rocksdb_writebatch_t* batch,
                                rocksdb_column_family_handle_t* column_family, const char* key,
                                size_t keylen, const char* value, size_t valuelen,

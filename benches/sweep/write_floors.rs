@@ -7,7 +7,7 @@ use std::os::raw::{c_char, c_int};
 
 use pinrocks::{ffi, Db};
 
-use crate::write_kinds::{Kind, Side};
+use crate::write_kinds::{Kind, Record, Side};
 use crate::write_ways::{Runs, Way};
 
 /// The C++ loop's view of a key (`pinrocks_slice`).
@@ -37,6 +37,8 @@ const LOOP_DELETE: c_int = 1;
 const LOOP_MERGE: c_int = 2;
 const LOOP_ENTITY: c_int = 3;
 const LOOP_BATCH: c_int = 4;
+const LOOP_BATCH_DELETE: c_int = 5;
+const LOOP_BATCH_MERGE: c_int = 6;
 
 /// The C API's batch, cleared and reused as pinrocks' is. A way uses it through `ptr`, so
 /// that its closure captures (owns) the whole batch, not the pointer field alone.
@@ -134,7 +136,7 @@ pub fn floor<'a>(
             assert_eq!(code, 0, "PutEntity failed");
             1
         }),
-        Kind::Batch(n) => {
+        Kind::Batch(record, n) => {
             // SAFETY: a new batch, owned by `RawBatch` (destroyed on its drop).
             let batch = RawBatch(unsafe { ffi::rocksdb_writebatch_create() });
             Box::new(move |k| {
@@ -144,13 +146,12 @@ pub fn floor<'a>(
                 unsafe {
                     ffi::rocksdb_writebatch_clear(batch.ptr());
                     for key in runs.keys(k, n) {
-                        ffi::rocksdb_writebatch_put(
-                            batch.ptr(),
-                            key.as_ptr().cast(),
-                            key.len(),
-                            v,
-                            vlen,
-                        );
+                        let (b, kp, kl) = (batch.ptr(), key.as_ptr().cast(), key.len());
+                        match record {
+                            Record::Put => ffi::rocksdb_writebatch_put(b, kp, kl, v, vlen),
+                            Record::Delete => ffi::rocksdb_writebatch_delete(b, kp, kl),
+                            Record::Merge => ffi::rocksdb_writebatch_merge(b, kp, kl, v, vlen),
+                        }
                     }
                     ffi::rocksdb_write(raw, options, batch.ptr(), &mut err);
                 }
@@ -200,7 +201,9 @@ pub fn looped<'a>(
         Kind::Delete => LOOP_DELETE,
         Kind::Merge => LOOP_MERGE,
         Kind::Entity => LOOP_ENTITY,
-        Kind::Batch(_) => LOOP_BATCH,
+        Kind::Batch(Record::Put, _) => LOOP_BATCH,
+        Kind::Batch(Record::Delete, _) => LOOP_BATCH_DELETE,
+        Kind::Batch(Record::Merge, _) => LOOP_BATCH_MERGE,
         other => panic!("no C++ loop for {other:?}"),
     };
     let n = kind.ops_of(Side::Loop);
@@ -209,7 +212,7 @@ pub fn looped<'a>(
     // batch: the run from the key given, as the other ways' batches.
     let mut at = 0usize;
     Box::new(move |k| {
-        let keys = if matches!(kind, Kind::Batch(_)) {
+        let keys = if matches!(kind, Kind::Batch(..)) {
             runs.slices(k, n)
         } else {
             at += n;

@@ -14,8 +14,8 @@ pub enum Kind {
     Merge,
     /// `put_entity` of one column, the default one.
     Entity,
-    /// A batch of this many puts, written at once.
-    Batch(usize),
+    /// A batch of this many records of one kind, written at once.
+    Batch(Record, usize),
     /// An indexed batch (`WriteBatchWithIndex`) of this many puts, written at once.
     Indexed(usize),
     /// A transaction of `puts` puts and its commit.
@@ -23,6 +23,33 @@ pub enum Kind {
         optimistic: bool,
         puts: usize,
     },
+}
+
+/// What each record of a batch is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Record {
+    Put,
+    Delete,
+    Merge,
+}
+
+impl Record {
+    /// As the tables name a batch of them (`Put`: the plain "batch of N").
+    fn name(self) -> &'static str {
+        match self {
+            Record::Put => "",
+            Record::Delete => " deletes",
+            Record::Merge => " merges",
+        }
+    }
+
+    fn path(self) -> &'static str {
+        match self {
+            Record::Put => "",
+            Record::Delete => "delete",
+            Record::Merge => "merge",
+        }
+    }
 }
 
 /// The four sides, in the tables' order.
@@ -67,8 +94,16 @@ impl Kind {
             [1, 8, 64, 1024]
                 .into_iter()
                 .filter(|&n| fits(n))
-                .map(Kind::Batch),
+                .map(|n| Kind::Batch(Record::Put, n)),
         );
+        // Deletes and merges take a batch's general record entry, not the put's own.
+        for record in [Record::Delete, Record::Merge] {
+            kinds.extend(
+                [64].into_iter()
+                    .filter(|&n| fits(n))
+                    .map(|n| Kind::Batch(record, n)),
+            );
+        }
         kinds.extend([64].into_iter().filter(|&n| fits(n)).map(Kind::Indexed));
         for optimistic in [false, true] {
             kinds.extend(
@@ -88,7 +123,7 @@ impl Kind {
             Kind::Delete => "delete".into(),
             Kind::Merge => "merge".into(),
             Kind::Entity => "put_entity (1 column)".into(),
-            Kind::Batch(n) => format!("batch of {n}"),
+            Kind::Batch(record, n) => format!("batch of {n}{}", record.name()),
             Kind::Indexed(n) => format!("indexed batch of {n}"),
             Kind::Txn { optimistic, puts } => format!(
                 "{} txn: {puts} put{} + commit",
@@ -109,7 +144,7 @@ impl Kind {
             Kind::Delete => "delete".into(),
             Kind::Merge => "merge".into(),
             Kind::Entity => "entity".into(),
-            Kind::Batch(n) => format!("batch{n}"),
+            Kind::Batch(record, n) => format!("batch{}{n}", record.path()),
             Kind::Indexed(n) => format!("indexed{n}"),
             Kind::Txn { optimistic, puts } => {
                 format!("{}{puts}", if optimistic { "occ" } else { "txn" })
@@ -121,7 +156,7 @@ impl Kind {
     pub fn ops(self) -> usize {
         match self {
             Kind::Put | Kind::Delete | Kind::Merge | Kind::Entity => 1,
-            Kind::Batch(n) | Kind::Indexed(n) => n,
+            Kind::Batch(_, n) | Kind::Indexed(n) => n,
             Kind::Txn { puts, .. } => puts,
         }
     }

@@ -11,7 +11,7 @@ use pinrocks::{ffi, Db, WriteBatch, WriteOptions};
 
 use crate::tiers;
 use crate::write_floors::{floor, looped, CSlice};
-use crate::write_kinds::{Kind, Side, SIDES};
+use crate::write_kinds::{Kind, Record, Side, SIDES};
 
 /// One way: a key in (the first of its run), the writes it made out.
 pub type Way<'a> = Box<dyn FnMut(&[u8]) -> u64 + 'a>;
@@ -245,12 +245,18 @@ fn ours<'a>(
             w.put_entity(k, &[("", value)]).unwrap();
             1
         }),
-        Kind::Batch(n) => {
+        Kind::Batch(record, n) => {
             let mut batch = WriteBatch::new();
             Box::new(move |k| {
                 batch.clear();
                 for key in runs.keys(k, n) {
-                    batch.writer().put(key, value).unwrap();
+                    let mut w = batch.writer();
+                    match record {
+                        Record::Put => w.put(key, value),
+                        Record::Delete => w.delete(key),
+                        Record::Merge => w.merge(key, value),
+                    }
+                    .unwrap();
                 }
                 w.write(&batch).unwrap();
                 n as u64
@@ -310,10 +316,14 @@ fn peer<'a>(
             1
         }),
         // Its `write_opt` takes the batch by value: a new one per write.
-        (Kind::Batch(n), PeerDb::Plain(db)) => Box::new(move |k| {
+        (Kind::Batch(record, n), PeerDb::Plain(db)) => Box::new(move |k| {
             let mut batch = rocksdb::WriteBatch::default();
             for key in runs.keys(k, n) {
-                batch.put(key, value);
+                match record {
+                    Record::Put => batch.put(key, value),
+                    Record::Delete => batch.delete(key),
+                    Record::Merge => batch.merge(key, value),
+                }
             }
             db.write_opt(batch, options).unwrap();
             n as u64

@@ -1,5 +1,6 @@
 //! What a write costs (issue 49): every kind of write (`write_ways.rs`: puts, deletes,
-//! merges, entities; batches of 1 to 1,024 puts; an indexed batch; pessimistic and
+//! merges, entities; batches of 1 to 1,024 puts, of 64 deletes, of 64 merges; an indexed
+//! batch; pessimistic and
 //! optimistic transactions) through pinrocks, the `rocksdb` crate (the peer), the C API on a
 //! pinrocks database (the floor) and a C++ loop (no crossing per write), each on a database
 //! of its own, timed paired and interleaved (`paired.rs`); WAL on (no sync) and off, then
@@ -19,11 +20,8 @@ use std::time::Duration;
 
 use crate::paired::{self, Ratio, Read};
 use crate::tiers;
-use crate::write_kinds::{Kind, Side, SIDES};
+use crate::write_kinds::{Kind, Record, Side, SIDES};
 use crate::write_ways::{Dbs, Durability, Runs};
-
-/// Synced writes' cell: they wait for the disk, whatever the value.
-const SYNCED_SIZE: usize = 128;
 
 /// A line of the plot: its name, then (size, median, 2.5%, 97.5% of rounds) per size.
 type Lines = BTreeMap<String, Vec<(usize, f64, f64, f64)>>;
@@ -51,7 +49,7 @@ pub fn main(out_dir: &Path, quick: bool) {
                     &ns,
                     &sides,
                 );
-                if wal && matches!(kind, Kind::Put | Kind::Batch(64)) {
+                if wal && matches!(kind, Kind::Put | Kind::Batch(Record::Put, 64)) {
                     plot_points(&mut lines, kind, size, &ns, &sides);
                 }
             }
@@ -72,37 +70,26 @@ pub fn main(out_dir: &Path, quick: bool) {
     )
     .unwrap();
     // Synced: fsync per write group, on the file system of the temporary directory.
-    let (rounds, slice) = if quick {
-        (2, Duration::from_millis(2))
+    let (rounds, slice, sizes) = if quick {
+        (2, Duration::from_millis(2), vec![16, 4096])
     } else {
-        (12, Duration::from_millis(40))
+        (12, Duration::from_millis(40), vec![16, 128, 4096, 65536])
     };
     out.push_str("\nSynced writes (WAL on, `sync`: each write waits for the disk):\n\n");
     out.push_str(&header());
-    let count = if quick {
-        64
-    } else {
-        tiers::key_count(SYNCED_SIZE)
-    };
-    for kind in [
-        Kind::Put,
-        Kind::Batch(64),
-        Kind::Txn {
-            optimistic: false,
-            puts: 1,
-        },
-    ] {
-        let (ns, sides) = measure(
-            kind,
-            SYNCED_SIZE,
-            count,
-            true,
-            true,
-            rounds,
-            slice,
-            parent.path(),
-        );
-        row(&mut out, kind, "synced", SYNCED_SIZE, &ns, &sides);
+    for size in crate::progress::steps("synced", sizes.into_iter()) {
+        let count = if quick { 64 } else { tiers::key_count(size) };
+        for kind in [
+            Kind::Put,
+            Kind::Batch(Record::Put, 64),
+            Kind::Txn {
+                optimistic: false,
+                puts: 1,
+            },
+        ] {
+            let (ns, sides) = measure(kind, size, count, true, true, rounds, slice, parent.path());
+            row(&mut out, kind, "synced", size, &ns, &sides);
+        }
     }
     writeln!(
         out,

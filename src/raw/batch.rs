@@ -80,6 +80,18 @@ impl WriteBatchHandle {
                 )
             };
         }
+        if family.is_none() && ts.is_none() && (op == record::DELETE || op == record::MERGE) {
+            let (k, k_len) = (key.as_ptr().cast(), key.len());
+            let (v, v_len) = (value.as_ptr().cast(), value.len());
+            // SAFETY: live batch (owned, `&mut self`); the bytes are copied into the batch
+            // during the call; guarded.
+            return with_returned_code(|err| unsafe {
+                match op {
+                    record::DELETE => ffi::pinrocks_writebatch_delete(self.as_ptr(), k, k_len, err),
+                    _ => ffi::pinrocks_writebatch_merge(self.as_ptr(), k, k_len, v, v_len, err),
+                }
+            });
+        }
         let family = family.map_or(std::ptr::null_mut(), FamilyHandle::as_ptr);
         let (ts, ts_len) = ts.map_or((std::ptr::null(), 0), |ts| (ts.as_ptr(), ts.len()));
         // SAFETY: live batch (owned, `&mut self`) and handle (borrowed, or NULL); the bytes
