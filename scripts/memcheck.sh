@@ -26,6 +26,9 @@ export PROPTEST_CASES=4
 # And one seeded run of the crash test (tests/operations/crash_workload.rs), not six; not
 # its fuzz entry's 16 cycles in memory (the same workload and check).
 export PINROCKS_CRASH_RUNS=1
+# Its hang watchdog (300 s a seed) fired under valgrind on a slow day of this VM, ending the
+# binary's run with its databases open: a seed's limit of 30 minutes here.
+export PINROCKS_CRASH_RUN_LIMIT=1800
 # Nor the TTL database made by the rocksdb crate with a raw compaction filter: parsing its
 # OPTIONS file, RocksDB makes the filter with ObjectRegistry::NewStaticObject and never
 # frees it (raw-pointer options are the user's to free), a definite leak inside RocksDB.
