@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "db/write_batch_internal.h"
 #include "layout.h"
 #include "rocksdb/advanced_cache.h"
 #include "rocksdb/utilities/backup_engine.h"
@@ -142,6 +143,10 @@ size_t pinrocks_backup_engine_backup_count(rocksdb_backup_engine_t* backup_engin
   } catch (...) {
     return SIZE_MAX;  // the list could not be allocated
   }
+}
+
+void pinrocks_batch_set_count(pinrocks_batch* batch, uint32_t count) PINROCKS_NOEXCEPT {
+  rocksdb::WriteBatchInternal::SetCount(pinrocks::write_batch_of(batch), count);
 }
 
 }  // extern "C"

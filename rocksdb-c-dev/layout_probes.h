@@ -119,6 +119,11 @@ uint64_t pinrocks_sstfilewriter_file_size(rocksdb_sstfilewriter_t* writer) PINRO
 size_t pinrocks_backup_engine_backup_count(rocksdb_backup_engine_t* backup_engine)
     PINROCKS_NOEXCEPT;
 
+/* Not a probe: sets the count in a batch's header (WriteBatchInternal::SetCount), so that a
+ * test reaches a full count (2147483647 records) without writing them. The batch's records
+ * no longer match it: the test sets it back before the batch is written or dropped. */
+void pinrocks_batch_set_count(pinrocks_batch* batch, uint32_t count) PINROCKS_NOEXCEPT;
+
 #ifdef __cplusplus
 }
 #endif

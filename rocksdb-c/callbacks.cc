@@ -1,12 +1,16 @@
-// User code inside RocksDB: a merge operator, a compaction filter factory and an info log
-// (the event listener is in listener.cc) whose work is done by Rust functions (pinrocks.h says what
-// each callback may assume). Written here rather than through the C API because the C API's merge
-// operator copies the operand pointers into two new vectors per merge and its result into a
-// malloc'd buffer, and its compaction filter wants a malloc'd new value: here operands reach Rust
-// as RocksDB's own array of slices and results are written straight into RocksDB's std::string.
+// User code inside RocksDB: a merge operator, a compaction filter factory, a table-properties
+// collector factory, a WAL filter and an info log (the event listener is in listener.cc) whose
+// work is done by Rust functions (pinrocks.h says what each callback may assume). Written here
+// rather than through the C API because the C API's merge operator copies the operand pointers into
+// two new vectors per merge and its result into a malloc'd buffer, and its compaction filter wants
+// a malloc'd new value: here operands reach Rust as RocksDB's own array of slices and results are
+// written straight into RocksDB's std::string.
 //
 // No exception leaves this file: the setters run in `guarded`, the callbacks' bodies catch
 // what they could throw (std::bad_alloc) and report a failed merge or keep the entry.
+//
+// Long because each kind of user code RocksDB calls is a C++ class here with its setter, all
+// sharing the one owner of their Rust state (`RustState`).
 #include <algorithm>
 #include <cstdarg>
 #include <cstddef>
@@ -26,6 +30,7 @@
 #include "rocksdb/merge_operator.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/table_properties.h"
+#include "rocksdb/wal_filter.h"
 
 // Operands are handed to Rust as RocksDB's own `Slice` array, read as `pinrocks_slice`.
 static_assert(sizeof(rocksdb::Slice) == sizeof(pinrocks_slice));
@@ -269,9 +274,52 @@ class RustPropertiesCollectorFactory : public rocksdb::TablePropertiesCollectorF
   pinrocks_destroy_fn destroy_collector_;
 };
 
+// Each batch the WAL replays at an open, shown to Rust, which decides (and turns a panic into
+// an abort: no answer loses nothing, every other one may drop what was logged). Called on the
+// opening thread. Never rewrites a batch.
+using WalAction = rocksdb::WalFilter::WalProcessingOption;
+static_assert(PINROCKS_WAL_REPLAY == static_cast<int>(WalAction::kContinueProcessing));
+static_assert(PINROCKS_WAL_SKIP == static_cast<int>(WalAction::kIgnoreCurrentRecord));
+static_assert(PINROCKS_WAL_STOP == static_cast<int>(WalAction::kStopReplay));
+static_assert(PINROCKS_WAL_CORRUPTED == static_cast<int>(WalAction::kCorruptedRecord));
+
+class RustWalFilter : public rocksdb::WalFilter {
+ public:
+  RustWalFilter(std::string name, void* state, pinrocks_wal_record_fn record,
+                pinrocks_destroy_fn destroy)
+      : state_(state, destroy), name_(std::move(name)), record_(record) {}
+
+  WalProcessingOption LogRecordFound(unsigned long long wal_number, const std::string& file,
+                                     const rocksdb::WriteBatch& batch, rocksdb::WriteBatch*,
+                                     bool*) override {
+    const int action =
+        record_(state_.get(), wal_number, file.data(), file.size(), pinrocks::batch_handle(&batch));
+    switch (action) {
+      case PINROCKS_WAL_SKIP:
+      case PINROCKS_WAL_STOP:
+      case PINROCKS_WAL_CORRUPTED:
+        return static_cast<WalProcessingOption>(action);
+      default:
+        return WalProcessingOption::kContinueProcessing;
+    }
+  }
+
+  const char* Name() const override { return name_.c_str(); }
+
+ private:
+  RustState state_;
+  std::string name_;
+  pinrocks_wal_record_fn record_;
+};
+
 std::string& as_string(void* value) { return *static_cast<std::string*>(value); }
 
 }  // namespace
+
+// pinrocks.h's opaque name for the filter.
+struct pinrocks_wal_filter {
+  RustWalFilter filter;
+};
 
 namespace {
 
@@ -418,6 +466,31 @@ void pinrocks_options_add_table_properties_collector_factory(
         pinrocks::options_of(options).table_properties_collector_factories.push_back(
             std::move(made));
       });
+}
+
+pinrocks_wal_filter* pinrocks_wal_filter_create(const char* name, void* state,
+                                                pinrocks_wal_record_fn record,
+                                                pinrocks_destroy_fn destroy, int* status_code,
+                                                char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks_wal_filter* made = nullptr;
+  pinrocks::guarded(status_code, errptr, [&] {
+    std::string copied;
+    try {
+      copied = name;
+      made = new pinrocks_wal_filter{RustWalFilter(std::move(copied), state, record, destroy)};
+    } catch (...) {
+      destroy(state);  // nothing owns it yet
+      throw;
+    }
+  });
+  return made;
+}
+
+void pinrocks_wal_filter_destroy(pinrocks_wal_filter* filter) PINROCKS_NOEXCEPT { delete filter; }
+
+void pinrocks_options_set_wal_filter(rocksdb_options_t* options,
+                                     pinrocks_wal_filter* filter) PINROCKS_NOEXCEPT {
+  pinrocks::options_of(options).wal_filter = filter == nullptr ? nullptr : &filter->filter;
 }
 
 void pinrocks_table_properties_of(rocksdb_t* db, rocksdb_column_family_handle_t* column_family,

@@ -678,6 +678,30 @@ void pinrocks_options_add_table_properties_collector_factory(
     pinrocks_collector_finish_fn finish, pinrocks_destroy_fn destroy_collector,
     pinrocks_destroy_fn destroy_factory, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
 
+/* A WAL filter written in Rust: `record` sees each write batch the WAL replays as a
+ * database opens (`batch` is RocksDB's, valid for the call; `file` the WAL file's name, not
+ * NUL-terminated) and returns one of PINROCKS_WAL_*. RocksDB keeps a raw pointer to the
+ * filter in the options and every database opened with them: its owner destroys it with
+ * pinrocks_wal_filter_destroy after all of them (the state with `destroy`). */
+#define PINROCKS_WAL_REPLAY 0    /* WalProcessingOption::kContinueProcessing */
+#define PINROCKS_WAL_SKIP 1      /* kIgnoreCurrentRecord */
+#define PINROCKS_WAL_STOP 2      /* kStopReplay */
+#define PINROCKS_WAL_CORRUPTED 3 /* kCorruptedRecord */
+typedef struct pinrocks_wal_filter pinrocks_wal_filter;
+typedef int (*pinrocks_wal_record_fn)(void* state, uint64_t wal_number, const char* file,
+                                      size_t file_len, const pinrocks_batch* batch);
+
+/* A new filter named `name` (copied) over `state`, or NULL with the error (`state` then
+ * destroyed). */
+pinrocks_wal_filter* pinrocks_wal_filter_create(const char* name, void* state,
+                                                pinrocks_wal_record_fn record,
+                                                pinrocks_destroy_fn destroy, int* status_code,
+                                                char** errptr) PINROCKS_NOEXCEPT;
+void pinrocks_wal_filter_destroy(pinrocks_wal_filter* filter) PINROCKS_NOEXCEPT;
+/* Sets the options' wal_filter (NULL: none). */
+void pinrocks_options_set_wal_filter(rocksdb_options_t* options,
+                                     pinrocks_wal_filter* filter) PINROCKS_NOEXCEPT;
+
 /* ---- Options and statistics beyond the C API (rocksdb-c/options.cc) ---- */
 
 #define PINROCKS_PREFIX_NONE 0

@@ -33,6 +33,13 @@ class BatchMark {
   // the assignment shrinks in place. Its content flags are recomputed when next asked for.
   // A batch only grows while a record is written into it (no transaction kind pinrocks
   // opens writes its batch out early), so the mark is within it.
+  // Whether the count is at pinrocks' most, INT32_MAX. RocksDB adds one to a 32-bit count
+  // without a check: at UINT32_MAX it wraps to 0, and the batch would be written with
+  // sequence numbers that overlap the next write's; and past INT32_MAX its Append (a
+  // two-phase commit's batch, a write group's) reads the count as a negative int and copies
+  // no per-key protection, failing the write and stopping the database.
+  bool full() const noexcept { return count_ >= INT32_MAX; }
+
   void restore(rocksdb::WriteBatch& b) const noexcept {
     const rocksdb::Slice whole = rocksdb::WriteBatchInternal::Contents(&b);
     if (size_ > whole.size()) {
@@ -73,13 +80,25 @@ inline void reindex(rocksdb::WriteBatchWithIndex& index) noexcept {
   }
 }
 
+// The refusal of a record into a batch whose count is full.
+[[gnu::cold, gnu::noinline]] inline int refuse_full_batch(char** errptr) noexcept {
+  int code = PINROCKS_CODE_OK;
+  save_error(errptr, &code, PINROCKS_CODE_INVALID_ARGUMENT,
+             "Invalid argument: a write batch holds at most 2147483647 records (RocksDB counts "
+             "them in 32 bits, and reads the count as a signed int where it appends a batch)");
+  return code;
+}
+
 // One record into `b` by `write` (which returns its Status), its status code returned and
 // its message, if any, in `errptr`; if `write` throws, `b` is cut back to where it stood and
-// `after_cut` runs (noexcept).
+// `after_cut` runs (noexcept). Refused, `b` untouched, if its count is full.
 template <typename Write, typename AfterCut>
 int record_into(rocksdb::WriteBatch& b, char** errptr, Write&& write,
                 AfterCut&& after_cut) noexcept {
   const BatchMark mark(b);
+  if (mark.full()) [[unlikely]] {
+    return refuse_full_batch(errptr);
+  }
   return code_of(errptr, std::forward<Write>(write), [&] {
     mark.restore(b);
     after_cut();

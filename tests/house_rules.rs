@@ -636,7 +636,7 @@ fn every_options_setter_says_its_scope_as_the_option_table_does() {
         }
     }
     // Every typed setter of `Options` (update when adding one).
-    assert_eq!(checked, 107);
+    assert_eq!(checked, 108);
 }
 
 /// The public types of `src/` (`pub struct`, `pub enum`) and the files (`db/database.rs`)

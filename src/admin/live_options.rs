@@ -120,9 +120,10 @@ fn one_pair_per_option(options: &[(&str, &str)]) -> Result<()> {
 
 /// What an open sanitizes but a live change keeps as asked: a hash memtable without a
 /// prefix extractor (an open puts a skip list in its place; the next memtable of a live
-/// family would dereference the missing extractor on every insert), and level-0 triggers
+/// family would dereference the missing extractor on every insert), level-0 triggers
 /// out of order (an open raises them; live, writes would stop at `level0_stop_writes_trigger`
-/// files with no compaction ever triggered to drain them).
+/// files with no compaction ever triggered to drain them), and a FIFO family's write
+/// triggers (an open sets them to `i32::MAX`).
 fn live_rules(family: &[(String, String)], options: &[(&str, &str)]) -> Result<()> {
     let value = |name: &str| family_option(family, name);
     let refuse = |message: String| {
@@ -132,6 +133,20 @@ fn live_rules(family: &[(String, String)], options: &[(&str, &str)]) -> Result<(
             message,
         })
     };
+    if value("compaction_style") == "kCompactionStyleFIFO" {
+        if let Some((name, _)) = options.iter().find(|(name, _)| {
+            matches!(
+                written_option(name),
+                "level0_slowdown_writes_trigger" | "level0_stop_writes_trigger"
+            )
+        }) {
+            return refuse(format!(
+                "{name} on a live FIFO family: an open sets both write triggers out of reach \
+                 (FIFO never compacts level 0 by file count); live, writes would stop at the \
+                 trigger with no compaction to drain level 0"
+            ));
+        }
+    }
     let memtable = value("memtable_factory");
     if memtable.contains("Hash") && value("prefix_extractor") == "nullptr" {
         return refuse(format!(

@@ -1,5 +1,6 @@
 //! The user's code that RocksDB calls: merge operators, compaction filters, comparators,
-//! prefix extractors, the info log, event listeners (and what their events tell). Each trait's trampolines catch panics at the FFI boundary and keep
+//! prefix extractors, table-properties collectors, WAL filters, the info log, event
+//! listeners (and what their events tell). Each trait's trampolines catch panics at the FFI boundary and keep
 //! the database going, or (where RocksDB cannot go on without an answer) abort with a
 //! message.
 
@@ -11,6 +12,7 @@ pub(crate) mod info_log;
 pub(crate) mod merge;
 pub(crate) mod prefix_extractor;
 pub(crate) mod table_properties;
+pub(crate) mod wal_filter;
 
 pub use crate::raw::new_value::{NewValue, OutOfMemory};
 pub use compaction_filter::{
@@ -26,3 +28,4 @@ pub use info_log::{InfoLog, LogLevel};
 pub use merge::{MergeError, MergeInput, MergeOperands, MergeOperator, MergeOutput};
 pub use prefix_extractor::CustomPrefix;
 pub use table_properties::{EntryKind, TablePropertiesCollector, TablePropertiesCollectorFactory};
+pub use wal_filter::{WalAction, WalFilter, WalRecord};

@@ -68,6 +68,9 @@ impl Db {
             });
         }
         check_ttl_kind(options, path, matches!(mode, Mode::Ttl { .. }))?;
+        if options.wal_filter.is_some() {
+            wal_filter_decisions_last(options, matches!(mode, Mode::Transaction { .. }))?;
+        }
         let (names, cf_options) = with_default_cf(options, column_families)?;
         for o in std::iter::once(options).chain(cf_options.iter().copied()) {
             o.check()?;
@@ -88,6 +91,10 @@ impl Db {
         if let Some(budget) = &options.write_buffer_manager {
             holds.push(budget.hold_for_database()?);
         }
+        // And its WAL filter, which RocksDB's copy of the options points at.
+        if let Some(filter) = &options.wal_filter {
+            holds.push(Box::new(filter.clone()));
+        }
         let family_options: Vec<&OptionsHandle> = cf_options.iter().map(|o| &o.raw).collect();
         let kind = match &mode {
             Mode::ReadWrite => OpenAs::ReadWrite,
@@ -102,9 +109,9 @@ impl Db {
             Mode::Optimistic { options } => OpenAs::Optimistic(options),
         };
         // SAFETY: what RocksDB keeps by raw pointer from the options (comparators, `Env`,
-        // info log) the database keeps alive until it has closed: `DbInner` keeps the
-        // comparators, `holds` the `Env`'s owner, and the options keep their logger by
-        // shared_ptr in RocksDB's copy.
+        // WAL filter, info log) the database keeps alive until it has closed: `DbInner`
+        // keeps the comparators, `holds` the `Env`'s owner and the WAL filter, and the
+        // options keep their logger by shared_ptr in RocksDB's copy.
         let (raw, handles) = unsafe { open(&options.raw, &c_path, &names, &family_options, kind) }
             .map_err(Error::at_open)?;
         let statistics = Statistics::of_options(&options.raw);
@@ -166,6 +173,38 @@ fn refuse_in_memory(options: &Options) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// A WAL filter's skip or stop lasts only if the open flushes what it replayed and moves
+/// the WAL's start past it. With two-phase commit (every pessimistic transaction database)
+/// RocksDB keeps the old WAL, and with `avoid_flush_during_recovery` it neither flushes nor
+/// drops it: the next open replays it again (what was left out comes back, or sequence
+/// numbers run backwards and the database no longer opens).
+fn wal_filter_decisions_last(options: &Options, transaction_db: bool) -> Result<()> {
+    let on = |name: &str| -> Result<bool> {
+        Ok(options
+            .get_by_name(name)?
+            .is_some_and(|v| v.trim() == "true"))
+    };
+    let kept_by = if transaction_db {
+        Some("a pessimistic transaction database (two-phase commit)")
+    } else if on("allow_2pc")? {
+        Some("allow_2pc")
+    } else if on("avoid_flush_during_recovery")? {
+        Some("avoid_flush_during_recovery")
+    } else {
+        None
+    };
+    match kept_by {
+        Some(by) => Err(Error::invalid(
+            "wal_filter",
+            format!(
+                "not with {by}: RocksDB keeps the WAL past the open, so the next open \
+                 replays what the filter left out (or stops at sequence numbers set back)"
+            ),
+        )),
+        None => Ok(()),
+    }
 }
 
 fn check_ttl_kind(options: &Options, path: &Path, opening_with_ttl: bool) -> Result<()> {

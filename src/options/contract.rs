@@ -100,14 +100,12 @@ pub(crate) fn breach(scope: Scope, name: &str, value: &str, by_name: bool) -> Op
         Rule::Allowed => None,
         Rule::Bounded(bound, why) => (!within(&bound, value))
             .then(|| format!("{name}={value}: outside {}: {why}", describe(&bound))),
-        Rule::Refused { keep, why } => {
-            (value != keep).then(|| format!("{name}={value}: only {keep} is allowed: {why}"))
+        // A forced value is checked as a refused one: only pinrocks' own passes.
+        Rule::Refused { keep, why } | Rule::Forced { value: keep, why } => {
+            (value.trim() != keep).then(|| format!("{name}={value}: only {keep} is allowed: {why}"))
         }
         Rule::TypedOnly(setter) => {
             by_name.then(|| format!("{name}: set it with {setter}, not by name"))
-        }
-        Rule::Forced { value: only, why } => {
-            (value.trim() != only).then(|| format!("{name}={value}: only {only} is allowed: {why}"))
         }
         Rule::Ignored => by_name.then(|| {
             format!(
@@ -224,10 +222,9 @@ pub(crate) fn input_breach(scope: Scope, name: &str, value: &str, asked: Asked) 
             Rule::TypedOnly(_) | Rule::Ignored => return breach(scope, name, value, true),
             // By name only RocksDB's default itself, as it writes it: another value may
             // make an object (a NULL one included) that no check after parsing can read.
-            Rule::Forced { value: only, why } if asked == Asked::ByName && value.trim() != only => {
-                return Some(format!("{name}={value}: only {only:?} is allowed: {why}"))
-            }
-            Rule::Refused { keep, why } if asked == Asked::ByName && value.trim() != keep => {
+            Rule::Refused { keep, why } | Rule::Forced { value: keep, why }
+                if asked == Asked::ByName && value.trim() != keep =>
+            {
                 return Some(format!("{name}={value}: only {keep:?} is allowed: {why}"))
             }
             Rule::Bounded(bound, why) if !input_within(&bound, value) => {
@@ -391,7 +388,107 @@ pub(crate) fn check_options(options: &OptionsHandle) -> Result<()> {
     options.validate().map_err(Error::into_option_refusal)?;
     plain_table_needs_extractor(scope, &get(&cf, "prefix_extractor"), |name| {
         get(&table, name)
-    })
+    })?;
+    zlib_blobs_compress(
+        &get(&cf, "blob_compression_type"),
+        &get(&cf, "blob_compression_opts"),
+    )?;
+    universal_merges_can_run(|name| get(&cf, name))
+}
+
+/// Universal compaction merges sorted runs only `min_merge_width..=max_merge_width` at a
+/// time (`PickCompactionToReduceSortedRuns`), and when writes are about to stop it may
+/// merge no more than the runs over its read-amplification target
+/// (`level0_stop_writes_trigger` less `max_read_amp`, or the file-number trigger, plus one).
+/// A narrower window (a minimum above the maximum or above that count; a typed -1 reads as
+/// 4294967295) picks nothing: runs pile up to the stop trigger, and writes stop until a size
+/// amplification or periodic compaction, if any, comes (nothing sanitizes the widths, so a
+/// reopen does not help).
+fn universal_merges_can_run(cf: impl Fn(&str) -> String) -> Result<()> {
+    if cf("compaction_style") != "kCompactionStyleUniversal" {
+        return Ok(());
+    }
+    let universal =
+        string_to_map(&cf("compaction_options_universal")).map_err(Error::into_option_refusal)?;
+    let field = |name: &str| {
+        universal
+            .iter()
+            .find(|(n, _)| n == name)
+            .and_then(|(_, v)| v.parse::<i64>().ok())
+    };
+    let number = |name: &str| cf(name).parse::<i64>().ok();
+    let (Some(min), Some(max), Some(read_amp), Some(trigger), Some(stop)) = (
+        field("min_merge_width"),
+        field("max_merge_width"),
+        field("max_read_amp"),
+        number("level0_file_num_compaction_trigger"),
+        number("level0_stop_writes_trigger"),
+    ) else {
+        return Ok(());
+    };
+    // RocksDB reads a width below 2 as 2, and a max_read_amp of 0 or less as (at most) the
+    // trigger (0 tunes it from the run sizes, smaller still in any case that stops writes).
+    let target = if read_amp > 0 { read_amp } else { trigger };
+    let most = (stop - target + 1).max(2);
+    if min.max(2) > max.min(most) {
+        return Err(refusal(
+            "compaction_options_universal.min_merge_width".to_owned(),
+            min.to_string(),
+            format!(
+                "universal compaction with min_merge_width {min} above max_merge_width {max} \
+                 or above {most} (level0_stop_writes_trigger {stop} - the {target} runs it \
+                 keeps + 1): no merge of sorted runs is ever picked, and writes stop at the \
+                 stop trigger"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Blob files compressed with zlib need a level and a strategy zlib's `deflateInit2` takes
+/// (-1..=9, or RocksDB's default 32767, read as -1; 0..=4): RocksDB stores every blob
+/// compressed whatever its compressor says (`LegacyForceBuiltinCompression`), so one that
+/// declines fails every flush with Corruption, which stops writes, and a reopen replays the
+/// WAL into the same failure. The other compressors clamp a level or ignore it.
+fn zlib_blobs_compress(compression: &str, options: &str) -> Result<()> {
+    if compression != "kZlibCompression" {
+        return Ok(());
+    }
+    let fields = string_to_map(options).map_err(Error::into_option_refusal)?;
+    let field = |name: &str| {
+        let value = fields
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str());
+        (
+            value.unwrap_or_default(),
+            value.and_then(|v| v.parse::<i64>().ok()),
+        )
+    };
+    let (level, level_number) = field("level");
+    let (strategy, strategy_number) = field("strategy");
+    let why = |name: &str, value: &str, takes: &str| {
+        Err(refusal(
+            format!("blob_compression_opts.{name}"),
+            value.to_owned(),
+            format!(
+                "blob_compression_opts.{name}={value} with kZlibCompression blobs: zlib takes \
+                 {takes}; RocksDB stores blobs compressed whatever zlib says, so every flush \
+                 would fail with Corruption and stop writes"
+            ),
+        ))
+    };
+    if !level_number.is_some_and(|l| l == 32767 || (-1..=9).contains(&l)) {
+        return why(
+            "level",
+            level,
+            "a level in -1..=9 (or 32767, RocksDB's default)",
+        );
+    }
+    if !strategy_number.is_some_and(|s| (0..=4).contains(&s)) {
+        return why("strategy", strategy, "a strategy in 0..=4");
+    }
+    Ok(())
 }
 
 /// A plain table with a hash index or the prefix encoding needs a prefix extractor: without
@@ -434,7 +531,8 @@ pub struct OptionContract {
     pub name: &'static str,
     /// Whether a live database changes it (`set_options` / `set_db_options`).
     pub mutable: bool,
-    /// `"allowed"`, `"bounded"`, `"refused"`, `"typed only"` or `"ignored"`.
+    /// `"allowed"`, `"bounded"`, `"refused"`, `"typed only"`, `"forced"` (pinrocks sets
+    /// its own value, the only one that opens) or `"ignored"`.
     pub class: &'static str,
     /// The bound or the reason, in words (empty for an allowed option).
     pub detail: String,
@@ -456,7 +554,7 @@ pub fn option_contracts() -> impl Iterator<Item = OptionContract> {
             Rule::TypedOnly(setter) => ("typed only", format!("set it with {setter}")),
             Rule::Forced { value, why } => (
                 "forced",
-                format!("pinrocks sets {value} (by name only {value}): {why}"),
+                format!("pinrocks sets {value}, and only {value} opens: {why}"),
             ),
             Rule::Ignored => (
                 "ignored",

@@ -109,7 +109,7 @@ pub(crate) const fn refused(keep: &'static str, why: &'static str) -> Rule {
     Rule::Refused { keep, why }
 }
 
-/// pinrocks' default `value`, the only one by name, with why.
+/// pinrocks' default `value`, the only one allowed on every path, with why.
 pub(crate) const fn forced(value: &'static str, why: &'static str) -> Rule {
     Rule::Forced { value, why }
 }

@@ -210,12 +210,10 @@ pub(crate) const CONTRACTS: &[Contract] = &[
         Db,
         "wal_filter",
         false,
-        refused(
-            "nullptr",
-            "a raw WalFilter pointer (ImmutableDBOptions::wal_filter): by name RocksDB would keep \
-             an object nothing owns or frees for pinrocks to track (drop order), and 11.8.1 \
-             registers no WalFilter to make",
-        ),
+        // A raw WalFilter pointer (ImmutableDBOptions::wal_filter): by name RocksDB would
+        // keep an object nothing owns or frees for pinrocks to track (drop order), and
+        // 11.8.1 registers no WalFilter to make.
+        TypedOnly("Options::wal_filter"),
     ),
     row(Db, "create_if_missing", false, Allowed),
     row(Db, "create_missing_column_families", false, Allowed),
@@ -327,8 +325,19 @@ pub(crate) const CONTRACTS: &[Contract] = &[
     // Only decides when a spin gives up early; the spin is bounded by
     // write_thread_max_yield_usec.
     row(Db, "write_thread_slow_yield_usec", false, Allowed),
-    // Bounded by the writes waiting in the group, not allocated up front.
-    row(Db, "max_write_batch_group_size_bytes", false, Allowed),
+    // Allocated as the group's batches are merged, not up front.
+    row(
+        Db,
+        "max_write_batch_group_size_bytes",
+        false,
+        int(
+            0,
+            1 << 30,
+            "a write group merges its batches into one WAL record whose count is 32 bits \
+             (WriteBatchInternal::Append): past 1 GiB of followers a group of batches pinrocks \
+             lets each hold up to 2^31 - 1 records could wrap it",
+        ),
+    ),
     row(
         Db,
         "write_thread_max_yield_usec",
@@ -677,6 +686,8 @@ pub(crate) const CONTRACTS: &[Contract] = &[
     // Checked field by field below.
     row(Cf, "compaction_options_universal", true, Allowed),
     row(Cf, "compaction_options_universal.size_ratio", true, Allowed),
+    // Checked together with the level-0 triggers and max_read_amp (contract.rs,
+    // universal_merges_can_run).
     row(
         Cf,
         "compaction_options_universal.min_merge_width",
@@ -713,7 +724,12 @@ pub(crate) const CONTRACTS: &[Contract] = &[
         Cf,
         "compaction_options_universal.incremental",
         true,
-        Allowed,
+        refused(
+            "false",
+            "incremental size-amplification compactions: RocksDB 11.8.1's picker \
+             (PickIncrementalForReduceSizeAmp) reads one bottommost file past the end of its \
+             list when the newer files lie after every bottommost one (keys that only grow)",
+        ),
     ),
     row(
         Cf,
@@ -762,13 +778,20 @@ pub(crate) const CONTRACTS: &[Contract] = &[
         true,
         int(-14, -9, ZLIB_WINDOW),
     ),
+    // With kZlibCompression blobs, only what zlib takes: a rule joining them to
+    // blob_compression_type (contract.rs, zlib_blobs_compress).
     row(Cf, "blob_compression_opts.level", true, Allowed),
     row(Cf, "blob_compression_opts.strategy", true, Allowed),
     row(
         Cf,
         "blob_compression_opts.max_compressed_bytes_per_kb",
         true,
-        Allowed,
+        int(
+            1,
+            i32::MAX as i128,
+            "0 or less makes no blob compressor (GetCompressor), so blobs are written raw \
+             while their file says compressed: every read of them fails as corrupt",
+        ),
     ),
     row(
         Cf,

@@ -1,5 +1,9 @@
 //! Database and column family options. Each owns exactly one raw RocksDB handle and frees
 //! it on drop; builders take `&mut self` so options can be reused across opens.
+//!
+//! Long because `Options` is here whole: its fields (one per thing RocksDB holds by pointer
+//! that the options keep alive), its `Send`/`Sync` reasons, the checks before an open and
+//! the setters of the user's code and of everyday settings.
 
 use std::ffi::c_int;
 
@@ -7,6 +11,7 @@ use crate::callbacks::compaction_filter::CompactionFilterFactory;
 use crate::callbacks::comparator::Comparator;
 use crate::callbacks::merge::MergeOperator;
 use crate::callbacks::table_properties::TablePropertiesCollectorFactory;
+use crate::callbacks::wal_filter::WalFilter;
 use crate::options::compaction_style::CompactionStyle;
 use crate::options::compression::{Compression, CompressionOptions};
 use crate::options::contract::check_options;
@@ -15,6 +20,7 @@ use crate::options::rate_limiter::RateLimiter;
 use crate::options::table_options::{BlockBasedOptions, TableFormat};
 use crate::raw::error::{Error, Result};
 use crate::raw::ffi;
+use crate::raw::options_callbacks::WalFilterHandle;
 use crate::raw::options_handle::OptionsHandle;
 use crate::raw::setter::setter;
 
@@ -84,6 +90,9 @@ pub struct Options {
     /// Whether a row cache is set: a database opened with one refuses range deletes
     /// (RocksDB would, from deep inside the write), so it must know.
     pub(crate) row_cache: bool,
+    /// RocksDB keeps only a raw pointer to the WAL filter: these options keep it alive, and
+    /// so does every database opened with them (until it has closed).
+    pub(crate) wal_filter: Option<std::sync::Arc<WalFilterHandle>>,
 }
 
 /// How the WAL is replayed when the database opens after a crash.
@@ -122,6 +131,7 @@ impl Options {
             write_buffer_manager: None,
             sst_file_manager: false,
             row_cache: false,
+            wal_filter: None,
         }
     }
 
@@ -410,6 +420,24 @@ impl Options {
         self
     }
 
+    /// Replays the WAL through `filter` whenever a database opens with these options (see
+    /// [`WalFilter`]): it decides, batch by batch, what the replay keeps.
+    ///
+    /// Scope: database (`wal_filter`).
+    pub fn wal_filter(&mut self, filter: &WalFilter) -> &mut Self {
+        match filter.handle() {
+            Ok(handle) => {
+                let handle = std::sync::Arc::new(handle);
+                // SAFETY: live options; RocksDB keeps the pointer, and `self.wal_filter`
+                // (then every database opened with these options) keeps the filter alive.
+                unsafe { self.raw.set_wal_filter(&handle) };
+                self.wal_filter = Some(handle);
+            }
+            Err(e) => self.note_failure("wal_filter", Err(e)),
+        }
+        self
+    }
+
     /// Limits flush and compaction writes to the rate of `limiter` (shared with every
     /// other options given it).
     ///
@@ -441,7 +469,7 @@ impl Options {
     /// no setter (as [`Db::as_raw`](crate::Db::as_raw) is for the database), valid while
     /// `self` lives. Do not destroy it, and do not set through it what pinrocks keeps alive
     /// or relies on: the comparator (pinrocks checks bounds in its order), merge operator,
-    /// compaction filter, block cache, rate limiter or table factory
+    /// compaction filter, WAL filter, block cache, rate limiter or table factory
     /// ([`set_by_name`](Self::set_by_name) reaches every option RocksDB parses, checked).
     ///
     /// ```

@@ -73,6 +73,14 @@ pub(crate) mod filter {
     };
 }
 
+/// What a WAL filter does with a logged batch.
+pub(crate) mod wal {
+    pub(crate) use crate::raw::ffi::{
+        PINROCKS_WAL_CORRUPTED as CORRUPTED, PINROCKS_WAL_REPLAY as REPLAY,
+        PINROCKS_WAL_SKIP as SKIP, PINROCKS_WAL_STOP as STOP,
+    };
+}
+
 /// A savepoint's operations, on a transaction or an indexed batch.
 pub(crate) mod savepoint {
     pub(crate) use crate::raw::ffi::{

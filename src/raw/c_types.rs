@@ -9,5 +9,8 @@ pub(crate) use crate::raw::ffi::{
     pinrocks_create_filter_fn, pinrocks_destroy_fn, pinrocks_error_info, pinrocks_events,
     pinrocks_filter_fn, pinrocks_flush_info, pinrocks_full_merge_fn, pinrocks_ingestion_info,
     pinrocks_memtable_info, pinrocks_partial_merge_fn, pinrocks_slice, pinrocks_stall_info,
-    pinrocks_table_file_info,
+    pinrocks_table_file_info, pinrocks_wal_record_fn,
 };
+
+/// A `WriteBatch` as rocksdb-c/ hands it to a callback (a WAL filter's batch), to read.
+pub(crate) use crate::raw::ffi::pinrocks_batch;

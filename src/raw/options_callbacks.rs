@@ -1,11 +1,12 @@
 //! What the options handle is given of the user's code: a comparator, merge operator,
 //! compaction filter factory, prefix extractor, info log and event listener, each a state
 //! and the C functions over it that the C++ side takes over (and frees), or a pointer the
-//! options keep.
+//! options keep; and the WAL filter, which RocksDB keeps by raw pointer, and its owner.
 
-use std::ffi::{c_char, c_void};
+use std::ffi::{c_char, c_void, CStr};
+use std::ptr::NonNull;
 
-use crate::raw::error::{with_code, Result};
+use crate::raw::error::{with_code, Error, Result};
 use crate::raw::ffi;
 use crate::raw::options_handle::OptionsHandle;
 
@@ -164,5 +165,58 @@ impl OptionsHandle {
                 err,
             )
         })
+    }
+}
+
+/// Owns a WAL filter over a user's state (rocksdb-c/'s `pinrocks_wal_filter`). RocksDB keeps
+/// a raw pointer to it in the options and in every database opened with them, so the
+/// options and each such database share this owner; it is destroyed with the last.
+pub(crate) struct WalFilterHandle(NonNull<ffi::pinrocks_wal_filter>);
+
+impl WalFilterHandle {
+    /// A filter named `name` over `state` (taken, freed with `destroy`, also if this fails).
+    ///
+    /// # Safety
+    /// `state` what `record` expects, nothing else freeing it; `record` callable from any
+    /// thread that opens a database, several at once.
+    pub(crate) unsafe fn new(
+        name: &CStr,
+        state: *mut c_void,
+        record: ffi::pinrocks_wal_record_fn,
+        destroy: ffi::pinrocks_destroy_fn,
+    ) -> Result<Self> {
+        // SAFETY: the name is live for the call (copied); the rest the caller's contract.
+        let raw = with_code(|code, err| unsafe {
+            ffi::pinrocks_wal_filter_create(name.as_ptr(), state, record, destroy, code, err)
+        })?;
+        NonNull::new(raw)
+            .map(WalFilterHandle)
+            .ok_or_else(|| Error::invalid("wal_filter", "no filter made, and no error"))
+    }
+}
+
+impl Drop for WalFilterHandle {
+    fn drop(&mut self) {
+        // SAFETY: ours, destroyed once; no options or database that points at it is left
+        // (each keeps this owner).
+        unsafe { ffi::pinrocks_wal_filter_destroy(self.0.as_ptr()) }
+    }
+}
+
+// SAFETY: the C++ filter holds its name (never changed) and the state, which RocksDB reads
+// only through `record` on the threads that open databases: the state is a `Send + Sync`
+// Rust filter (the caller's contract in `new`), and the last owner frees it on any thread.
+unsafe impl Send for WalFilterHandle {}
+// SAFETY: as `Send`: shared, only the filter's calls read it.
+unsafe impl Sync for WalFilterHandle {}
+
+impl OptionsHandle {
+    /// The WAL filter every database opened with these options replays its WAL through.
+    ///
+    /// # Safety
+    /// `filter` must outlive these options and every database opened with them.
+    pub(crate) unsafe fn set_wal_filter(&mut self, filter: &WalFilterHandle) {
+        // SAFETY: live options and filter; the filter outlives them (the caller's contract).
+        unsafe { ffi::pinrocks_options_set_wal_filter(self.as_ptr(), filter.0.as_ptr()) }
     }
 }

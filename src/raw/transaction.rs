@@ -93,6 +93,13 @@ impl TransactionHandle {
         self.0
     }
 
+    /// Its write batch, for a test that forges the batch's count.
+    #[cfg(test)]
+    pub(crate) fn batch(&self) -> crate::raw::batch::BatchPtr {
+        // SAFETY: a live transaction; its batch lives as long as it does.
+        unsafe { ffi::pinrocks_transaction_write_batch(self.0.as_ptr()) }.cast_mut()
+    }
+
     /// One write (`op`: a `record::*`; an unknown one is RocksDB's InvalidArgument) to
     /// `family`, guarded (the C API's `rocksdb_transaction_put_cf` & co. let `std::bad_alloc`
     /// escape). RocksDB copies the bytes. It may wait for another transaction's row lock.

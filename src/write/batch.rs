@@ -184,12 +184,15 @@ impl WriteBatch {
     ) -> Result<()> {
         match (op, cf) {
             (record::MERGE, Some(cf)) => cf.check_merge()?,
-            (record::MERGE, None) => self.default_merges = true,
             (record::DELETE_RANGE, Some(cf)) => cf.check_range_delete()?,
-            _ => {} // the default family's ranges: checked at the write (`default_ranges`)
+            // The default family's merges and ranges: checked at the write
+            // (`default_merges`, `default_ranges`).
+            _ => {}
         }
         self.raw
             .write(cf.map(|cf| cf.handle()), op, key, value, ts)?;
+        // Noted once the record is in: a refused one leaves nothing to check at the write.
+        self.default_merges |= op == record::MERGE && cf.is_none();
         self.default_records |= cf.is_none() && op != record::LOG_DATA;
         self.stamped |= ts.is_some();
         if let Some(handle) = cf {

@@ -1,6 +1,7 @@
 //! A write batch as bytes and back: RocksDB's own serialized form, to send or keep, rebuilt
 //! into a batch only after RocksDB has checked it whole and pinrocks has found each family
-//! it names in the database it is for.
+//! it names in the database it is for. Its tests forge a header's count, to show a full
+//! batch (`rocksdb-c/torn_records.h`) refuses one more record.
 
 use std::sync::Arc;
 
@@ -161,4 +162,124 @@ fn add_record(
         value
     };
     batch.record(Some(family), op, key, value, Some(&ts))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::db::database::Db;
+    use crate::options::db_options::Options;
+    use crate::raw::batch::BatchPtr;
+    use crate::raw::error::{Error, ErrorKind, Result};
+    use crate::write::batch::WriteBatch;
+    // rocksdb-c-dev/'s probe, linked into the tests alone.
+    use pinrocks_dev_c as _;
+
+    unsafe extern "C" {
+        fn pinrocks_batch_set_count(batch: BatchPtr, count: u32);
+    }
+
+    /// Sets `batch`'s count as if it held `count` records.
+    fn set_count(batch: BatchPtr, count: u32) {
+        // SAFETY: a live batch of the caller's, nothing reading or writing it meanwhile.
+        unsafe { pinrocks_batch_set_count(batch, count) };
+    }
+
+    /// Every kind of record into a batch whose count is full is refused, the batch left as
+    /// it was; one below full takes one more. `write` writes a record of a kind and returns
+    /// what came back and the batch's count after (a range delete where the target has
+    /// one: a plain batch; the others write an entity in its place).
+    fn refuses_one_more(batch: BatchPtr, write: &mut dyn FnMut(&str) -> (Result<()>, usize)) {
+        set_count(batch, i32::MAX as u32);
+        for kind in [
+            "put",
+            "delete",
+            "single_delete",
+            "merge",
+            "entity",
+            "delete_range",
+        ] {
+            match write(kind) {
+                (
+                    Err(Error::RocksDb {
+                        kind: ErrorKind::InvalidArgument,
+                        message,
+                    }),
+                    len,
+                ) => {
+                    assert!(
+                        message.contains("at most 2147483647 records"),
+                        "{kind}: {message}"
+                    );
+                    assert_eq!(len, i32::MAX as usize, "{kind}");
+                }
+                other => panic!("{kind}: {other:?}"),
+            }
+        }
+        set_count(batch, i32::MAX as u32 - 1);
+        let (put, len) = write("put");
+        put.unwrap();
+        assert_eq!(len, i32::MAX as usize);
+    }
+
+    #[test]
+    fn a_batch_with_a_full_count_refuses_one_more_record() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut options = Options::new();
+        options.create_if_missing(true);
+        // Merges reach the batch (pinrocks checks a family's operator before RocksDB).
+        options
+            .set_by_name(&[("merge_operator", "stringappend")])
+            .unwrap();
+        let db = Db::open(&options, dir.path()).unwrap();
+        // Each kind of record through `$writer`.
+        macro_rules! record {
+            ($writer:expr, $kind:expr) => {{
+                let mut w = $writer;
+                match $kind {
+                    "put" => w.put(b"full", b"x"),
+                    "delete" => w.delete(b"full"),
+                    "single_delete" => w.single_delete(b"full"),
+                    "merge" => w.merge(b"full", b"x"),
+                    _ => w.put_entity(b"full", &[("c", &b"x"[..])]),
+                }
+            }};
+        }
+
+        let mut batch = WriteBatch::new();
+        batch.writer().put(b"kept", b"1").unwrap();
+        let raw = batch.raw();
+        refuses_one_more(raw, &mut |kind| {
+            let written = match kind {
+                "delete_range" => batch.writer().delete_range(b"a", b"b"),
+                _ => record!(batch.writer(), kind),
+            };
+            (written, batch.len())
+        });
+        // Back to what it holds, the records as they were: "kept", then the last put.
+        set_count(raw, 2);
+        db.write(&batch).unwrap();
+        assert_eq!(db.get(b"kept").unwrap().as_deref(), Some(&b"1"[..]));
+        assert_eq!(db.get(b"full").unwrap().as_deref(), Some(&b"x"[..]));
+
+        let mut indexed = db.indexed_batch().unwrap();
+        indexed.writer().put(b"kept", b"2").unwrap();
+        let raw = indexed.batch_ptr();
+        refuses_one_more(raw, &mut |kind| {
+            (record!(indexed.writer(), kind), indexed.len())
+        });
+        set_count(raw, 2);
+        indexed.write().unwrap();
+        assert_eq!(db.get(b"kept").unwrap().as_deref(), Some(&b"2"[..]));
+
+        let txn_dir = tempfile::tempdir().unwrap();
+        let txn_db = Db::open_optimistic_transaction_db(&options, txn_dir.path(), []).unwrap();
+        let mut txn = txn_db.begin().unwrap();
+        let raw = txn.batch_ptr();
+        // SAFETY: the transaction's live batch, read between its writes.
+        let len = || unsafe { crate::raw::batch::BatchView::new(raw) }.count() as usize;
+        refuses_one_more(raw, &mut |kind| (record!(txn.writer(), kind), len()));
+        set_count(raw, 1);
+        txn.commit().unwrap();
+        assert_eq!(txn_db.get(b"full").unwrap().as_deref(), Some(&b"x"[..]));
+    }
 }

@@ -1,5 +1,7 @@
 //! The one size check every write makes before RocksDB: a key and its value together must
-//! fit the 32-bit size of a memtable entry, which RocksDB does not check.
+//! fit the 32-bit size of a memtable entry, which RocksDB does not check. The other 32-bit
+//! size, a batch's count of records (at most `i32::MAX`), is checked in C++
+//! (`rocksdb-c/torn_records.h`), tested with a batch's header (`batch_bytes.rs`).
 
 use crate::raw::error::{Error, Result};
 

@@ -152,6 +152,14 @@ pub struct IndexedBatch<'db> {
 // (`WriteBatchInternal::SetSequence`).
 unsafe impl Send for IndexedBatch<'_> {}
 
+#[cfg(test)]
+impl IndexedBatch<'_> {
+    /// Its write batch, for a test that forges the batch's count.
+    pub(crate) fn batch_ptr(&self) -> crate::raw::batch::BatchPtr {
+        self.raw.batch().as_ptr()
+    }
+}
+
 impl<'db> IndexedBatch<'db> {
     /// Reads the batch's entries first, then the database, on the default column family;
     /// `.cf(..)` and `.options(..)` as for any [`Reader`] (the options' snapshot and bounds

@@ -213,6 +213,14 @@ pub struct Transaction<'db> {
 // (`~PessimisticTransaction`, unlocking by id) may run on any thread.
 unsafe impl Send for Transaction<'_> {}
 
+#[cfg(test)]
+impl Transaction<'_> {
+    /// Its write batch, for a test that forges the batch's count.
+    pub(crate) fn batch_ptr(&self) -> crate::raw::batch::BatchPtr {
+        self.raw.batch()
+    }
+}
+
 impl<'db> Transaction<'db> {
     fn new(db: &'db Db, raw: TransactionHandle) -> Self {
         Transaction {

@@ -5,7 +5,6 @@
 
 use std::cmp::Ordering;
 use std::ops::Bound;
-use std::process::Command;
 
 use pinrocks::callbacks::Comparator;
 use pinrocks::codec::LittleEndian;
@@ -188,29 +187,13 @@ fn panicking_comparator_child() {
 #[test]
 fn a_panicking_comparator_aborts_with_a_message() {
     let dir = tempfile::tempdir().unwrap();
-    let output = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            crate::common::test_path(module_path!(), "panicking_comparator_child").as_str(),
-            "--ignored",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env("PINROCKS_COMPARATOR_DIR", dir.path())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    use std::os::unix::process::ExitStatusExt;
-    assert_eq!(
-        output.status.signal(),
-        Some(6),
-        "SIGABRT expected: {stderr}"
+    crate::common::aborts_in_child(
+        module_path!(),
+        "panicking_comparator_child",
+        "PINROCKS_COMPARATOR_DIR",
+        dir.path(),
+        "pinrocks: comparator \"explosive\" panicked (cannot compare boom)",
     );
-    assert!(
-        stderr.contains("pinrocks: comparator \"explosive\" panicked (cannot compare boom)"),
-        "{stderr}"
-    );
-    assert!(!String::from_utf8_lossy(&output.stdout).contains("not reached"));
 }
 
 /// Keys decoded as a pair (bucket: first byte ascending, rest descending).

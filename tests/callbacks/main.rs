@@ -1,4 +1,5 @@
-//! User code RocksDB calls: merge operators, compaction filters, comparators.
+//! User code RocksDB calls: merge operators, compaction filters, comparators,
+//! table-properties collectors, WAL filters.
 //!
 //! One test binary per concept (each links a static RocksDB): its files are modules.
 
@@ -9,3 +10,4 @@ mod compaction_filter;
 mod comparator;
 mod merge;
 mod table_properties;
+mod wal_filter;

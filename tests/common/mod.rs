@@ -197,6 +197,32 @@ pub fn test_path(module_path: &str, name: &str) -> String {
     }
 }
 
+/// Runs the ignored test `child` of the module at `module_path` in a child process with
+/// `var` set to `dir`, and checks that it aborted (SIGABRT) with `message` on stderr before
+/// printing "not reached".
+pub fn aborts_in_child(module_path: &str, child: &str, var: &str, dir: &Path, message: &str) {
+    use std::os::unix::process::ExitStatusExt;
+    let output = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            test_path(module_path, child).as_str(),
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(var, dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        output.status.signal(),
+        Some(6),
+        "SIGABRT expected: {stderr}"
+    );
+    assert!(stderr.contains(message), "{stderr}");
+    assert!(!String::from_utf8_lossy(&output.stdout).contains("not reached"));
+}
+
 /// Flips one byte of `file`, `num`/`den` of the way in (damage a checksum must catch).
 pub fn flip_byte(file: &Path, num: usize, den: usize) {
     let mut bytes = std::fs::read(file).unwrap();
