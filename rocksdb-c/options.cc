@@ -208,6 +208,39 @@ uint64_t pinrocks_perf_metric(rocksdb_perfcontext_t* context, int metric) PINROC
   }
 }
 
+void pinrocks_perf_per_level(unsigned char on, int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+  pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb::PerfContext* perf = rocksdb::get_perf_context();
+    if (on != 0) {
+      perf->EnablePerLevelPerfContext();
+    } else {
+      perf->DisablePerLevelPerfContext();
+    }
+  });
+}
+
+size_t pinrocks_perf_levels(pinrocks_level_perf* out, size_t len) PINROCKS_NOEXCEPT {
+  const rocksdb::PerfContext* perf = rocksdb::get_perf_context();
+  if (perf->level_to_perf_context == nullptr) {
+    return 0;
+  }
+  size_t i = 0;
+  for (const auto& [level, c] : *perf->level_to_perf_context) {
+    if (i < len) {
+      out[i] = pinrocks_level_perf{level,
+                                   c.bloom_filter_useful,
+                                   c.bloom_filter_full_positive,
+                                   c.bloom_filter_full_true_positive,
+                                   c.user_key_return_count,
+                                   c.get_from_table_nanos,
+                                   c.block_cache_hit_count,
+                                   c.block_cache_miss_count};
+    }
+    ++i;
+  }
+  return i;
+}
+
 void pinrocks_statistics_reset(pinrocks_statistics_t* statistics, int* status_code,
                                char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr,

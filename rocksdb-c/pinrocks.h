@@ -922,6 +922,25 @@ size_t pinrocks_statistics_histograms(pinrocks_statistics_t* statistics, uint32_
  * 0: build/metrics.rs names each). */
 uint64_t pinrocks_perf_metric(rocksdb_perfcontext_t* context, int metric) PINROCKS_NOEXCEPT;
 
+/* One level's perf counters (RocksDB's PerfContextByLevel), copied field by field. */
+typedef struct pinrocks_level_perf {
+  uint32_t level;
+  uint64_t bloom_filter_useful;
+  uint64_t bloom_filter_full_positive;
+  uint64_t bloom_filter_full_true_positive;
+  uint64_t user_key_return_count;
+  uint64_t get_from_table_nanos;
+  uint64_t block_cache_hit_count;
+  uint64_t block_cache_miss_count;
+} pinrocks_level_perf;
+
+/* The calling thread's perf context counts per level too (on: EnablePerLevelPerfContext,
+ * which may allocate its map: the error is the allocation's) or no longer (off). */
+void pinrocks_perf_per_level(unsigned char on, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+/* Copies the calling thread's per-level counters, by level, into out[0..len) and returns
+ * how many levels it has (more than len: call again with room for them all). */
+size_t pinrocks_perf_levels(pinrocks_level_perf* out, size_t len) PINROCKS_NOEXCEPT;
+
 /* Statistics::Reset: every ticker and histogram back to zero. */
 void pinrocks_statistics_reset(pinrocks_statistics_t* statistics, int* status_code,
                                char** errptr) PINROCKS_NOEXCEPT;

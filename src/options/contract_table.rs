@@ -525,7 +525,17 @@ pub(crate) const CONTRACTS: &[Contract] = &[
         ),
     ),
     row(Cf, "source_compaction_factor", true, Ignored),
-    row(Cf, "target_file_size_multiplier", true, Allowed),
+    row(
+        Cf,
+        "target_file_size_multiplier",
+        true,
+        int(
+            1,
+            i32::MAX as i128,
+            "0 or less makes every level from 2 down a target file size of 0 \
+             (MultiplyCheckOverflow): compactions cut a file after every key",
+        ),
+    ),
     row(Cf, "target_file_size_is_upper_bound", true, Allowed),
     row(
         Cf,

@@ -50,7 +50,7 @@ pub use metric_snapshots::{
 pub use metrics::{Histogram, PerfMetric, Ticker};
 pub use optimistic_db_options::{OccLockBuckets, OccValidation, OptimisticTransactionDbOptions};
 pub use rate_limiter::{IoPriority, RateLimiter, RateLimiterMode, RateLimiterOptions};
-pub use statistics::{crc32c_mode, PerfContext, PerfLevel, Statistics, StatsLevel};
+pub use statistics::{crc32c_mode, LevelPerf, PerfContext, PerfLevel, Statistics, StatsLevel};
 pub use stored_options::StoredOptions;
 pub use table_options::{
     BlockBasedOptions, ChecksumType, DataBlockIndexType, FilterPolicy, IndexType,

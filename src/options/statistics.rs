@@ -198,6 +198,52 @@ impl PerfContext {
         self.raw.metric(metric as u32)
     }
 
+    /// Counts per level of the LSM tree too (`on`), or no longer: the counters RocksDB
+    /// keeps by level (bloom filter use, keys returned, block cache hits and misses, time
+    /// in SST reads), read with [`per_level`](Self::per_level). While on, a read of a level
+    /// not counted since the last reset allocates its entry (RocksDB's map).
+    ///
+    /// ```
+    /// use pinrocks::options::{PerfContext, PerfLevel};
+    /// # fn main() -> pinrocks::Result<()> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let mut opts = pinrocks::Options::new();
+    /// # opts.create_if_missing(true);
+    /// # let db = pinrocks::Db::open(&opts, dir.path())?;
+    /// db.put(b"k", b"v")?;
+    /// db.flush()?; // an SST file at level 0
+    /// let perf = PerfContext::enable(PerfLevel::EnableCount);
+    /// perf.count_per_level(true)?;
+    /// perf.reset();
+    /// db.get_pinned(b"k", |v| v.len())?;
+    /// let levels = perf.per_level();
+    /// assert_eq!(levels.len(), 1);
+    /// assert_eq!((levels[0].level, levels[0].user_key_return_count), (0, 1));
+    /// # Ok(()) }
+    /// ```
+    pub fn count_per_level(&self, on: bool) -> Result<()> {
+        self.raw.per_level(on)
+    }
+
+    /// Each level's counters since the last reset, by level: those read from since per-level
+    /// counting was turned on (a reset zeroes them and keeps the levels).
+    pub fn per_level(&self) -> Vec<LevelPerf> {
+        self.raw
+            .levels()
+            .into_iter()
+            .map(|l| LevelPerf {
+                level: l.level,
+                bloom_filter_useful: l.bloom_filter_useful,
+                bloom_filter_full_positive: l.bloom_filter_full_positive,
+                bloom_filter_full_true_positive: l.bloom_filter_full_true_positive,
+                user_key_return_count: l.user_key_return_count,
+                get_from_table_nanos: l.get_from_table_nanos,
+                block_cache_hit_count: l.block_cache_hit_count,
+                block_cache_miss_count: l.block_cache_miss_count,
+            })
+            .collect()
+    }
+
     /// Every counter at once, typed: compare two with [`PerfSnapshot::since`].
     pub fn snapshot(&self) -> PerfSnapshot {
         let mut values = [0; PerfMetric::COUNT];
@@ -206,6 +252,33 @@ impl PerfContext {
         }
         PerfSnapshot::new(values)
     }
+}
+
+/// One level's counters of the perf context (RocksDB's `PerfContextByLevel`), from
+/// [`PerfContext::per_level`]. Keys returned count at the level the file is at; filter and
+/// block cache use at the level its reader was opened at (a file flushed or compacted, then
+/// moved down, keeps counting at the level it was written to until its reader is opened
+/// again, as at the next open).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct LevelPerf {
+    /// The level of the LSM tree (0 for the files flushed from memtables).
+    pub level: u32,
+    /// Point reads the level's bloom filters answered "absent" (no file read).
+    pub bloom_filter_useful: u64,
+    /// Point reads its whole-key filters let through.
+    pub bloom_filter_full_positive: u64,
+    /// Of those, the ones whose key was there.
+    pub bloom_filter_full_true_positive: u64,
+    /// Keys found there and returned (not those deleted, or merged without a final put).
+    pub user_key_return_count: u64,
+    /// Nanoseconds reading its SST files (at [`PerfLevel::EnableTimeExceptForMutex`] or
+    /// more).
+    pub get_from_table_nanos: u64,
+    /// Its blocks found in the block cache.
+    pub block_cache_hit_count: u64,
+    /// Its blocks not found there.
+    pub block_cache_miss_count: u64,
 }
 
 #[cfg(test)]

@@ -102,6 +102,29 @@ impl PerfContextHandle {
         unsafe { ffi::rocksdb_perfcontext_reset(self.0.as_ptr()) };
     }
 
+    /// Counts per level too, or no longer.
+    pub(crate) fn per_level(&self, on: bool) -> Result<()> {
+        // SAFETY: this thread's perf context (a thread-local); guarded.
+        with_code(|code, err| unsafe { ffi::pinrocks_perf_per_level(u8::from(on), code, err) })
+    }
+
+    /// This thread's per-level counters, by level.
+    pub(crate) fn levels(&self) -> Vec<ffi::pinrocks_level_perf> {
+        let mut levels = Vec::new();
+        loop {
+            // SAFETY: this thread's perf context; `levels` has room for its capacity, filled
+            // by the call up to there.
+            let count =
+                unsafe { ffi::pinrocks_perf_levels(levels.as_mut_ptr(), levels.capacity()) };
+            if count <= levels.capacity() {
+                // SAFETY: the call wrote `count` entries (within the capacity).
+                unsafe { levels.set_len(count) };
+                return levels;
+            }
+            levels.reserve_exact(count);
+        }
+    }
+
     /// A counter (a C API metric) on this thread since the last reset.
     pub(crate) fn metric(&self, metric: u32) -> u64 {
         // SAFETY: this thread's live perf context; a metric number of the C API (an

@@ -198,3 +198,78 @@ pub(crate) fn db_file_bytes(dir: &std::path::Path) -> u64 {
         .map(|path| std::fs::metadata(path).unwrap().len())
         .sum()
 }
+
+/// The perf context by level: each level's bloom filter answers, keys returned and block
+/// cache misses, counted exactly for reads that meet a file at level 0 and one at the bottom.
+#[test]
+fn perf_counters_per_level_count_each_level_s_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = crate::common::create_options();
+    options.bloom_filter(10.0);
+    let db = Db::open(&options, dir.path()).unwrap();
+    db.put(b"b", b"bottom").unwrap();
+    db.flush().unwrap();
+    db.compact_range(None, None).unwrap(); // moved to the bottom level
+    db.put(b"a0", b"top").unwrap();
+    db.put(b"c0", b"top").unwrap();
+    db.flush().unwrap(); // level 0: [a0, c0], over the bottom's b
+                         // Each file's reader counts filter and cache use at the level it was opened at: reopened,
+                         // every reader is opened at its file's level (the moved file's was opened at 0).
+    drop(db);
+    let db = Db::open(&options, dir.path()).unwrap();
+
+    let perf = PerfContext::enable(PerfLevel::EnableCount);
+    perf.count_per_level(true).unwrap();
+    perf.reset();
+    assert_eq!(db.get(b"b").unwrap().as_deref(), Some(&b"bottom"[..])); // past level 0
+    assert_eq!(db.get(b"a0").unwrap().as_deref(), Some(&b"top"[..]));
+    assert_eq!(db.get(b"bb").unwrap(), None); // in level 0's range only
+    let levels = perf.per_level();
+    assert_eq!(levels.len(), 2, "{levels:?}");
+    let (top, bottom) = (levels[0], levels[1]);
+    assert_eq!((top.level, bottom.level), (0, 6));
+    assert_eq!(
+        (
+            top.bloom_filter_useful,
+            top.bloom_filter_full_positive,
+            top.bloom_filter_full_true_positive,
+            top.user_key_return_count,
+            top.block_cache_miss_count,
+        ),
+        (2, 1, 1, 1, 1),
+        "{top:?}"
+    );
+    assert_eq!(
+        (
+            bottom.bloom_filter_useful,
+            bottom.bloom_filter_full_positive,
+            bottom.bloom_filter_full_true_positive,
+            bottom.user_key_return_count,
+            bottom.block_cache_miss_count,
+        ),
+        (0, 1, 1, 1, 1),
+        "{bottom:?}"
+    );
+    // Counts only: no time taken at this level.
+    assert_eq!(top.get_from_table_nanos + bottom.get_from_table_nanos, 0);
+    // A reset zeroes every level and keeps it; off, reads count no level.
+    perf.reset();
+    let zeroed = perf.per_level();
+    assert_eq!(zeroed.iter().map(|l| l.level).collect::<Vec<_>>(), [0, 6]);
+    assert!(zeroed.iter().all(|l| {
+        l.bloom_filter_useful
+            + l.bloom_filter_full_positive
+            + l.bloom_filter_full_true_positive
+            + l.user_key_return_count
+            + l.block_cache_hit_count
+            + l.block_cache_miss_count
+            == 0
+    }));
+    perf.count_per_level(false).unwrap();
+    db.get(b"a0").unwrap();
+    assert!(perf
+        .per_level()
+        .iter()
+        .all(|l| l.user_key_return_count == 0));
+    PerfContext::enable(PerfLevel::Disable);
+}

@@ -1146,8 +1146,9 @@ fn compactions_that_could_never_be_picked_are_refused() {
 }
 
 /// A review of the write and blob paths: a blob compression with no acceptable ratio wrote
-/// blobs raw that their file called compressed (every read failed as corrupt), and a write
-/// group past 1 GiB could wrap its merged batch's 32-bit count. Their neighbours pass.
+/// blobs raw that their file called compressed (every read failed as corrupt), a write
+/// group past 1 GiB could wrap its merged batch's 32-bit count, and a file-size multiplier
+/// below 1 cut a compaction's files after every key. Their neighbours pass.
 #[test]
 fn a_third_review_s_values_are_refused() {
     let mut options = create_options();
@@ -1156,6 +1157,8 @@ fn a_third_review_s_values_are_refused() {
         ("blob_compression_opts", "{max_compressed_bytes_per_kb=-1}"),
         ("max_write_batch_group_size_bytes", "18446744073709551615"),
         ("max_write_batch_group_size_bytes", "1073741825"),
+        ("target_file_size_multiplier", "0"),
+        ("target_file_size_multiplier", "-2"),
     ] {
         each_rejected(&mut options, name, value);
     }
@@ -1163,6 +1166,7 @@ fn a_third_review_s_values_are_refused() {
         .set_by_name(&[
             ("blob_compression_opts", "{max_compressed_bytes_per_kb=1}"),
             ("max_write_batch_group_size_bytes", "1073741824"),
+            ("target_file_size_multiplier", "1"),
         ])
         .unwrap();
     let dir = tempfile::tempdir().unwrap();
