@@ -213,6 +213,14 @@ void pinrocks_perf_per_level(unsigned char on, int* status_code, char** errptr) 
     rocksdb::PerfContext* perf = rocksdb::get_perf_context();
     if (on != 0) {
       perf->EnablePerLevelPerfContext();
+      // Every level a read can count at, made now: RocksDB would insert a level's entry
+      // on a read's path, where std::bad_alloc leaves a multi-get's SuperVersion taken.
+      // The level -1 of a reader opened outside a read of a level reads as UINT32_MAX.
+      auto& levels = *perf->level_to_perf_context;
+      for (uint32_t level = 0; level < PINROCKS_MAX_NUM_LEVELS; ++level) {
+        levels.try_emplace(level);
+      }
+      levels.try_emplace(UINT32_MAX);
     } else {
       perf->DisablePerLevelPerfContext();
     }
@@ -226,6 +234,12 @@ size_t pinrocks_perf_levels(pinrocks_level_perf* out, size_t len) PINROCKS_NOEXC
   }
   size_t i = 0;
   for (const auto& [level, c] : *perf->level_to_perf_context) {
+    if (c.bloom_filter_useful + c.bloom_filter_full_positive + c.bloom_filter_full_true_positive +
+            c.user_key_return_count + c.get_from_table_nanos + c.block_cache_hit_count +
+            c.block_cache_miss_count ==
+        0) {
+      continue;  // not counted at since the last reset
+    }
     if (i < len) {
       out[i] = pinrocks_level_perf{level,
                                    c.bloom_filter_useful,

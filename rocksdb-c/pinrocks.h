@@ -935,10 +935,11 @@ typedef struct pinrocks_level_perf {
 } pinrocks_level_perf;
 
 /* The calling thread's perf context counts per level too (on: EnablePerLevelPerfContext,
- * which may allocate its map: the error is the allocation's) or no longer (off). */
+ * its map made with an entry for every level, so that no read allocates one: the error is
+ * an allocation's) or no longer (off). */
 void pinrocks_perf_per_level(unsigned char on, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
-/* Copies the calling thread's per-level counters, by level, into out[0..len) and returns
- * how many levels it has (more than len: call again with room for them all). */
+/* Copies the calling thread's per-level counters of the levels with a count, by level, into
+ * out[0..len) and returns how many there are (more than len: call again with room). */
 size_t pinrocks_perf_levels(pinrocks_level_perf* out, size_t len) PINROCKS_NOEXCEPT;
 
 /* Statistics::Reset: every ticker and histogram back to zero. */

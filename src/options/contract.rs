@@ -396,14 +396,12 @@ pub(crate) fn check_options(options: &OptionsHandle) -> Result<()> {
     universal_merges_can_run(|name| get(&cf, name))
 }
 
-/// Universal compaction merges sorted runs only `min_merge_width..=max_merge_width` at a
-/// time (`PickCompactionToReduceSortedRuns`), and when writes are about to stop it may
-/// merge no more than the runs over its read-amplification target
-/// (`level0_stop_writes_trigger` less `max_read_amp`, or the file-number trigger, plus one).
-/// A narrower window (a minimum above the maximum or above that count; a typed -1 reads as
-/// 4294967295) picks nothing: runs pile up to the stop trigger, and writes stop until a size
-/// amplification or periodic compaction, if any, comes (nothing sanitizes the widths, so a
-/// reopen does not help).
+/// Universal compaction merges sorted runs `min_merge_width..=max_merge_width` at a time
+/// (`PickCompactionToReduceSortedRuns`, a width below 2 read as 2): a minimum above the
+/// maximum (a typed -1 reads as 4294967295) picks no merge of sorted runs ever, so runs
+/// pile up to `level0_stop_writes_trigger` and writes stop until a size-amplification or
+/// periodic compaction, if any, comes (nothing sanitizes the widths: a reopen does not
+/// help).
 fn universal_merges_can_run(cf: impl Fn(&str) -> String) -> Result<()> {
     if cf("compaction_style") != "kCompactionStyleUniversal" {
         return Ok(());
@@ -416,29 +414,16 @@ fn universal_merges_can_run(cf: impl Fn(&str) -> String) -> Result<()> {
             .find(|(n, _)| n == name)
             .and_then(|(_, v)| v.parse::<i64>().ok())
     };
-    let number = |name: &str| cf(name).parse::<i64>().ok();
-    let (Some(min), Some(max), Some(read_amp), Some(trigger), Some(stop)) = (
-        field("min_merge_width"),
-        field("max_merge_width"),
-        field("max_read_amp"),
-        number("level0_file_num_compaction_trigger"),
-        number("level0_stop_writes_trigger"),
-    ) else {
+    let (Some(min), Some(max)) = (field("min_merge_width"), field("max_merge_width")) else {
         return Ok(());
     };
-    // RocksDB reads a width below 2 as 2, and a max_read_amp of 0 or less as (at most) the
-    // trigger (0 tunes it from the run sizes, smaller still in any case that stops writes).
-    let target = if read_amp > 0 { read_amp } else { trigger };
-    let most = (stop - target + 1).max(2);
-    if min.max(2) > max.min(most) {
+    if min.max(2) > max {
         return Err(refusal(
             "compaction_options_universal.min_merge_width".to_owned(),
             min.to_string(),
             format!(
-                "universal compaction with min_merge_width {min} above max_merge_width {max} \
-                 or above {most} (level0_stop_writes_trigger {stop} - the {target} runs it \
-                 keeps + 1): no merge of sorted runs is ever picked, and writes stop at the \
-                 stop trigger"
+                "universal compaction with min_merge_width {min} above max_merge_width {max}: \
+                 no merge of sorted runs is ever picked, and writes stop at the stop trigger"
             ),
         ));
     }

@@ -696,7 +696,7 @@ pub(crate) const CONTRACTS: &[Contract] = &[
     // Checked field by field below.
     row(Cf, "compaction_options_universal", true, Allowed),
     row(Cf, "compaction_options_universal.size_ratio", true, Allowed),
-    // Checked together with the level-0 triggers and max_read_amp (contract.rs,
+    // Checked together: the minimum at most the maximum (contract.rs,
     // universal_merges_can_run).
     row(
         Cf,

@@ -200,8 +200,10 @@ impl PerfContext {
 
     /// Counts per level of the LSM tree too (`on`), or no longer: the counters RocksDB
     /// keeps by level (bloom filter use, keys returned, block cache hits and misses, time
-    /// in SST reads), read with [`per_level`](Self::per_level). While on, a read of a level
-    /// not counted since the last reset allocates its entry (RocksDB's map).
+    /// in SST reads), read with [`per_level`](Self::per_level). Turned on, this thread's
+    /// perf context holds an entry for every level RocksDB allows (about 100 KiB, made here
+    /// so that no read allocates one); it stays on for the thread after the `PerfContext`
+    /// is dropped, as the perf level does. Off, a reset no longer zeroes the levels' counts.
     ///
     /// ```
     /// use pinrocks::options::{PerfContext, PerfLevel};
@@ -225,8 +227,7 @@ impl PerfContext {
         self.raw.per_level(on)
     }
 
-    /// Each level's counters since the last reset, by level: those read from since per-level
-    /// counting was turned on (a reset zeroes them and keeps the levels).
+    /// The counters of each level counted at since the last reset, by level.
     pub fn per_level(&self) -> Vec<LevelPerf> {
         self.raw
             .levels()
@@ -262,7 +263,9 @@ impl PerfContext {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub struct LevelPerf {
-    /// The level of the LSM tree (0 for the files flushed from memtables).
+    /// The level of the LSM tree (0 for the files flushed from memtables); `u32::MAX` for
+    /// files whose reader RocksDB opened outside a read of a level (table properties, size
+    /// estimates), RocksDB's level -1.
     pub level: u32,
     /// Point reads the level's bloom filters answered "absent" (no file read).
     pub bloom_filter_useful: u64,
