@@ -3,7 +3,10 @@
 // API has no way back to a skip list), paths (db_paths, cf_paths, wal_dir, db_log_dir), a copy of
 // read options (for an iterator that needs its own bounds), and the database's statistics read by
 // ticker and histogram number (the C API reads them only through the options object that opened
-// the database).
+// the database), the perf metric the C API forgets and the perf context's per-level counters.
+//
+// Long because each of these is a few lines of C++ over a setting or reading the C API lacks,
+// and one file keeps them where a reader of the options looks.
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
