@@ -237,10 +237,11 @@ size_t pinrocks_perf_levels(pinrocks_level_perf* out, size_t len) PINROCKS_NOEXC
   }
   size_t i = 0;
   for (const auto& [level, c] : *perf->level_to_perf_context) {
-    if (c.bloom_filter_useful + c.bloom_filter_full_positive + c.bloom_filter_full_true_positive +
-            c.user_key_return_count + c.get_from_table_nanos + c.block_cache_hit_count +
-            c.block_cache_miss_count ==
-        0) {
+    const bool counted = c.bloom_filter_useful != 0 || c.bloom_filter_full_positive != 0 ||
+                         c.bloom_filter_full_true_positive != 0 || c.user_key_return_count != 0 ||
+                         c.get_from_table_nanos != 0 || c.block_cache_hit_count != 0 ||
+                         c.block_cache_miss_count != 0;
+    if (!counted) {
       continue;  // not counted at since the last reset
     }
     if (i < len) {

@@ -29,10 +29,6 @@ class BatchMark {
   explicit BatchMark(const rocksdb::WriteBatch& b) noexcept
       : size_(b.GetDataSize()), count_(rocksdb::DecodeFixed32(b.Data().data() + kCountAt)) {}
 
-  // Cuts `b` back to the mark. Never allocates: the bytes kept are a prefix of its own, so
-  // the assignment shrinks in place. Its content flags are recomputed when next asked for.
-  // A batch only grows while a record is written into it (no transaction kind pinrocks
-  // opens writes its batch out early), so the mark is within it.
   // Whether the count is at pinrocks' most, INT32_MAX. RocksDB adds one to a 32-bit count
   // without a check: at UINT32_MAX it wraps to 0, and the batch would be written with
   // sequence numbers that overlap the next write's; and past INT32_MAX its Append (a
@@ -40,6 +36,10 @@ class BatchMark {
   // no per-key protection, failing the write and stopping the database.
   bool full() const noexcept { return count_ >= INT32_MAX; }
 
+  // Cuts `b` back to the mark. Never allocates: the bytes kept are a prefix of its own, so
+  // the assignment shrinks in place. Its content flags are recomputed when next asked for.
+  // A batch only grows while a record is written into it (no transaction kind pinrocks
+  // opens writes its batch out early), so the mark is within it.
   void restore(rocksdb::WriteBatch& b) const noexcept {
     const rocksdb::Slice whole = rocksdb::WriteBatchInternal::Contents(&b);
     if (size_ > whole.size()) {

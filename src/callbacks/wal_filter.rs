@@ -51,6 +51,17 @@ impl WalAction {
 }
 
 /// One write batch read back from the WAL, as the filter sees it: borrowed for the call.
+/// Its bytes are RocksDB's, gone when the filter returns: they cannot be kept past it.
+///
+/// ```compile_fail
+/// use pinrocks::callbacks::{WalAction, WalFilter};
+/// use std::sync::Mutex;
+/// static KEPT: Mutex<Option<&'static [u8]>> = Mutex::new(None);
+/// let filter = WalFilter::new("keeper", |record| {
+///     *KEPT.lock().unwrap() = Some(record.data()); // would outlive the replay's batch
+///     WalAction::Replay
+/// });
+/// ```
 pub struct WalRecord<'a> {
     wal_number: u64,
     file: &'a [u8],

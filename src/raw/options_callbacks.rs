@@ -203,11 +203,14 @@ impl Drop for WalFilterHandle {
     }
 }
 
-// SAFETY: the C++ filter holds its name (never changed) and the state, which RocksDB reads
-// only through `record` on the threads that open databases: the state is a `Send + Sync`
-// Rust filter (the caller's contract in `new`), and the last owner frees it on any thread.
+// SAFETY: the C++ filter (`RustWalFilter`, rocksdb-c/callbacks.cc) holds its name, never
+// changed, and the state. RocksDB calls `LogRecordFound` only from
+// `DBImpl::InvokeWalFilterIfNeededOnWalRecord`, on the thread that opens a database (several
+// opens at once with one filter), and `Name()` (const) when it logs or serializes options;
+// the state is a `Send + Sync` Rust filter (the caller's contract in `new`), and the last
+// owner frees it on any thread.
 unsafe impl Send for WalFilterHandle {}
-// SAFETY: as `Send`: shared, only the filter's calls read it.
+// SAFETY: as `Send`: shared, only those two calls read it.
 unsafe impl Sync for WalFilterHandle {}
 
 impl OptionsHandle {
