@@ -41,6 +41,7 @@ const NATIVE: &[&str] = &[
     "timestamps.cc",
     "guarded_calls.cc",
     "space_recovery.cc",
+    "super_versions.cc",
     "fault_fs.cc",
 ];
 

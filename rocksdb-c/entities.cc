@@ -55,10 +55,10 @@ const pinrocks_column* view_of(const rocksdb::WideColumns& columns) {
 // A one-call read: `read` fills a Found on this frame; on success `fn` reads the columns in
 // place while they are pinned; not-found is no error. Returns whether the key was found.
 template <typename Read>
-unsigned char one_call(Read&& read, pinrocks_columns_fn fn, void* ctx, int* status_code,
-                       char** errptr) noexcept {
+unsigned char one_call(rocksdb_t* db, Read&& read, pinrocks_columns_fn fn, void* ctx,
+                       int* status_code, char** errptr) noexcept {
   unsigned char found = 0;
-  pinrocks::guarded(status_code, errptr, [&] {
+  pinrocks::guarded_read(db, status_code, errptr, [&] {
     rocksdb::PinnableWideColumns pinned;
     pinrocks::Found entity(&pinned);
     const rocksdb::Status s = read(&entity);
@@ -77,9 +77,10 @@ unsigned char one_call(Read&& read, pinrocks_columns_fn fn, void* ctx, int* stat
 // error (reported). Merged batch-only columns point into the batch's iterator, which must not
 // outlive this call: they are rebuilt into an entity of their own (a copy, on that path only).
 template <typename Read>
-pinrocks_entity_t* new_entity(Read&& read, int* status_code, char** errptr) noexcept {
+pinrocks_entity_t* new_entity(rocksdb_t* db, Read&& read, int* status_code,
+                              char** errptr) noexcept {
   pinrocks_entity_t* result = nullptr;
-  pinrocks::guarded(status_code, errptr, [&] {
+  pinrocks::guarded_read(db, status_code, errptr, [&] {
     auto entity = std::make_unique<pinrocks_entity_t>();
     pinrocks::Found found(&entity->rep);
     rocksdb::Status s = read(&found);
@@ -165,6 +166,7 @@ unsigned char pinrocks_read_entity_pinned(const pinrocks_read_source* source, co
                                           size_t keylen, pinrocks_columns_fn fn, void* ctx,
                                           int* status_code, char** errptr) PINROCKS_NOEXCEPT {
   return one_call(
+      source->db,
       [&](pinrocks::Found* found) {
         return pinrocks::get_entity(pinrocks::Source(source), rocksdb::Slice(key, keylen), found);
       },
@@ -175,6 +177,7 @@ pinrocks_entity_t* pinrocks_read_entity_handle(const pinrocks_read_source* sourc
                                                size_t keylen, int* status_code,
                                                char** errptr) PINROCKS_NOEXCEPT {
   return new_entity(
+      source->db,
       [&](pinrocks::Found* found) {
         return pinrocks::get_entity(pinrocks::Source(source), rocksdb::Slice(key, keylen), found);
       },
@@ -184,7 +187,7 @@ pinrocks_entity_t* pinrocks_read_entity_handle(const pinrocks_read_source* sourc
 void pinrocks_read_entity_multi(const pinrocks_read_source* source, size_t num_keys,
                                 const pinrocks_slice* keys, pinrocks_multi_columns_fn fn, void* ctx,
                                 int* status_code, char** errptr) PINROCKS_NOEXCEPT {
-  pinrocks::guarded(status_code, errptr, [&] {
+  pinrocks::guarded_read(source->db, status_code, errptr, [&] {
     const pinrocks::Source s(source);
     EntityBatch batch(num_keys, keys);
     if (!pinrocks::multi_get_entity(s, num_keys, batch.keys(), batch.pinned(), batch.statuses())) {

@@ -87,6 +87,24 @@ void guarded(int* status_code, char** errptr, Body&& body) noexcept {
   }
 }
 
+// After RocksDB threw out of a read of `db` (NULL: none) on this thread: puts back in each
+// column family's thread-local slot the SuperVersion the read took and the exception kept from
+// going back, so the thread's next read does not read through the slot's in-use marker
+// (super_versions.cc). Never throws.
+void return_taken_super_versions(rocksdb_t* db) noexcept;
+
+// `guarded` for an entry point that reads `db` (NULL: none): after an exception, what the read
+// took of RocksDB's per-thread state is given back before the error is reported.
+template <typename Body>
+void guarded_read(rocksdb_t* db, int* status_code, char** errptr, Body&& body) noexcept {
+  try {
+    body();
+  } catch (...) {
+    *status_code = caught(errptr);
+    return_taken_super_versions(db);
+  }
+}
+
 // The shape of every setter that hands Rust's `state` to a new C++ object whose destructor
 // frees it (a merge operator, a filter factory, a logger, a listener): `make` builds that
 // object, `install` puts it in the options, both guarded. If `make` fails, nothing owns

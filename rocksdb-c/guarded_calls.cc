@@ -33,6 +33,7 @@
 namespace {
 
 using pinrocks::guarded;
+using pinrocks::guarded_read;
 using pinrocks::report;
 
 using pinrocks::sst_writer_of;
@@ -49,14 +50,15 @@ std::unordered_map<std::string, std::string> options_map_of(int count, const cha
 
 // After RocksDB threw in the middle of a seek, the iterator's state is unknown (a stale
 // `valid_`, a half-set saved key, a released block): reading its key or value could read
-// freed memory. Destroy it, as rocksdb_iter_destroy would have later, and leave in its place
-// an iterator that is not valid and reports `s`. Called from a catch handler of a noexcept
-// function: should this too throw (the process is out of memory even for a few bytes), C++
-// calls std::terminate, an abort and not an unwind into Rust.
+// freed memory, and so could its destructor (a tailing iterator's `RenewIterators` destroys
+// its memtable iterator before it makes the next, which `~ForwardIterator` would destroy
+// again: forward_iterator.cc:778-781). It is leaked, as a refresh that throws leaves its
+// iterator (only when RocksDB threw: out of memory), and an iterator that is not valid and
+// reports `s` takes its place. Called from a catch handler of a noexcept function: should
+// this too throw (out of memory even for a few bytes), C++ calls std::terminate, an abort
+// and not an unwind into Rust.
 void replace_with_error(rocksdb_iterator_t* iter, const rocksdb::Status& s) {
-  rocksdb::Iterator* failed = pinrocks::iterator_of(iter);
   pinrocks::iterator_of(iter) = rocksdb::NewErrorIterator(s);
-  delete failed;
 }
 
 template <typename Seek>
@@ -89,7 +91,7 @@ unsigned char pinrocks_get_into_buffer_cf(rocksdb_t* db, const rocksdb_readoptio
   // What the C API leaves on failure, set first so that a caught exception leaves it too.
   *found = 0;
   *vallen = 0;
-  guarded(status_code, errptr, [&] {
+  guarded_read(db, status_code, errptr, [&] {
     rocksdb::PinnableSlice pinnable_val;
     rocksdb::Status s = pinrocks::db_of(db)->Get(pinrocks::read_options_of(options),
                                                  pinrocks::handle_of(column_family),
@@ -118,7 +120,7 @@ unsigned char pinrocks_key_may_exist_cf(rocksdb_t* db, const rocksdb_readoptions
                                         void* ctx, int* status_code,
                                         char** errptr) PINROCKS_NOEXCEPT {
   unsigned char result = 1;  // on error: "may exist", which is never wrong
-  guarded(status_code, errptr, [&] {
+  guarded_read(db, status_code, errptr, [&] {
     std::string value;
     bool value_found = false;
     // The overload without a timestamp: the one StackableDB forwards (a transaction or TTL
@@ -243,7 +245,7 @@ char* pinrocks_property_value_cf(rocksdb_t* db, rocksdb_column_family_handle_t* 
                                  const char* propname, int* status_code,
                                  char** errptr) PINROCKS_NOEXCEPT {
   char* result = nullptr;
-  guarded(status_code, errptr, [&] {
+  guarded_read(db, status_code, errptr, [&] {
     std::string tmp;
     if (pinrocks::db_of(db)->GetProperty(pinrocks::handle_of(column_family),
                                          rocksdb::Slice(propname), &tmp)) {
@@ -263,7 +265,7 @@ int pinrocks_property_int_cf(rocksdb_t* db, rocksdb_column_family_handle_t* colu
                              const char* propname, uint64_t* out_val, int* status_code,
                              char** errptr) PINROCKS_NOEXCEPT {
   int result = -1;
-  guarded(status_code, errptr, [&] {
+  guarded_read(db, status_code, errptr, [&] {
     if (pinrocks::db_of(db)->GetIntProperty(pinrocks::handle_of(column_family),
                                             rocksdb::Slice(propname), out_val)) {
       result = 0;
@@ -276,7 +278,7 @@ unsigned char pinrocks_property_map_cf(rocksdb_t* db, rocksdb_column_family_hand
                                        const char* propname, pinrocks_pair_fn fn, void* ctx,
                                        int* status_code, char** errptr) PINROCKS_NOEXCEPT {
   unsigned char found = 0;
-  guarded(status_code, errptr, [&] {
+  guarded_read(db, status_code, errptr, [&] {
     std::map<std::string, std::string> map;
     if (pinrocks::db_of(db)->GetMapProperty(pinrocks::handle_of(column_family),
                                             rocksdb::Slice(propname), &map)) {
@@ -293,7 +295,7 @@ unsigned char pinrocks_property_int_aggregated(rocksdb_t* db, const char* propna
                                                uint64_t* out_val, int* status_code,
                                                char** errptr) PINROCKS_NOEXCEPT {
   unsigned char found = 0;
-  guarded(status_code, errptr, [&] {
+  guarded_read(db, status_code, errptr, [&] {
     found =
         pinrocks::db_of(db)->GetAggregatedIntProperty(rocksdb::Slice(propname), out_val) ? 1 : 0;
   });
@@ -307,7 +309,7 @@ void pinrocks_approximate_memtable_stats_cf(rocksdb_t* db,
                                             int* status_code, char** errptr) PINROCKS_NOEXCEPT {
   *count = 0;
   *size = 0;
-  guarded(status_code, errptr, [&] {
+  guarded_read(db, status_code, errptr, [&] {
     const rocksdb::Range range(rocksdb::Slice(start, startlen), rocksdb::Slice(limit, limitlen));
     pinrocks::db_of(db)->GetApproximateMemTableStats(pinrocks::handle_of(column_family), range,
                                                      count, size);
@@ -389,7 +391,7 @@ void pinrocks_approximate_sizes_cf_with_flags(
     const char* const* range_start_key, const size_t* range_start_key_len,
     const char* const* range_limit_key, const size_t* range_limit_key_len, uint8_t include_flags,
     uint64_t* sizes, int* status_code, char** errptr) PINROCKS_NOEXCEPT {
-  guarded(status_code, errptr, [&] {
+  guarded_read(db, status_code, errptr, [&] {
     std::unique_ptr<rocksdb::Range[]> ranges(new rocksdb::Range[num_ranges]);
     for (int i = 0; i < num_ranges; ++i) {
       ranges[i].start = rocksdb::Slice(range_start_key[i], range_start_key_len[i]);

@@ -48,11 +48,11 @@ unsigned char pinrocks_key_may_exist_cf(rocksdb_t* db, const rocksdb_readoptions
  * do nothing on an iterator that is not valid (RocksDB's would be undefined). None of those
  * has a try/catch in the C API (a seek copies its target into the iterator's saved key, and
  * positioning reads blocks and builds merges): here the only cost on the happy path is a
- * zero-cost try block. If RocksDB throws, the iterator (whose state is then unknown) is
- * destroyed and replaced by one that is not valid and whose status (rocksdb_iter_get_error)
- * is the failure: Status::MemoryLimit (std::bad_alloc) or Status::Aborted, with the message
- * part "pinrocks: C++ exception in an iterator: " and the exception's what(). Then the
- * entry, as pinrocks_iter_entry gives it (0, setting nothing, when not valid). */
+ * zero-cost try block. If RocksDB throws, the iterator (whose state is then unknown, even to
+ * its destructor) is leaked and replaced by one that is not valid and whose status
+ * (rocksdb_iter_get_error) is the failure: Status::MemoryLimit (std::bad_alloc) or Status::Aborted,
+ * with the message part "pinrocks: C++ exception in an iterator: " and the exception's what(). Then
+ * the entry, as pinrocks_iter_entry gives it (0, setting nothing, when not valid). */
 unsigned char pinrocks_iter_step(rocksdb_iterator_t* iter, int op, const char* target,
                                  size_t targetlen, pinrocks_entry* entry) PINROCKS_NOEXCEPT;
 /* rocksdb_iter_refresh (no try/catch; it rebuilds the iterator's tree), to the snapshot set in

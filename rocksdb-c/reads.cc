@@ -20,7 +20,7 @@ unsigned char pinrocks_read_pinned(const pinrocks_read_source* source, const cha
                                    size_t keylen, pinrocks_value_fn fn, void* ctx, int* status_code,
                                    char** errptr) PINROCKS_NOEXCEPT {
   unsigned char found = 0;
-  pinrocks::guarded(status_code, errptr, [&] {
+  pinrocks::guarded_read(source->db, status_code, errptr, [&] {
     const pinrocks::Source s(source);
     rocksdb::PinnableSlice value;
     rocksdb::Status st = pinrocks::get(s, rocksdb::Slice(key, keylen), &value);
@@ -33,7 +33,7 @@ rocksdb_pinnableslice_t* pinrocks_read_handle(const pinrocks_read_source* source
                                               size_t keylen, int* status_code,
                                               char** errptr) PINROCKS_NOEXCEPT {
   rocksdb_pinnableslice_t* result = nullptr;
-  pinrocks::guarded(status_code, errptr, [&] {
+  pinrocks::guarded_read(source->db, status_code, errptr, [&] {
     const pinrocks::Source s(source);
     auto handle = std::make_unique<rocksdb_pinnableslice_t>();
     rocksdb::Status st =
@@ -50,7 +50,7 @@ rocksdb_pinnableslice_t* pinrocks_read_handle(const pinrocks_read_source* source
 void pinrocks_read_multi(const pinrocks_read_source* source, size_t num_keys,
                          const pinrocks_slice* keys, pinrocks_multi_value_fn fn, void* ctx,
                          int* status_code, char** errptr) PINROCKS_NOEXCEPT {
-  pinrocks::guarded(status_code, errptr, [&] {
+  pinrocks::guarded_read(source->db, status_code, errptr, [&] {
     const pinrocks::Source s(source);
     // On this frame for up to 32 keys (no allocation of ours); beyond, sized by the
     // caller's key count on the heap, where std::bad_alloc is reported as an error.

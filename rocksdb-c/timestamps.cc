@@ -37,7 +37,7 @@ unsigned char pinrocks_get_pinned_ts(rocksdb_t* db, const rocksdb_readoptions_t*
                                      size_t* ts_len, pinrocks_value_fn fn, void* ctx,
                                      int* status_code, char** errptr) PINROCKS_NOEXCEPT {
   unsigned char found = 0;
-  pinrocks::guarded(status_code, errptr, [&] {
+  pinrocks::guarded_read(db, status_code, errptr, [&] {
     rocksdb::PinnableSlice value;
     std::string ts;  // eight bytes: within the string's own buffer, no allocation
     rocksdb::Status s = pinrocks::db_of(db)->Get(pinrocks::read_options_of(options),

@@ -11,3 +11,4 @@ mod option_fuzz;
 mod refused_writes;
 mod soundness;
 mod soundness_owners;
+mod thrown_reads;
