@@ -387,8 +387,10 @@ void pinrocks_db_write_op(rocksdb_t* db, const rocksdb_writeoptions_t* options,
                           rocksdb_column_family_handle_t* column_family, int op, const char* key,
                           size_t keylen, const char* value, size_t valuelen, const char* ts,
                           size_t tslen, int* status_code, char** errptr) PINROCKS_NOEXCEPT;
-/* DB::Write of a batch, guarded likewise (the write group copies batches into the WAL): its
- * status code returned (0: written), its message, if any, in `errptr`. */
+/* DB::Write of a batch: its status code returned (0: written), its message, if any, in
+ * `errptr`. An exception out of it was thrown inside RocksDB's write path, whose queue may then
+ * keep a link to this call's Writer, gone with its stack: the process ends (abort, with a
+ * message on stderr) rather than leave a database whose later writes hang or read it. */
 int pinrocks_db_write(rocksdb_t* db, const rocksdb_writeoptions_t* options, pinrocks_batch* batch,
                       char** errptr) PINROCKS_NOEXCEPT;
 

@@ -211,8 +211,9 @@ impl<'a> BatchView<'a> {
 }
 
 impl RawDb {
-    /// Writes the batch at `batch` atomically (`DB::Write`), guarded (`rocksdb_write` lets
-    /// `std::bad_alloc` escape).
+    /// Writes the batch at `batch` atomically (`DB::Write`); an exception inside RocksDB's
+    /// write path ends the process (`rocksdb_write` would let it escape; caught, it would
+    /// leave the write queue linked to a writer that is gone).
     ///
     /// # Safety
     /// `batch` must be a live batch that no other thread uses during the call: `DB::Write`

@@ -401,6 +401,11 @@ impl<'a> Writer<'a, DbTarget<'a>> {
     /// ([`Error::ColumnFamilyDropped`]), or holding a range delete for a database with a
     /// row cache ([`Error::RowCacheRefusesRanges`]) is rejected whole, before anything is
     /// written.
+    ///
+    /// # Aborts
+    /// If RocksDB runs out of memory inside its write path (a value copied into the
+    /// memtable), as Rust's own allocations do: RocksDB's write queue would keep a writer
+    /// that is gone, and every later write hang on it or read its freed stack.
     pub fn write(&self, batch: &WriteBatch) -> Result<()> {
         let db = self.target.0;
         db.check_writable("write")?;

@@ -12,7 +12,7 @@ use tempfile::TempDir;
 mod setup;
 // Not every test binary uses both (`dead_code` above does not cover re-exports).
 #[allow(unused_imports)]
-pub use setup::{append, create_options};
+pub use setup::{append, create_options, open_without_flushes};
 
 /// A new database with the default column family and `cfs`, and the directory keeping it.
 pub fn open_db(cfs: &[&str]) -> (TempDir, Db) {

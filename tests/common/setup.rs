@@ -13,6 +13,17 @@ pub fn create_options() -> Options {
     options
 }
 
+/// A database at `dir` that flushes nothing before its memtable holds 1 GiB: big values stay
+/// in memory, for the children that cap their address space (a flush would allocate them on
+/// a background thread, past the cap, and end the process there).
+pub fn open_without_flushes(dir: impl AsRef<std::path::Path>) -> pinrocks::Db {
+    let mut options = create_options();
+    options
+        .set_by_name(&[("write_buffer_size", "1GB")])
+        .unwrap();
+    pinrocks::Db::open(&options, dir).unwrap()
+}
+
 /// Append-only lists: a value is its operands, concatenated (a merge appends its operand).
 pub fn append() -> MergeOperator {
     MergeOperator::associative("append", |input, out| {

@@ -2,9 +2,12 @@
 //! transaction) whole: what it held before, and nothing of the refused write. A value over
 //! 4 GiB is refused by RocksDB (the C API's batch calls drop that status); an allocation that
 //! fails halfway through a record would leave a torn record, which stops the database when
-//! the batch is written (`rocksdb-c/torn_records.h`).
+//! the batch is written (`rocksdb-c/torn_records.h`). One that fails inside RocksDB's write
+//! of a batch ends the process (`rocksdb-c/writes.cc`).
 
-use crate::common::{create_options, limit_address_space, open_db, run_child, test_path};
+use crate::common::{
+    create_options, limit_address_space, open_db, open_without_flushes, run_child, test_path,
+};
 use pinrocks::{Db, Error, ErrorKind, WriteBatch};
 
 /// RocksDB refuses a value over 4 GiB in a batch; the C API drops that refusal. The batch
@@ -219,4 +222,38 @@ fn a_put_that_throws_leaves_its_batch_whole() {
             "{stdout}"
         );
     }
+}
+
+/// The child: a batch holding a value that fits in memory once (its copy into the memtable
+/// does not), written under a capped address space.
+#[test]
+#[ignore = "run by a_batch_write_that_throws_inside_rocksdb_ends_the_process in a child process"]
+fn batch_write_out_of_memory_child() {
+    let Ok(dir) = std::env::var("PINROCKS_WRITE_OOM_DIR") else {
+        return;
+    };
+    // The value goes to the memtable, whose arena allocates its size.
+    let db = open_without_flushes(&dir);
+    let mut batch = WriteBatch::new();
+    batch.writer().put(b"big", &vec![7u8; 128 << 20]).unwrap();
+    limit_address_space(32 << 20);
+    let result = db.write(&batch);
+    println!("not reached: {result:?}");
+}
+
+/// A `std::bad_alloc` inside `DB::Write` (the memtable's copy of a value, inside the write
+/// group): caught, it left RocksDB's write queue linked to the call's `Writer`, gone with its
+/// stack, for the next write to wait on or read. The process ends instead, saying why.
+#[test]
+#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
+fn a_batch_write_that_throws_inside_rocksdb_ends_the_process() {
+    let dir = tempfile::tempdir().unwrap();
+    crate::common::aborts_in_child(
+        module_path!(),
+        "batch_write_out_of_memory_child",
+        "PINROCKS_WRITE_OOM_DIR",
+        dir.path(),
+        "pinrocks: DB::Write of a batch threw inside RocksDB's write path (std::bad_alloc): \
+         its write queue may keep a writer that is gone, so the process ends",
+    );
 }

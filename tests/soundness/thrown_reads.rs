@@ -2,8 +2,8 @@
 //! RocksDB's per-thread state must be given back, or the thread's next read goes through it.
 //! The children run with their address space capped (`limit_address_space`).
 
-use crate::common::{create_options, limit_address_space, run_child, test_path};
-use pinrocks::{Db, Error};
+use crate::common::{limit_address_space, open_without_flushes, run_child, test_path};
+use pinrocks::Error;
 
 /// The child: multi-gets that run out of memory after RocksDB took the thread's
 /// SuperVersion (copying a value out of the memtable), each followed by a read on the same
@@ -14,13 +14,7 @@ fn multi_get_out_of_memory_midway_child() {
     let Ok(dir) = std::env::var("PINROCKS_OOM_MIDWAY_DIR") else {
         return;
     };
-    let mut options = create_options();
-    // No flush: the big values stay in the memtable (a flush would allocate them on a
-    // background thread, past the limit).
-    options
-        .set_by_name(&[("write_buffer_size", "1GB")])
-        .unwrap();
-    let db = Db::open(&options, &dir).unwrap();
+    let db = open_without_flushes(&dir);
     let big = vec![7u8; 128 << 20];
     db.put(b"big", &big).unwrap();
     db.writer()
