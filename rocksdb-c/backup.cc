@@ -49,8 +49,12 @@ void pinrocks_backup_engine_create(rocksdb_backup_engine_t* backup_engine, rocks
       };
     }
     rocksdb::BackupID id = 0;
+    const auto create = [&] { return engine->CreateNewBackup(options, pinrocks::db_of(db), &id); };
+    // With flush_before_backup it flushes the database first, inside RocksDB's write queue.
     pinrocks::report(errptr, status_code,
-                     engine->CreateNewBackup(options, pinrocks::db_of(db), &id));
+                     options.flush_before_backup
+                         ? pinrocks::in_write_queue("CreateNewBackup with a flush", create)
+                         : create());
     *backup_id = id;
   });
 }

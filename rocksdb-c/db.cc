@@ -39,8 +39,12 @@ PINROCKS_SAME_BLOB_GC(PINROCKS_BLOB_GC_USE_DEFAULT, kUseDefault);
 extern "C" {
 
 void pinrocks_db_close(rocksdb_t* db, int* status_code, char** errptr) PINROCKS_NOEXCEPT {
-  pinrocks::guarded(status_code, errptr,
-                    [&] { pinrocks::report(errptr, status_code, pinrocks::db_of(db)->Close()); });
+  pinrocks::guarded(status_code, errptr, [&] {
+    // A close flushes what the WAL does not hold (writes without it).
+    pinrocks::report(errptr, status_code, pinrocks::in_write_queue("Close", [&] {
+                       return pinrocks::db_of(db)->Close();
+                     }));
+  });
 }
 
 void pinrocks_compact_range(rocksdb_t* db, const pinrocks_compact_options* options,
@@ -63,11 +67,13 @@ void pinrocks_compact_range(rocksdb_t* db, const pinrocks_compact_options* optio
           static_cast<rocksdb::BlobGarbageCollectionPolicy>(options->blob_gc_policy);
       o.blob_garbage_collection_age_cutoff = options->blob_gc_age_cutoff;
     }
-    pinrocks::report(
-        errptr, status_code,
-        pinrocks::db_of(db)->CompactRange(o, pinrocks::column_family_of(db, column_family),
-                                          start == nullptr ? nullptr : &start_slice,
-                                          limit == nullptr ? nullptr : &limit_slice));
+    // A compaction of the range first flushes what the memtables hold of it.
+    pinrocks::report(errptr, status_code, pinrocks::in_write_queue("CompactRange", [&] {
+                       return pinrocks::db_of(db)->CompactRange(
+                           o, pinrocks::column_family_of(db, column_family),
+                           start == nullptr ? nullptr : &start_slice,
+                           limit == nullptr ? nullptr : &limit_slice);
+                     }));
   });
 }
 
@@ -95,9 +101,16 @@ void pinrocks_compact_files(rocksdb_t* db, rocksdb_column_family_handle_t* colum
   pinrocks::guarded(status_code, errptr, [&] {
     std::vector<std::string> inputs(names, names + count);
     std::vector<std::string> outputs;
-    rocksdb::Status s = pinrocks::db_of(db)->CompactFiles(
-        rocksdb::CompactionOptions(), pinrocks::handle_of(column_family), inputs, output_level,
-        /*output_path_id=*/-1, &outputs);
+    // The compaction runs on this thread with the database mutex let go of and taken again by
+    // hand inside a lock guard, then LogAndApply.
+    rocksdb::Status s = pinrocks::ending_on_throw(
+        "CompactFiles",
+        "RocksDB's manifest queue may keep a writer that is gone, or its mutex be let go twice",
+        [&] {
+          return pinrocks::db_of(db)->CompactFiles(rocksdb::CompactionOptions(),
+                                                   pinrocks::handle_of(column_family), inputs,
+                                                   output_level, /*output_path_id=*/-1, &outputs);
+        });
     pinrocks::report(errptr, status_code, s);
     if (s.ok()) {
       for (const std::string& name : outputs) {
@@ -122,7 +135,9 @@ void pinrocks_flush(rocksdb_t* db, size_t count, rocksdb_column_family_handle_t*
     // seen when it returns.
     o.listener_wait = o.wait;
     o.allow_write_stall = allow_write_stall != 0;
-    pinrocks::report(errptr, status_code, pinrocks::db_of(db)->Flush(o, handles));
+    pinrocks::report(errptr, status_code, pinrocks::in_write_queue("Flush", [&] {
+                       return pinrocks::db_of(db)->Flush(o, handles);
+                     }));
   });
 }
 
@@ -140,7 +155,10 @@ void pinrocks_db_background(rocksdb_t* db, int op, int* status_code,
         break;
       case PINROCKS_BG_CANCEL:
       case PINROCKS_BG_CANCEL_AND_WAIT:
-        rocksdb::CancelAllBackgroundWork(d, /*wait=*/op == PINROCKS_BG_CANCEL_AND_WAIT);
+        // It flushes what the WAL does not hold (writes without it).
+        pinrocks::in_write_queue("CancelAllBackgroundWork", [&] {
+          rocksdb::CancelAllBackgroundWork(d, /*wait=*/op == PINROCKS_BG_CANCEL_AND_WAIT);
+        });
         break;
       case PINROCKS_BG_DISABLE_DELETIONS:
         s = d->DisableFileDeletions();
@@ -149,7 +167,7 @@ void pinrocks_db_background(rocksdb_t* db, int op, int* status_code,
         s = d->EnableFileDeletions();
         break;
       case PINROCKS_BG_RESUME:
-        s = d->Resume();
+        s = pinrocks::in_write_queue("Resume", [&] { return d->Resume(); });
         break;
       case PINROCKS_BG_VERIFY_CHECKSUM:
         s = d->VerifyChecksum();
@@ -283,7 +301,9 @@ void pinrocks_create_column_families(rocksdb_t* db, size_t count,
     }
     std::vector<rocksdb::ColumnFamilyHandle*> made;
     made.reserve(count);
-    rocksdb::Status s = pinrocks::db_of(db)->CreateColumnFamilies(families, &made);
+    rocksdb::Status s = pinrocks::in_write_queue("CreateColumnFamilies", [&] {
+      return pinrocks::db_of(db)->CreateColumnFamilies(families, &made);
+    });
     for (size_t i = 0; i < made.size() && i < count; i++) {
       wrappers[i]->rep = made[i];
       handles[i] = wrappers[i];

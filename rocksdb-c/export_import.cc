@@ -21,8 +21,11 @@ rocksdb_export_import_files_metadata_t* pinrocks_export_column_family(
     if (*errptr != nullptr) {
       return;
     }
-    metadata = rocksdb_checkpoint_export_column_family(checkpoint.get(), column_family, export_dir,
-                                                       errptr);
+    // The export flushes the family first.
+    metadata = pinrocks::in_write_queue("ExportColumnFamily", [&] {
+      return rocksdb_checkpoint_export_column_family(checkpoint.get(), column_family, export_dir,
+                                                     errptr);
+    });
     if (metadata != nullptr) {
       rocksdb_livefiles_t* listed = rocksdb_export_import_files_metadata_get_files(metadata);
       *files = static_cast<size_t>(rocksdb_livefiles_count(listed));

@@ -1,10 +1,12 @@
 // How every pinrocks entry point reports failure: a rocksdb::Status code (or a
 // PINROCKS_CODE_*) and a malloc'd message, and never a C++ exception (see pinrocks.h); the
 // static_asserts tying pinrocks.h's status codes to rocksdb::Status::Code; and the helpers the
-// entry points share (`guarded`, `code_of`, `report`, `deliver`, `record_op`).
+// entry points share (`guarded`, `guarded_read`, `code_of`, `report`, `deliver`, `record_op`,
+// and `in_write_queue` / `ending_on_throw` for the calls whose exception ends the process).
 #ifndef PINROCKS_GUARDED_H
 #define PINROCKS_GUARDED_H
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -19,6 +21,7 @@
 #include "rocksdb/iterator.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
+#include "rocksdb/utilities/transaction.h"
 #include "rocksdb/wide_columns.h"
 
 // The codes save_status reports are rocksdb::Status::Code's values, which pinrocks.h names:
@@ -87,14 +90,59 @@ void guarded(int* status_code, char** errptr, Body&& body) noexcept {
   }
 }
 
+// Ends the process for the exception being handled, which came out of RocksDB's `call` and
+// left it in a state no error could be returned from (`why`): named on stderr, then abort (as
+// Rust ends a process whose allocation fails).
+[[noreturn, gnu::cold, gnu::noinline]] inline void end_after_throw(const char* call,
+                                                                   const char* why) noexcept {
+  const char* what = "unknown C++ exception";
+  try {
+    throw;
+  } catch (const std::exception& e) {
+    what = e.what();
+  } catch (...) {
+  }
+  std::fprintf(stderr, "pinrocks: %s threw inside RocksDB (%s): %s, so the process ends\n", call,
+               what, why);
+  std::abort();
+}
+
+// `call()`, returning what it returns; what it throws ends the process (above) with `why`. Only
+// that call: pinrocks' own work before it (copies, handles made) stays reported as an error by
+// the entry point's `guarded`.
+template <typename Call>
+auto ending_on_throw(const char* name, const char* why, Call&& call) noexcept -> decltype(call()) {
+  try {
+    return call();
+  } catch (...) {
+    end_after_throw(name, why);
+  }
+}
+
+// `call()`, a RocksDB call that may enter its write queue: a write or a commit joins a write
+// group (db_impl_write.cc, JoinBatchGroup to ExitAsBatchGroupLeader); a flush, a family made or
+// dropped, an ingestion, SetDBOptions or a resume enters it alone (EnterUnbatched to
+// ExitUnbatched). The queue links a `WriteThread::Writer` on the call's stack and unlinks it by
+// a plain call, which an exception skips: reported as an error, it would leave later writes
+// waiting on a writer gone with its stack, or reading it. So what it throws ends the process.
+template <typename Call>
+auto in_write_queue(const char* name, Call&& call) noexcept -> decltype(call()) {
+  return ending_on_throw(name, "its write queue may keep a writer that is gone",
+                         std::forward<Call>(call));
+}
+
 // After RocksDB threw out of a read of `db` (NULL: none) on this thread: puts back in each
 // column family's thread-local slot the SuperVersion the read took and the exception kept from
 // going back, so the thread's next read does not read through the slot's in-use marker
 // (super_versions.cc). Never throws.
 void return_taken_super_versions(rocksdb_t* db) noexcept;
+// The same after a write into `txn` threw: a pessimistic transaction's write at a snapshot
+// reads the key's latest sequence number first (TransactionUtil::CheckKeyForConflicts, which
+// returns its SuperVersion by a plain call).
+void return_taken_super_versions(rocksdb::Transaction* txn) noexcept;
 
-// `guarded` for an entry point that reads `db` (NULL: none): after an exception, what the read
-// took of RocksDB's per-thread state is given back before the error is reported.
+// `guarded` for an entry point that reads `db` (NULL: none): after an exception, the error is
+// reported and what the read took of RocksDB's per-thread state given back.
 template <typename Body>
 void guarded_read(rocksdb_t* db, int* status_code, char** errptr, Body&& body) noexcept {
   try {

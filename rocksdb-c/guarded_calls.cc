@@ -26,6 +26,7 @@
 #include "rocksdb/slice.h"
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/status.h"
+#include "rocksdb/utilities/db_ttl.h"
 #include "rocksdb/utilities/transaction.h"
 #include "rocksdb/write_batch.h"
 #include "util/coding.h"
@@ -52,7 +53,7 @@ std::unordered_map<std::string, std::string> options_map_of(int count, const cha
 // `valid_`, a half-set saved key, a released block): reading its key or value could read
 // freed memory, and so could its destructor (a tailing iterator's `RenewIterators` destroys
 // its memtable iterator before it makes the next, which `~ForwardIterator` would destroy
-// again: forward_iterator.cc:778-781). It is leaked, as a refresh that throws leaves its
+// again: forward_iterator.cc:776-781). It is leaked, as a refresh that throws leaves its
 // iterator (only when RocksDB threw: out of memory), and an iterator that is not valid and
 // reports `s` takes its place. Called from a catch handler of a noexcept function: should
 // this too throw (out of memory even for a few bytes), C++ calls std::terminate, an abort
@@ -296,8 +297,18 @@ unsigned char pinrocks_property_int_aggregated(rocksdb_t* db, const char* propna
                                                char** errptr) PINROCKS_NOEXCEPT {
   unsigned char found = 0;
   guarded_read(db, status_code, errptr, [&] {
-    found =
-        pinrocks::db_of(db)->GetAggregatedIntProperty(rocksdb::Slice(propname), out_val) ? 1 : 0;
+    // Under a lock guard of the database mutex, which GetIntPropertyInternal lets go of and
+    // takes again by plain calls for the properties read without it (db_impl.cc:4912-4922):
+    // a throw in between leaves the guard to unlock a mutex this thread no longer holds.
+    found = pinrocks::ending_on_throw(
+                "GetAggregatedIntProperty",
+                "the database mutex may have been let go twice, perhaps another thread's hold",
+                [&] {
+                  return pinrocks::db_of(db)->GetAggregatedIntProperty(rocksdb::Slice(propname),
+                                                                       out_val);
+                })
+                ? 1
+                : 0;
   });
   return found;
 }
@@ -339,7 +350,8 @@ unsigned char pinrocks_db_background_error(rocksdb_t* db, int* severity, int* st
     // (PreprocessWrite). An error without one is the probe's own failure (its empty WAL
     // record not written): if that stopped the database, the second probe says so.
     for (int attempt = 0; attempt < 2; ++attempt) {
-      const rocksdb::Status s = base->Write(write, &empty);
+      const rocksdb::Status s = pinrocks::in_write_queue(
+          "DB::Write of an empty batch", [&] { return base->Write(write, &empty); });
       // A stall answers Incomplete under no_slowdown: writes wait, they are not stopped.
       if (s.ok() || s.IsIncomplete()) {
         return;
@@ -366,8 +378,16 @@ void pinrocks_set_options_cf(rocksdb_t* db, rocksdb_column_family_handle_t* hand
                              char** errptr) PINROCKS_NOEXCEPT {
   guarded(status_code, errptr, [&] {
     std::unordered_map<std::string, std::string> options_map = options_map_of(count, keys, values);
-    report(errptr, status_code,
-           pinrocks::db_of(db)->SetOptions(pinrocks::handle_of(handle), options_map));
+    // LogAndApply links a writer on this stack into the manifest queue and lets go of the
+    // database mutex by hand (version_set.cc), as does the OPTIONS file's write.
+    report(
+        errptr, status_code,
+        pinrocks::ending_on_throw(
+            "SetOptions",
+            "RocksDB's manifest queue may keep a writer that is gone, or its mutex be let go twice",
+            [&] {
+              return pinrocks::db_of(db)->SetOptions(pinrocks::handle_of(handle), options_map);
+            }));
   });
 }
 
@@ -378,8 +398,11 @@ void pinrocks_set_db_options(rocksdb_t* db, int count, const char* const* keys,
   guarded(status_code, errptr, [&] {
     std::unordered_map<std::string, std::string> options_map = options_map_of(count, keys, values);
     rocksdb::DB* d = pinrocks::db_of(db);
-    pinrocks::keeping_pools(d->GetEnv(),
-                            [&] { report(errptr, status_code, d->SetDBOptions(options_map)); });
+    pinrocks::keeping_pools(d->GetEnv(), [&] {
+      report(errptr, status_code, pinrocks::in_write_queue("SetDBOptions", [&] {
+               return d->SetDBOptions(options_map);
+             }));
+    });
   });
 }
 
@@ -412,11 +435,17 @@ void pinrocks_delete_file_in_range_cf(rocksdb_t* db, rocksdb_column_family_handl
   guarded(status_code, errptr, [&] {
     rocksdb::Slice a;
     rocksdb::Slice b;
-    report(errptr, status_code,
-           rocksdb::DeleteFilesInRange(
-               pinrocks::db_of(db), pinrocks::handle_of(column_family),
-               (start_key ? (a = rocksdb::Slice(start_key, start_key_len), &a) : nullptr),
-               (limit_key ? (b = rocksdb::Slice(limit_key, limit_key_len), &b) : nullptr)));
+    report(
+        errptr, status_code,
+        pinrocks::ending_on_throw(
+            "DeleteFilesInRange",
+            "RocksDB's manifest queue may keep a writer that is gone, or its mutex be let go twice",
+            [&] {
+              return rocksdb::DeleteFilesInRange(
+                  pinrocks::db_of(db), pinrocks::handle_of(column_family),
+                  (start_key ? (a = rocksdb::Slice(start_key, start_key_len), &a) : nullptr),
+                  (limit_key ? (b = rocksdb::Slice(limit_key, limit_key_len), &b) : nullptr));
+            }));
   });
 }
 
@@ -488,17 +517,29 @@ rocksdb_column_family_handle_t* pinrocks_create_column_family(
     int ttl, unsigned char with_ttl, int* status_code, char** errptr) PINROCKS_NOEXCEPT {
   rocksdb_column_family_handle_t* handle = nullptr;
   pinrocks::guarded(status_code, errptr, [&] {
-    handle = with_ttl != 0 ? rocksdb_create_column_family_with_ttl(db, column_family_options,
-                                                                   column_family_name, ttl, errptr)
-                           : rocksdb_create_column_family(db, column_family_options,
-                                                          column_family_name, errptr);
+    // c.cc's rocksdb_create_column_family(_with_ttl), with the wrapper, the options' and the
+    // name's copies made first (a failure reported): only RocksDB's call, which enters the
+    // write queue, ends the process if it throws.
+    auto made = std::make_unique<rocksdb_column_family_handle_t>();
+    made->rep = nullptr;
+    made->immortal = false;
+    const rocksdb::ColumnFamilyOptions options(pinrocks::options_of(column_family_options));
+    const std::string name(column_family_name);
+    const rocksdb::Status s = pinrocks::in_write_queue("CreateColumnFamily", [&] {
+      // With a TTL only on a TTL database (the Rust side's check), as the C API casts.
+      return with_ttl != 0 ? static_cast<rocksdb::DBWithTTL*>(pinrocks::db_of(db))
+                                 ->CreateColumnFamilyWithTtl(options, name, &made->rep, ttl)
+                           : pinrocks::db_of(db)->CreateColumnFamily(options, name, &made->rep);
+    });
+    if (s.ok()) {
+      handle = made.release();  // freed by rocksdb_column_family_handle_destroy
+    } else {
+      // A handle RocksDB made before it failed is freed with the wrapper, as the C API's
+      // destroy would.
+      delete made->rep;
+      pinrocks::save_status(errptr, status_code, s);
+    }
   });
-  // The C API returns its new wrapper even on failure (with a handle in it if RocksDB
-  // failed after creating the family): freed here, so a failure is NULL and nothing leaks.
-  if ((*errptr != nullptr || *status_code != 0) && handle != nullptr) {
-    rocksdb_column_family_handle_destroy(handle);
-    handle = nullptr;
-  }
   return handle;
 }
 
@@ -506,7 +547,9 @@ rocksdb_column_family_handle_t* pinrocks_create_column_family(
 // (opening and recovery, flushes and compactions waited for, ingestion, checkpoints,
 // backups, the listed and stored options, iterators, a HyperClockCache's table, closing):
 // each is the C API call itself, inside a try/catch, with a status code first (and an
-// errptr last where the call had none). Generated from rocksdb/c.h's declarations.
+// errptr last where the call had none). Generated from rocksdb/c.h's declarations. Those
+// that may enter RocksDB's write queue (a family dropped, an ingestion) end the process on
+// an exception instead (guarded.h's `in_write_queue`).
 
 // rocksdb_checkpoint_object_create, guarded.
 rocksdb_checkpoint_t* pinrocks_guarded_checkpoint_object_create(int* status_code, rocksdb_t* db,
@@ -521,8 +564,11 @@ rocksdb_checkpoint_t* pinrocks_guarded_checkpoint_object_create(int* status_code
 void pinrocks_guarded_checkpoint_create(int* status_code, rocksdb_checkpoint_t* checkpoint,
                                         const char* checkpoint_dir, uint64_t log_size_for_flush,
                                         char** errptr) PINROCKS_NOEXCEPT {
+  // It flushes first unless `log_size_for_flush` says the WAL may stand instead.
   pinrocks::guarded(status_code, errptr, [&] {
-    rocksdb_checkpoint_create(checkpoint, checkpoint_dir, log_size_for_flush, errptr);
+    pinrocks::in_write_queue("CreateCheckpoint", [&] {
+      rocksdb_checkpoint_create(checkpoint, checkpoint_dir, log_size_for_flush, errptr);
+    });
   });
 }
 
@@ -692,14 +738,21 @@ char** pinrocks_guarded_list_column_families(int* status_code, const rocksdb_opt
 void pinrocks_guarded_drop_column_family(int* status_code, rocksdb_t* db,
                                          rocksdb_column_family_handle_t* handle,
                                          char** errptr) PINROCKS_NOEXCEPT {
-  pinrocks::guarded(status_code, errptr, [&] { rocksdb_drop_column_family(db, handle, errptr); });
+  pinrocks::guarded(status_code, errptr, [&] {
+    pinrocks::in_write_queue("DropColumnFamily",
+                             [&] { rocksdb_drop_column_family(db, handle, errptr); });
+  });
 }
 
 // rocksdb_wait_for_compact, guarded.
 void pinrocks_guarded_wait_for_compact(int* status_code, rocksdb_t* db,
                                        rocksdb_wait_for_compact_options_t* options,
                                        char** errptr) PINROCKS_NOEXCEPT {
-  pinrocks::guarded(status_code, errptr, [&] { rocksdb_wait_for_compact(db, options, errptr); });
+  // With `flush`, it flushes every family first.
+  pinrocks::guarded(status_code, errptr, [&] {
+    pinrocks::in_write_queue("WaitForCompact",
+                             [&] { rocksdb_wait_for_compact(db, options, errptr); });
+  });
 }
 
 // rocksdb_flush_wal, guarded.
@@ -721,7 +774,9 @@ void pinrocks_guarded_ingest_external_file_cf(int* status_code, rocksdb_t* db,
                                               const rocksdb_ingestexternalfileoptions_t* opt,
                                               char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] {
-    rocksdb_ingest_external_file_cf(db, handle, file_list, list_len, opt, errptr);
+    pinrocks::in_write_queue("IngestExternalFile", [&] {
+      rocksdb_ingest_external_file_cf(db, handle, file_list, list_len, opt, errptr);
+    });
   });
 }
 

@@ -3,8 +3,9 @@
  * data: each runs the C API function's body unchanged inside a try/catch
  * (rocksdb-c/guarded_calls.cc), so a std::bad_alloc comes back as
  * PINROCKS_CODE_OUT_OF_MEMORY (any other exception: PINROCKS_CODE_EXCEPTION) instead of
- * unwinding into Rust. Error contract as in pinrocks.h: the caller sets *status_code to 0
- * and *errptr to NULL; a failure sets both.
+ * unwinding into Rust; those that may enter RocksDB's write queue or let go of its mutex by
+ * hand end the process instead (pinrocks.h rule 5). Error contract as in pinrocks.h: the caller
+ * sets *status_code to 0 and *errptr to NULL; a failure sets both.
  *
  * Included by pinrocks.h inside its extern "C" block, after every C API type is declared:
  * include pinrocks.h, never this file on its own. Plain C for bindgen. */

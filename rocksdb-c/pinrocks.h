@@ -39,7 +39,16 @@
  *    fail (a copy, a count) has neither; one that reports otherwise says how (an iterator's
  *    seek: in the iterator's status).
  * 5. No C++ exception leaves an entry point: each is noexcept (PINROCKS_NOEXCEPT) and runs its
- *    body inside `pinrocks::guarded` (rocksdb-c/guarded.h) or its own try/catch.
+ *    body inside `pinrocks::guarded` (rocksdb-c/guarded.h) or its own try/catch. Two kinds of
+ *    RocksDB call end the process instead, with a message on stderr (guarded.h's
+ *    `in_write_queue`, `ending_on_throw`): one that may have entered RocksDB's write queue (a
+ *    write to the database, a commit, prepare or rollback, a flush, CompactRange, a family made
+ *    or dropped, an ingestion, SetDBOptions, Resume, Close, CancelAllBackgroundWork, a
+ *    checkpoint, a backup or an export that flushes, WaitForCompact), whose queue would keep a
+ *    writer gone with its stack; and one that lets go of the database mutex by hand or joins
+ *    the manifest's writer queue (SetOptions, CompactFiles, DeleteFilesInRange,
+ *    IncreaseFullHistoryTsLow, GetAggregatedIntProperty). After a read that threw, what it took
+ *    of RocksDB's per-thread state is given back (`guarded_read`, super_versions.cc).
  * 6. Column families: NULL means the default column family only where the declaration says
  *    so; elsewhere the handle is required.
  * 7. Every handle returned says how to free it; borrowed ones say for how long.
@@ -381,8 +390,10 @@ void pinrocks_create_column_families(rocksdb_t* db, size_t count,
 /* Put, Delete, SingleDelete, Merge or DeleteRange (op: PINROCKS_RECORD_PUT, _DELETE,
  * _SINGLE_DELETE, _MERGE, _DELETE_RANGE with `value` the range's end, or PutEntity: _PUT_COLUMNS)
  * on the database, with the timestamp `ts` (NULL: none; PutEntity takes none):
- * rocksdb_put_cf & co. without an exception escaping (DB::Put copies key and value into a new
- * WriteBatch, so a value that fits in memory once but not twice throws std::bad_alloc there). */
+ * rocksdb_put_cf & co. without an exception escaping: one ends the process (abort, with a
+ * message on stderr), since it may come from inside RocksDB's write queue (DB::Put copies key
+ * and value into a batch of its own before the queue, the memtable copies them inside it, and
+ * the two cannot be told apart here). */
 void pinrocks_db_write_op(rocksdb_t* db, const rocksdb_writeoptions_t* options,
                           rocksdb_column_family_handle_t* column_family, int op, const char* key,
                           size_t keylen, const char* value, size_t valuelen, const char* ts,
@@ -1067,7 +1078,8 @@ int pinrocks_transaction_put_cf(rocksdb_transaction_t* txn,
 #define PINROCKS_TXN_PREPARE 0
 #define PINROCKS_TXN_COMMIT 1
 #define PINROCKS_TXN_ROLLBACK 2
-/* Prepare, Commit or Rollback, guarded (each may copy or re-index the whole batch). With
+/* Prepare, Commit or Rollback (each may copy or re-index the whole batch), ending the process
+ * if RocksDB throws (it may be inside the write queue: pinrocks.h rule 5). With
  * `free_rows_of` (the pessimistic transaction database of `txn`; NULL otherwise), a commit or
  * rollback then frees each row the transaction locked, one by one: RocksDB's own unlock stops
  * at the first family dropped since (rocksdb-c/transactions.cc). */

@@ -34,6 +34,7 @@
 #include "db/db_impl/db_impl.h"
 #include "db/error_handler.h"
 #include "file/sst_file_manager_impl.h"
+#include "guarded.h"
 #include "rocksdb/convenience.h"
 #include "util/mutexlock.h"
 
@@ -65,7 +66,9 @@ PINROCKS_REACH(ManagerList, std::list<rocksdb::ErrorHandler*>, rocksdb::SstFileM
 bool pinrocks::cancel_after_failures(rocksdb::DB* db) {
   uint64_t failed = 0;
   if (!db->GetIntProperty(rocksdb::DB::Properties::kBackgroundErrors, &failed) || failed > 0) {
-    rocksdb::CancelAllBackgroundWork(db, /*wait=*/false);
+    // It flushes what the WAL does not hold (writes without it).
+    pinrocks::in_write_queue("CancelAllBackgroundWork",
+                             [&] { rocksdb::CancelAllBackgroundWork(db, /*wait=*/false); });
     return true;
   }
   return false;

@@ -23,8 +23,23 @@
 #include "guarded.h"
 #include "layout.h"
 #include "monitoring/instrumented_mutex.h"
+#include "utilities/transactions/transaction_base.h"
 
 namespace {
+
+// A transaction's database, a protected member of TransactionBaseImpl (the base of every
+// transaction pinrocks begins, pessimistic or optimistic), reached by the explicit-instantiation
+// rule as space_recovery.cc reaches its members: a RocksDB that renames or retypes it fails to
+// compile here.
+template <typename Tag, typename Tag::type Member>
+struct Reach {
+  friend typename Tag::type reach(Tag) { return Member; }
+};
+struct TransactionDbImpl {
+  using type = rocksdb::DBImpl* rocksdb::TransactionBaseImpl::*;
+  friend type reach(TransactionDbImpl);
+};
+template struct Reach<TransactionDbImpl, &rocksdb::TransactionBaseImpl::dbimpl_>;
 
 // Under the database mutex, as RocksDB installs SuperVersions: each family's slot of this
 // thread that is still marked in use gets the family's current SuperVersion back.
@@ -37,13 +52,22 @@ void give_back_under_mutex(rocksdb::DBImpl* impl) {
     if (current == nullptr) {
       continue;
     }
-    // Read first (ThreadLocalPtr::Get never allocates): the compare-and-swap grows this
+    // Read first (ThreadLocalPtr::Get never grows the table): the compare-and-swap grows this
     // thread's table of slots when the family's slot is past its end (a family made after
     // the thread's last read), an allocation where memory just ran out. A slot past the end
     // was not taken.
     if (cfd->TEST_GetLocalSV()->Get() == rocksdb::SuperVersion::kSVInUse) {
       cfd->ReturnThreadLocalSuperVersion(current);
     }
+  }
+}
+
+// The one allocation in `give_back_under_mutex`: this thread's table of thread-local slots,
+// made on its first use. A thread without one took no slot, so there is nothing to give back.
+void give_back(rocksdb::DBImpl* impl) noexcept {
+  try {
+    give_back_under_mutex(impl);
+  } catch (...) {
   }
 }
 
@@ -57,13 +81,11 @@ void return_taken_super_versions(rocksdb_t* db) noexcept {
   }
   // Every database pinrocks opens is a DBImpl under whatever wraps it (a transaction or TTL
   // database is a StackableDB): GetRootDB is that DBImpl.
-  auto* impl = static_cast<rocksdb::DBImpl*>(db_of(db)->GetRootDB());
-  // The one allocation below: this thread's table of thread-local slots, made on its first
-  // use. A thread without one took no slot, so there is nothing to give back.
-  try {
-    give_back_under_mutex(impl);
-  } catch (...) {
-  }
+  give_back(static_cast<rocksdb::DBImpl*>(db_of(db)->GetRootDB()));
+}
+
+void return_taken_super_versions(rocksdb::Transaction* txn) noexcept {
+  give_back(static_cast<rocksdb::TransactionBaseImpl*>(txn)->*reach(TransactionDbImpl{}));
 }
 
 }  // namespace pinrocks

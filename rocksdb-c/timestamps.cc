@@ -65,9 +65,16 @@ void pinrocks_increase_full_history_ts_low(rocksdb_t* db,
                                            const char* ts, size_t tslen, int* status_code,
                                            char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] {
-    pinrocks::report(errptr, status_code,
-                     pinrocks::db_of(db)->IncreaseFullHistoryTsLow(
-                         pinrocks::handle_of(column_family), std::string(ts, tslen)));
+    std::string low(ts, tslen);
+    pinrocks::report(
+        errptr, status_code,
+        pinrocks::ending_on_throw(
+            "IncreaseFullHistoryTsLow",
+            "RocksDB's manifest queue may keep a writer that is gone, or its mutex be let go twice",
+            [&] {
+              return pinrocks::db_of(db)->IncreaseFullHistoryTsLow(
+                  pinrocks::handle_of(column_family), std::move(low));
+            }));
   });
 }
 

@@ -9,6 +9,7 @@
 #define PINROCKS_TORN_RECORDS_H
 
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "db/write_batch_internal.h"
@@ -119,19 +120,43 @@ int record_into(rocksdb::WriteBatchWithIndex& index, char** errptr, Write&& writ
                      [&index] { reindex(index); });
 }
 
+// The same into a transaction's indexed batch; after a throw, what the write's read took of
+// RocksDB's per-thread state is given back too (a pessimistic write at a snapshot, once it has
+// locked the key, reads its latest sequence number).
+template <typename Write>
+int record_into(rocksdb::Transaction& txn, rocksdb::WriteBatchWithIndex& index, char** errptr,
+                Write&& write) noexcept {
+  return record_into(*index.GetWriteBatch(), errptr, std::forward<Write>(write), [&] {
+    reindex(index);
+    return_taken_super_versions(&txn);
+  });
+}
+
+// A record into `target` (a WriteBatchWithIndex, a Transaction), indexed by `index`, by the
+// `record_into` above that fits it.
+template <typename Target, typename Write>
+int record_into_target(Target& target, rocksdb::WriteBatchWithIndex& index, char** errptr,
+                       Write&& write) noexcept {
+  if constexpr (std::is_base_of_v<rocksdb::Transaction, Target>) {
+    return record_into(target, index, errptr, std::forward<Write>(write));
+  } else {
+    return record_into(index, errptr, std::forward<Write>(write));
+  }
+}
+
 // A put without a timestamp on `target` (a WriteBatchWithIndex, a Transaction), whose records
 // are indexed by `index`: to the default family through RocksDB's overload without a handle,
 // or to `cf`. The common write, with the fewest arguments, as `record_into` reports it.
 template <typename Target>
 int put_into(Target& target, rocksdb::WriteBatchWithIndex& index, const rocksdb::Slice& key,
              const rocksdb::Slice& value, char** errptr) noexcept {
-  return record_into(index, errptr, [&] { return target.Put(key, value); });
+  return record_into_target(target, index, errptr, [&] { return target.Put(key, value); });
 }
 template <typename Target>
 int put_into(Target& target, rocksdb::WriteBatchWithIndex& index,
              rocksdb_column_family_handle_t* cf, const rocksdb::Slice& key,
              const rocksdb::Slice& value, char** errptr) noexcept {
-  return record_into(index, errptr, [&] {
+  return record_into_target(target, index, errptr, [&] {
     return record_op(target, PINROCKS_RECORD_PUT, handle_of(cf), key, value);
   });
 }

@@ -123,10 +123,11 @@ void pinrocks_optimistictransactiondb_delete_range(rocksdb_optimistictransaction
   pinrocks::guarded(status_code, errptr, [&] {
     // The base database: OptimisticTransactionDB's own DeleteRange says NotSupported.
     rocksdb::DB* base = pinrocks::optimistic_transaction_db_of(txn_db)->GetBaseDB();
-    pinrocks::report(
-        errptr, status_code,
-        base->DeleteRange(pinrocks::write_options_of(options), pinrocks::handle_of(column_family),
-                          rocksdb::Slice(start, startlen), rocksdb::Slice(end, endlen)));
+    pinrocks::report(errptr, status_code, pinrocks::in_write_queue("DeleteRange", [&] {
+                       return base->DeleteRange(
+                           pinrocks::write_options_of(options), pinrocks::handle_of(column_family),
+                           rocksdb::Slice(start, startlen), rocksdb::Slice(end, endlen));
+                     }));
   });
 }
 
@@ -139,7 +140,7 @@ void pinrocks_transaction_write_op(rocksdb_transaction_t* txn,
                                    size_t valuelen, int* status_code,
                                    char** errptr) PINROCKS_NOEXCEPT {
   rocksdb::Transaction& t = *pinrocks::transaction_of(txn);
-  *status_code = pinrocks::record_into(*t.GetWriteBatch(), errptr, [&] {
+  *status_code = pinrocks::record_into(t, *t.GetWriteBatch(), errptr, [&] {
     return pinrocks::record_op(t, op, pinrocks::handle_of(column_family),
                                rocksdb::Slice(key, keylen), rocksdb::Slice(value, valuelen));
   });
@@ -174,10 +175,10 @@ void pinrocks_transaction_end(rocksdb_transaction_t* txn, int op,
     rocksdb::Status s;
     switch (op) {
       case PINROCKS_TXN_PREPARE:
-        s = t->Prepare();
+        s = pinrocks::in_write_queue("a transaction's prepare", [&] { return t->Prepare(); });
         break;
       case PINROCKS_TXN_COMMIT:
-        s = t->Commit();
+        s = pinrocks::in_write_queue("a transaction's commit", [&] { return t->Commit(); });
         // PessimisticTransaction::Commit of a named, unprepared transaction unregisters it
         // whether or not the write succeeded, and leaves it AWAITING_COMMIT on failure; its
         // destructor would then unregister it again (std::map::erase(end()): heap
@@ -188,7 +189,8 @@ void pinrocks_transaction_end(rocksdb_transaction_t* txn, int op,
         }
         break;
       case PINROCKS_TXN_ROLLBACK:
-        s = t->Rollback();
+        // A prepared transaction's rollback writes a marker through the queue.
+        s = pinrocks::in_write_queue("a transaction's rollback", [&] { return t->Rollback(); });
         break;
       default:
         s = rocksdb::Status::InvalidArgument("pinrocks_transaction_end: unknown op");

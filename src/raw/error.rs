@@ -84,7 +84,11 @@ pub enum ErrorKind {
     ColumnFamilyDropped,
     /// A native allocation failed: `std::bad_alloc` was thrown inside RocksDB or pinrocks'
     /// C++ (for example a multi-get of more keys than memory holds) and caught before it
-    /// could reach Rust. Nothing was read or written.
+    /// could reach Rust. Nothing was read or written. Not for a call that may have entered
+    /// RocksDB's write queue (a write to the database, a commit, a flush, a family made or
+    /// dropped, ...) or that lets go of its mutex by hand: those end the process, as a Rust
+    /// allocation that fails does, since RocksDB would be left waiting on a writer that is
+    /// gone (`rocksdb-c/pinrocks.h`, rule 5, lists them).
     MemoryLimit,
     /// Another C++ exception was thrown inside the call and caught before it could reach
     /// Rust; the message is its `what()`.

@@ -92,6 +92,12 @@ impl<'db> ColumnFamily<'db> {
 /// read-only ([`Error::ReadOnly`]) and on a column family that was dropped
 /// ([`Error::ColumnFamilyDropped`]).
 ///
+/// # Aborts
+/// A write to the database (not into a batch or a transaction, which report
+/// `ErrorKind::MemoryLimit`) that runs out of memory inside RocksDB ends the process, as a
+/// Rust allocation that fails does: RocksDB's write queue would keep a writer gone with its
+/// stack, for every later write to wait on or read.
+///
 /// ```
 /// # fn main() -> pinrocks::Result<()> {
 /// # let dir = tempfile::tempdir().unwrap();
@@ -383,8 +389,10 @@ impl Target for DbTarget<'_> {
 
 impl DbTarget<'_> {
     /// One write with the family alive (not dropped, and not droppable until it returns),
-    /// through our guarded shim: the C API's `rocksdb_put_cf` & co. let `std::bad_alloc`
-    /// escape (a value too big to copy). With a timestamp `ts` for a family with them.
+    /// through our shim: the C API's `rocksdb_put_cf` & co. let `std::bad_alloc` escape (a
+    /// value too big to copy); ours ends the process instead, as the throw may come from
+    /// inside RocksDB's write queue (`rocksdb-c/writes.cc`). With a timestamp `ts` for a
+    /// family with them.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn write_native(

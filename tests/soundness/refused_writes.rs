@@ -253,7 +253,7 @@ fn a_batch_write_that_throws_inside_rocksdb_ends_the_process() {
         "batch_write_out_of_memory_child",
         "PINROCKS_WRITE_OOM_DIR",
         dir.path(),
-        "pinrocks: DB::Write of a batch threw inside RocksDB's write path (std::bad_alloc): \
-         its write queue may keep a writer that is gone, so the process ends",
+        "pinrocks: DB::Write of a batch threw inside RocksDB (std::bad_alloc): its write \
+         queue may keep a writer that is gone, so the process ends",
     );
 }
