@@ -398,11 +398,13 @@ void pinrocks_set_db_options(rocksdb_t* db, int count, const char* const* keys,
   guarded(status_code, errptr, [&] {
     std::unordered_map<std::string, std::string> options_map = options_map_of(count, keys, values);
     rocksdb::DB* d = pinrocks::db_of(db);
-    pinrocks::keeping_pools(d->GetEnv(), [&] {
-      report(errptr, status_code, pinrocks::in_write_queue("SetDBOptions", [&] {
-               return d->SetDBOptions(options_map);
-             }));
-    });
+    // Any throw ends the process, a thread that cannot start too (std::system_error from
+    // IncBackgroundThreadsIfNeeded, db_impl.cc:1825-1829, which `keeping_pools` would set back
+    // elsewhere): it cannot be told apart from one with the database mutex let go by hand (the
+    // periodic task scheduler's timer thread, 1840-1865) or inside the write queue
+    // (1901-1911).
+    report(errptr, status_code,
+           pinrocks::in_write_queue("SetDBOptions", [&] { return d->SetDBOptions(options_map); }));
   });
 }
 

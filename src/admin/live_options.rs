@@ -243,6 +243,11 @@ impl Db {
     /// Changes database-wide options of the live database (RocksDB's `SetDBOptions`):
     /// `[("max_background_jobs", "4")]`. A name or value RocksDB does not take is
     /// [`Error::OptionRejected`].
+    ///
+    /// # Aborts
+    /// If RocksDB throws inside (a background thread the system refuses to start, memory
+    /// exhausted): it may be inside its write queue or with its mutex let go of by hand, which
+    /// no error could be returned from (`rocksdb-c/pinrocks.h`, rule 5).
     pub fn set_db_options(&self, options: &[(&str, &str)]) -> Result<()> {
         self.check_writable("set_db_options")?;
         let _one_change = self.inner().one_option_change();
