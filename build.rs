@@ -23,6 +23,7 @@ const NATIVE: &[&str] = &[
     "read_source.h",
     "torn_records.h",
     "space_recovery.h",
+    "reach.h",
     "reads.cc",
     "db.cc",
     "writes.cc",

@@ -103,14 +103,11 @@ void pinrocks_compact_files(rocksdb_t* db, rocksdb_column_family_handle_t* colum
     std::vector<std::string> outputs;
     // The compaction runs on this thread with the database mutex let go of and taken again by
     // hand inside a lock guard, then LogAndApply.
-    rocksdb::Status s = pinrocks::ending_on_throw(
-        "CompactFiles",
-        "RocksDB's manifest queue may keep a writer that is gone, or its mutex be let go twice",
-        [&] {
-          return pinrocks::db_of(db)->CompactFiles(rocksdb::CompactionOptions(),
-                                                   pinrocks::handle_of(column_family), inputs,
-                                                   output_level, /*output_path_id=*/-1, &outputs);
-        });
+    rocksdb::Status s = pinrocks::in_manifest_queue("CompactFiles", [&] {
+      return pinrocks::db_of(db)->CompactFiles(rocksdb::CompactionOptions(),
+                                               pinrocks::handle_of(column_family), inputs,
+                                               output_level, /*output_path_id=*/-1, &outputs);
+    });
     pinrocks::report(errptr, status_code, s);
     if (s.ok()) {
       for (const std::string& name : outputs) {

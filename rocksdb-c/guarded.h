@@ -2,7 +2,8 @@
 // PINROCKS_CODE_*) and a malloc'd message, and never a C++ exception (see pinrocks.h); the
 // static_asserts tying pinrocks.h's status codes to rocksdb::Status::Code; and the helpers the
 // entry points share (`guarded`, `guarded_read`, `code_of`, `report`, `deliver`, `record_op`,
-// and `in_write_queue` / `ending_on_throw` for the calls whose exception ends the process).
+// and `in_write_queue` / `in_manifest_queue` / `ending_on_throw` for the calls whose exception
+// ends the process).
 #ifndef PINROCKS_GUARDED_H
 #define PINROCKS_GUARDED_H
 
@@ -129,6 +130,16 @@ template <typename Call>
 auto in_write_queue(const char* name, Call&& call) noexcept -> decltype(call()) {
   return ending_on_throw(name, "its write queue may keep a writer that is gone",
                          std::forward<Call>(call));
+}
+
+// `call()`, a RocksDB call that joins the manifest's writer queue (VersionSet::LogAndApply links
+// a writer on the call's stack and lets go of the database mutex by hand while it writes) or
+// lets go of that mutex by hand inside a lock guard: what it throws ends the process.
+template <typename Call>
+auto in_manifest_queue(const char* name, Call&& call) noexcept -> decltype(call()) {
+  return ending_on_throw(
+      name, "RocksDB's manifest queue may keep a writer that is gone, or its mutex be let go twice",
+      std::forward<Call>(call));
 }
 
 // After RocksDB threw out of a read of `db` (NULL: none) on this thread: puts back in each

@@ -380,14 +380,9 @@ void pinrocks_set_options_cf(rocksdb_t* db, rocksdb_column_family_handle_t* hand
     std::unordered_map<std::string, std::string> options_map = options_map_of(count, keys, values);
     // LogAndApply links a writer on this stack into the manifest queue and lets go of the
     // database mutex by hand (version_set.cc), as does the OPTIONS file's write.
-    report(
-        errptr, status_code,
-        pinrocks::ending_on_throw(
-            "SetOptions",
-            "RocksDB's manifest queue may keep a writer that is gone, or its mutex be let go twice",
-            [&] {
-              return pinrocks::db_of(db)->SetOptions(pinrocks::handle_of(handle), options_map);
-            }));
+    report(errptr, status_code, pinrocks::in_manifest_queue("SetOptions", [&] {
+             return pinrocks::db_of(db)->SetOptions(pinrocks::handle_of(handle), options_map);
+           }));
   });
 }
 
@@ -437,17 +432,12 @@ void pinrocks_delete_file_in_range_cf(rocksdb_t* db, rocksdb_column_family_handl
   guarded(status_code, errptr, [&] {
     rocksdb::Slice a;
     rocksdb::Slice b;
-    report(
-        errptr, status_code,
-        pinrocks::ending_on_throw(
-            "DeleteFilesInRange",
-            "RocksDB's manifest queue may keep a writer that is gone, or its mutex be let go twice",
-            [&] {
-              return rocksdb::DeleteFilesInRange(
-                  pinrocks::db_of(db), pinrocks::handle_of(column_family),
-                  (start_key ? (a = rocksdb::Slice(start_key, start_key_len), &a) : nullptr),
-                  (limit_key ? (b = rocksdb::Slice(limit_key, limit_key_len), &b) : nullptr));
-            }));
+    report(errptr, status_code, pinrocks::in_manifest_queue("DeleteFilesInRange", [&] {
+             return rocksdb::DeleteFilesInRange(
+                 pinrocks::db_of(db), pinrocks::handle_of(column_family),
+                 (start_key ? (a = rocksdb::Slice(start_key, start_key_len), &a) : nullptr),
+                 (limit_key ? (b = rocksdb::Slice(limit_key, limit_key_len), &b) : nullptr));
+           }));
   });
 }
 

@@ -21,7 +21,7 @@
 // before this and runs listeners with the mutex let go can list the database again; the
 // close then waits on the flag that listing sets, but a manager shared by several databases
 // may still read the closed one's error after its recovery returns. The members are private: they
-// are reached by the explicit-instantiation rule (access is not checked in an explicit
+// are reached by the explicit-instantiation rule (reach.h: access is not checked in an explicit
 // instantiation's arguments), with their types spelled out, so a RocksDB that renames or retypes
 // one fails to compile here.
 #include "space_recovery.h"
@@ -35,22 +35,11 @@
 #include "db/error_handler.h"
 #include "file/sst_file_manager_impl.h"
 #include "guarded.h"
+#include "reach.h"
 #include "rocksdb/convenience.h"
 #include "util/mutexlock.h"
 
 namespace {
-
-template <typename Tag, typename Tag::type Member>
-struct Reach {
-  friend typename Tag::type reach(Tag) { return Member; }
-};
-
-#define PINROCKS_REACH(NAME, TYPE, CLASS, MEMBER) \
-  struct NAME {                                   \
-    using type = TYPE CLASS::*;                   \
-    friend type reach(NAME);                      \
-  };                                              \
-  template struct Reach<NAME, &CLASS::MEMBER>;
 
 PINROCKS_REACH(HandlerOf, rocksdb::ErrorHandler, rocksdb::DBImpl, error_handler_)
 PINROCKS_REACH(AutoRecovery, bool, rocksdb::ErrorHandler, auto_recovery_)
@@ -59,7 +48,6 @@ PINROCKS_REACH(ManagerMutex, rocksdb::port::Mutex, rocksdb::SstFileManagerImpl, 
 PINROCKS_REACH(ManagerBusyWith, rocksdb::ErrorHandler*, rocksdb::SstFileManagerImpl, cur_instance_)
 PINROCKS_REACH(ManagerList, std::list<rocksdb::ErrorHandler*>, rocksdb::SstFileManagerImpl,
                error_handler_list_)
-#undef PINROCKS_REACH
 
 }  // namespace
 

@@ -23,23 +23,14 @@
 #include "guarded.h"
 #include "layout.h"
 #include "monitoring/instrumented_mutex.h"
+#include "reach.h"
 #include "utilities/transactions/transaction_base.h"
 
 namespace {
 
 // A transaction's database, a protected member of TransactionBaseImpl (the base of every
-// transaction pinrocks begins, pessimistic or optimistic), reached by the explicit-instantiation
-// rule as space_recovery.cc reaches its members: a RocksDB that renames or retypes it fails to
-// compile here.
-template <typename Tag, typename Tag::type Member>
-struct Reach {
-  friend typename Tag::type reach(Tag) { return Member; }
-};
-struct TransactionDbImpl {
-  using type = rocksdb::DBImpl* rocksdb::TransactionBaseImpl::*;
-  friend type reach(TransactionDbImpl);
-};
-template struct Reach<TransactionDbImpl, &rocksdb::TransactionBaseImpl::dbimpl_>;
+// transaction pinrocks begins, pessimistic or optimistic).
+PINROCKS_REACH(TransactionDbImpl, rocksdb::DBImpl*, rocksdb::TransactionBaseImpl, dbimpl_)
 
 // Under the database mutex, as RocksDB installs SuperVersions: each family's slot of this
 // thread that is still marked in use gets the family's current SuperVersion back.

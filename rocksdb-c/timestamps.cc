@@ -66,15 +66,11 @@ void pinrocks_increase_full_history_ts_low(rocksdb_t* db,
                                            char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] {
     std::string low(ts, tslen);
-    pinrocks::report(
-        errptr, status_code,
-        pinrocks::ending_on_throw(
-            "IncreaseFullHistoryTsLow",
-            "RocksDB's manifest queue may keep a writer that is gone, or its mutex be let go twice",
-            [&] {
-              return pinrocks::db_of(db)->IncreaseFullHistoryTsLow(
-                  pinrocks::handle_of(column_family), std::move(low));
-            }));
+    pinrocks::report(errptr, status_code,
+                     pinrocks::in_manifest_queue("IncreaseFullHistoryTsLow", [&] {
+                       return pinrocks::db_of(db)->IncreaseFullHistoryTsLow(
+                           pinrocks::handle_of(column_family), std::move(low));
+                     }));
   });
 }
 
