@@ -24,6 +24,7 @@ const NATIVE: &[&str] = &[
     "torn_records.h",
     "space_recovery.h",
     "reach.h",
+    "row_locks.h",
     "reads.cc",
     "db.cc",
     "writes.cc",
@@ -42,7 +43,8 @@ const NATIVE: &[&str] = &[
     "timestamps.cc",
     "guarded_calls.cc",
     "space_recovery.cc",
-    "super_versions.cc",
+    "thrown_reads.cc",
+    "row_locks.cc",
     "fault_fs.cc",
 ];
 

@@ -142,25 +142,31 @@ auto in_manifest_queue(const char* name, Call&& call) noexcept -> decltype(call(
       std::forward<Call>(call));
 }
 
-// After RocksDB threw out of a read of `db` (NULL: none) on this thread: puts back in each
-// column family's thread-local slot the SuperVersion the read took and the exception kept from
-// going back, so the thread's next read does not read through the slot's in-use marker
-// (super_versions.cc). Never throws.
-void return_taken_super_versions(rocksdb_t* db) noexcept;
+// Called in the handler of an exception RocksDB threw out of a read of `db` (NULL: none) on
+// this thread: puts back in each column family's thread-local slot the SuperVersion the read
+// took and the exception kept from going back, so the thread's next read does not read
+// through the slot's in-use marker; and ends the process if the read left a lock RocksDB takes
+// by hand held on this thread, which no later user could take (thrown_reads.cc). Never throws.
+void after_read_threw(rocksdb_t* db) noexcept;
+// The same after an iterator's move threw (not a tailing iterator's: guarded_calls.cc ends the
+// process for those): the locks whose holder can be read only, as a move builds no tombstone
+// cache and makes no vector memtable copy.
+void after_move_threw(rocksdb_t* db) noexcept;
 // The same after a write into `txn` threw: a pessimistic transaction's write at a snapshot
 // reads the key's latest sequence number first (TransactionUtil::CheckKeyForConflicts, which
-// returns its SuperVersion by a plain call).
-void return_taken_super_versions(rocksdb::Transaction* txn) noexcept;
+// returns its SuperVersion by a plain call); any other write reads nothing, and is checked as
+// a move is.
+void after_read_threw(rocksdb::Transaction* txn) noexcept;
 
 // `guarded` for an entry point that reads `db` (NULL: none): after an exception, the error is
-// reported and what the read took of RocksDB's per-thread state given back.
+// reported and what the read left of RocksDB's state mended (`after_read_threw`).
 template <typename Body>
 void guarded_read(rocksdb_t* db, int* status_code, char** errptr, Body&& body) noexcept {
   try {
     body();
   } catch (...) {
     *status_code = caught(errptr);
-    return_taken_super_versions(db);
+    after_read_threw(db);
   }
 }
 
@@ -196,9 +202,6 @@ inline rocksdb::WideColumns columns_of(const rocksdb::Slice& packed) {
   return result;
 }
 
-// Put, Delete or Merge (`op`: a PINROCKS_RECORD_*) on `target`, anything with RocksDB's
-// `Put(cf, key, value)`, `Delete(cf, key)` and `Merge(cf, key, value)`: a Transaction, a
-// WriteBatchWithIndex. `value` is unused for a delete.
 // The message part of the status an iterator reports when RocksDB threw while it was made
 // or moved; src/read/cursor.rs recognizes it (keep the two in step).
 inline constexpr const char* kIteratorException = "pinrocks: C++ exception in an iterator";
@@ -207,9 +210,10 @@ inline constexpr const char* kIteratorException = "pinrocks: C++ exception in an
 // and reports the exception from its status (as one whose seek threw does): a cursor has one
 // place for its errors. NULL, with the error, only if even that could not be allocated.
 template <typename Create>
-rocksdb_iterator_t* guarded_iterator(int* status_code, char** errptr, Create&& create) noexcept {
+rocksdb_iterator_t* guarded_iterator(rocksdb_t* db, int* status_code, char** errptr,
+                                     Create&& create) noexcept {
   rocksdb_iterator_t* result = nullptr;
-  guarded(status_code, errptr, [&] { result = create(); });
+  guarded_read(db, status_code, errptr, [&] { result = create(); });
   if (*status_code == 0) {
     return result;
   }
@@ -232,6 +236,9 @@ rocksdb_iterator_t* guarded_iterator(int* status_code, char** errptr, Create&& c
   return result;
 }
 
+// Put, Delete or Merge (`op`: a PINROCKS_RECORD_*) on `target`, anything with RocksDB's
+// `Put(cf, key, value)`, `Delete(cf, key)` and `Merge(cf, key, value)`: a Transaction, a
+// WriteBatchWithIndex. `value` is unused for a delete.
 // Inlined into each caller, so that its status is made in place there.
 template <typename Target, typename Family>
 __attribute__((always_inline)) inline rocksdb::Status record_op(Target& target, int op, Family* cf,

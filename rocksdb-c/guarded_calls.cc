@@ -29,6 +29,7 @@
 #include "rocksdb/utilities/db_ttl.h"
 #include "rocksdb/utilities/transaction.h"
 #include "rocksdb/write_batch.h"
+#include "row_locks.h"
 #include "util/coding.h"
 
 namespace {
@@ -62,17 +63,34 @@ void replace_with_error(rocksdb_iterator_t* iter, const rocksdb::Status& s) {
   pinrocks::iterator_of(iter) = rocksdb::NewErrorIterator(s);
 }
 
+// The status an iterator whose move threw reports: called in the exception's handler.
+rocksdb::Status thrown_status() {
+  try {
+    throw;
+  } catch (const std::bad_alloc& e) {
+    return rocksdb::Status::MemoryLimit(pinrocks::kIteratorException, e.what());
+  } catch (const std::exception& e) {
+    return rocksdb::Status::Aborted(pinrocks::kIteratorException, e.what());
+  } catch (...) {
+    return rocksdb::Status::Aborted(pinrocks::kIteratorException, "unknown C++ exception");
+  }
+}
+
+// A move of an iterator over `db` (NULL: none): after a throw, `after_move_threw` mends or ends
+// first; a tailing iterator's move, which may rebuild what it reads and purge files, ends the
+// process (PINROCKS_ITER_TAILING).
 template <typename Seek>
-void guarded_seek(rocksdb_iterator_t* iter, Seek&& seek) noexcept {
+void guarded_seek(rocksdb_t* db, rocksdb_iterator_t* iter, bool tailing, Seek&& seek) noexcept {
   try {
     seek(pinrocks::iterator_of(iter));
-  } catch (const std::bad_alloc& e) {
-    replace_with_error(iter, rocksdb::Status::MemoryLimit(pinrocks::kIteratorException, e.what()));
-  } catch (const std::exception& e) {
-    replace_with_error(iter, rocksdb::Status::Aborted(pinrocks::kIteratorException, e.what()));
   } catch (...) {
-    replace_with_error(
-        iter, rocksdb::Status::Aborted(pinrocks::kIteratorException, "unknown C++ exception"));
+    if (tailing) {
+      pinrocks::end_after_throw("a tailing iterator's move",
+                                "RocksDB may have left its purge of obsolete files counted as "
+                                "pending, which a close would wait on forever");
+    }
+    pinrocks::after_move_threw(db);
+    replace_with_error(iter, thrown_status());
   }
 }
 
@@ -142,10 +160,11 @@ unsigned char pinrocks_key_may_exist_cf(rocksdb_t* db, const rocksdb_readoptions
 
 // c.cc:3383 rocksdb_iter_seek_to_first, :3387 _seek_to_last, :3391 _seek, :3395
 // _seek_for_prev, :3399 _next, :3403 _prev; then pinrocks_iter_entry.
-unsigned char pinrocks_iter_step(rocksdb_iterator_t* iter, int op, const char* target,
-                                 size_t targetlen, pinrocks_entry* entry) PINROCKS_NOEXCEPT {
-  guarded_seek(iter, [&](rocksdb::Iterator* it) {
-    switch (op) {
+unsigned char pinrocks_iter_step(rocksdb_t* db, rocksdb_iterator_t* iter, int op,
+                                 const char* target, size_t targetlen,
+                                 pinrocks_entry* entry) PINROCKS_NOEXCEPT {
+  guarded_seek(db, iter, (op & PINROCKS_ITER_TAILING) != 0, [&](rocksdb::Iterator* it) {
+    switch (op & ~PINROCKS_ITER_TAILING) {
       case PINROCKS_ITER_FIRST:
         it->SeekToFirst();
         break;
@@ -447,8 +466,9 @@ void pinrocks_delete_file_in_range_cf(rocksdb_t* db, rocksdb_column_family_handl
 // unwinds out of the C API function (compiled with unwind tables) into the catch here.
 // A failed call may leak what the C API had allocated so far: only on a caught exception.
 
-void pinrocks_iter_refresh_at(rocksdb_iterator_t* iter, const rocksdb_readoptions_t* at,
-                              int* status_code, char** errptr) PINROCKS_NOEXCEPT {
+void pinrocks_iter_refresh_at(rocksdb_t* db, rocksdb_iterator_t* iter,
+                              const rocksdb_readoptions_t* at, int* status_code,
+                              char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] {
     const rocksdb::Snapshot* snapshot = pinrocks::read_options_of(at).snapshot;
     // Made before: a refresh destroys the iterator's tree before it builds the new one, so
@@ -460,6 +480,9 @@ void pinrocks_iter_refresh_at(rocksdb_iterator_t* iter, const rocksdb_readoption
     try {
       pinrocks::report(errptr, status_code, pinrocks::iterator_of(iter)->Refresh(snapshot));
     } catch (...) {
+      // A refresh takes the thread's SuperVersion to read the memtable's range tombstones
+      // (arena_wrapped_db_iter.cc:288-319) and may build their cache.
+      pinrocks::after_read_threw(db);
       pinrocks::iterator_of(iter) = spare.release();
       throw;
     }
@@ -584,7 +607,8 @@ void pinrocks_guarded_backup_engine_purge_old_backups(int* status_code, rocksdb_
   });
 }
 
-// rocksdb_transactiondb_open_column_families, guarded.
+// rocksdb_transactiondb_open_column_families, guarded, its lock manager's mutexes counted
+// (row_locks.h).
 rocksdb_transactiondb_t* pinrocks_guarded_transactiondb_open_column_families(
     int* status_code, const rocksdb_options_t* options,
     const rocksdb_transactiondb_options_t* txn_db_options, const char* name,
@@ -592,14 +616,20 @@ rocksdb_transactiondb_t* pinrocks_guarded_transactiondb_open_column_families(
     const rocksdb_options_t* const* column_family_options,
     rocksdb_column_family_handle_t** column_family_handles, char** errptr) PINROCKS_NOEXCEPT {
   rocksdb_transactiondb_t* result{};
+  const int stripes = pinrocks::held_stripe_count();
   pinrocks::guarded(status_code, errptr, [&] {
+    rocksdb_transactiondb_options_t counted{txn_db_options->rep};
+    counted.rep.custom_mutex_factory = pinrocks::counted_mutex_factory();
     // An open grows the Env's pools to its background jobs (SanitizeOptions).
     pinrocks::keeping_pools(pinrocks::options_of(options).env, [&] {
       result = rocksdb_transactiondb_open_column_families(
-          options, txn_db_options, name, num_column_families, column_family_names,
-          column_family_options, column_family_handles, errptr);
+          options, &counted, name, num_column_families, column_family_names, column_family_options,
+          column_family_handles, errptr);
     });
   });
+  if (result == nullptr) {
+    pinrocks::forget_stripes_of_failed_open(stripes);
+  }
   return result;
 }
 

@@ -43,6 +43,12 @@ unsigned char pinrocks_key_may_exist_cf(rocksdb_t* db, const rocksdb_readoptions
 #define PINROCKS_ITER_PREV 3
 #define PINROCKS_ITER_SEEK 4
 #define PINROCKS_ITER_SEEK_FOR_PREV 5
+/* Or'd into a move's op for an iterator made with ReadOptions::tailing: RocksDB's tailing
+ * iterator (ForwardIterator) frees a replaced SuperVersion and purges obsolete files inside a
+ * move, letting go of the database and WAL mutexes by hand and counting the purge as pending
+ * until it is done: an exception there would leave a close waiting forever, so one out of a
+ * tailing move ends the process (thrown_reads.cc's checks cannot see a count). */
+#define PINROCKS_ITER_TAILING 0x100
 /* Every move of an iterator, then the entry it lands on: one crossing per step of a scan.
  * The move (op: PINROCKS_ITER_*) is rocksdb_iter_seek_to_first/_last/_next/_prev/_seek/
  * _seek_for_prev (SEEK and SEEK_FOR_PREV to `target`, the others ignore it); _next and _prev
@@ -53,9 +59,12 @@ unsigned char pinrocks_key_may_exist_cf(rocksdb_t* db, const rocksdb_readoptions
  * its destructor) is leaked and replaced by one that is not valid and whose status
  * (rocksdb_iter_get_error) is the failure: Status::MemoryLimit (std::bad_alloc) or Status::Aborted,
  * with the message part "pinrocks: C++ exception in an iterator: " and the exception's what(). Then
- * the entry, as pinrocks_iter_entry gives it (0, setting nothing, when not valid). */
-unsigned char pinrocks_iter_step(rocksdb_iterator_t* iter, int op, const char* target,
-                                 size_t targetlen, pinrocks_entry* entry) PINROCKS_NOEXCEPT;
+ * the entry, as pinrocks_iter_entry gives it (0, setting nothing, when not valid). `db` is the
+ * database the iterator reads (NULL: none), whose state a throw may have left to mend (a tailing
+ * iterator's move can end holding its mutex: then the process ends, see pinrocks.h rule 5). */
+unsigned char pinrocks_iter_step(rocksdb_t* db, rocksdb_iterator_t* iter, int op,
+                                 const char* target, size_t targetlen,
+                                 pinrocks_entry* entry) PINROCKS_NOEXCEPT;
 /* rocksdb_iter_refresh (no try/catch; it rebuilds the iterator's tree), to the snapshot set in
  * `at` (Iterator::Refresh(snapshot)), or to the latest state if `at` has none. The iterator
  * keeps the snapshot pointer: the caller keeps that snapshot alive while the iterator lives or
@@ -63,9 +72,10 @@ unsigned char pinrocks_iter_step(rocksdb_iterator_t* iter, int op, const char* t
  * that cannot be refreshed (through a transaction or an indexed batch) reports NotSupported and
  * stays as it was. A refresh that throws is reported, and the iterator, left pointing at what
  * the refresh had destroyed, is leaked and replaced by one that is not valid and whose status
- * is Aborted. */
-void pinrocks_iter_refresh_at(rocksdb_iterator_t* iter, const rocksdb_readoptions_t* at,
-                              int* status_code, char** errptr) PINROCKS_NOEXCEPT;
+ * is Aborted. `db`: the database the iterator reads, as for pinrocks_iter_step. */
+void pinrocks_iter_refresh_at(rocksdb_t* db, rocksdb_iterator_t* iter,
+                              const rocksdb_readoptions_t* at, int* status_code,
+                              char** errptr) PINROCKS_NOEXCEPT;
 
 /* ---- SST file writer ---- */
 

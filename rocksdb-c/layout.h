@@ -155,6 +155,7 @@ using ROCKSDB_NAMESPACE::PinnableSlice;
 using ROCKSDB_NAMESPACE::SstFileWriter;
 using ROCKSDB_NAMESPACE::Transaction;
 using ROCKSDB_NAMESPACE::TransactionDB;
+using ROCKSDB_NAMESPACE::TransactionDBOptions;
 using ROCKSDB_NAMESPACE::WriteBatch;
 using ROCKSDB_NAMESPACE::WriteBatchWithIndex;
 using ROCKSDB_NAMESPACE::WriteOptions;
@@ -203,6 +204,11 @@ struct rocksdb_sstfilewriter_t {
 // c.cc:594: made by pinrocks_read_handle, deleted by rocksdb_pinnableslice_destroy.
 struct rocksdb_pinnableslice_t {
   PinnableSlice rep;
+};
+// c.cc:597: copied by pinrocks_guarded_transactiondb_open_column_families (guarded_calls.cc),
+// to give the lock manager row_locks.cc's counted mutexes.
+struct rocksdb_transactiondb_options_t {
+  TransactionDBOptions rep;
 };
 // c.cc:600
 struct rocksdb_transactiondb_t {

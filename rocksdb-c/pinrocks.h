@@ -47,8 +47,14 @@
  *    checkpoint, a backup or an export that flushes, WaitForCompact), whose queue would keep a
  *    writer gone with its stack; and one that lets go of the database mutex by hand or joins
  *    the manifest's writer queue (SetOptions, CompactFiles, DeleteFilesInRange,
- *    IncreaseFullHistoryTsLow, GetAggregatedIntProperty). After a read that threw, what it took
- *    of RocksDB's per-thread state is given back (`guarded_read`, super_versions.cc).
+ *    IncreaseFullHistoryTsLow, GetAggregatedIntProperty). After a read that threw (a get, a
+ *    multi-get, an iterator made, moved or refreshed), what it took of RocksDB's per-thread
+ *    state is given back; and if it may have left held a lock RocksDB takes by hand (the
+ *    database or WAL mutex, a memtable's range-tombstone cache, a vector memtable's read
+ *    lock), or it was a tailing iterator's move, the process ends too (`guarded_read`,
+ *    thrown_reads.cc). After a pessimistic transaction's write or read for update threw, a
+ *    row it locked and did not track is unlocked, and a stripe of the lock manager left
+ *    locked ends the process (row_locks.h).
  * 6. Column families: NULL means the default column family only where the declaration says
  *    so; elsewhere the handle is required.
  * 7. Every handle returned says how to free it; borrowed ones say for how long.

@@ -1,6 +1,6 @@
 // A private or protected member of RocksDB's reached by the explicit-instantiation rule (access
 // is not checked in an explicit instantiation's template arguments), for the few places that
-// must (space_recovery.cc, super_versions.cc). `PINROCKS_REACH(Name, Type, Class, member)`
+// must (space_recovery.cc, thrown_reads.cc). `PINROCKS_REACH(Name, Type, Class, member)`
 // declares a tag `Name`; `object->*reach(Name{})` is then `object->member`. The type is spelled
 // out, so a RocksDB that renames or retypes the member fails to compile.
 #ifndef PINROCKS_REACH_H

@@ -33,6 +33,7 @@
 #include "rocksdb/utilities/transaction.h"
 #include "rocksdb/utilities/write_batch_with_index.h"
 #include "rocksdb/wide_columns.h"
+#include "row_locks.h"
 
 namespace pinrocks {
 
@@ -87,8 +88,10 @@ inline rocksdb::Status get(const Source& s, const rocksdb::Slice& key,
     case PINROCKS_SOURCE_TRANSACTION:
       if (!s.known_mode()) return unknown_mode();
       if (s.for_update()) {
-        return s.txn()->GetForUpdate(s.ro, s.cf, key, value, s.exclusive(),
-                                     /*do_validate=*/true);
+        return locking(s.txn(), s.cf, key, [&] {
+          return s.txn()->GetForUpdate(s.ro, s.cf, key, value, s.exclusive(),
+                                       /*do_validate=*/true);
+        });
       }
       if (s.txn()->GetWriteBatch()->GetWriteBatch()->Count() == 0) {
         return s.db()->Get(s.ro, s.cf, key, value);
@@ -188,7 +191,9 @@ inline rocksdb::Status get_entity(const Source& s, const rocksdb::Slice& key, Fo
     case PINROCKS_SOURCE_TRANSACTION:
       if (!s.known_mode()) return unknown_mode();
       if (s.for_update()) {
-        return s.txn()->GetEntityForUpdate(s.ro, s.cf, key, found->pinned, s.exclusive());
+        return locking(s.txn(), s.cf, key, [&] {
+          return s.txn()->GetEntityForUpdate(s.ro, s.cf, key, found->pinned, s.exclusive());
+        });
       }
       return s.txn()->GetEntity(s.ro, s.cf, key, found->pinned);
     case PINROCKS_SOURCE_BATCH:

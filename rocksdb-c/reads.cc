@@ -67,7 +67,7 @@ void pinrocks_read_multi(const pinrocks_read_source* source, size_t num_keys,
 
 rocksdb_iterator_t* pinrocks_read_iterator(const pinrocks_read_source* source, int* status_code,
                                            char** errptr) PINROCKS_NOEXCEPT {
-  return pinrocks::guarded_iterator(status_code, errptr, [&] {
+  return pinrocks::guarded_iterator(source->db, status_code, errptr, [&] {
     const pinrocks::Source s(source);
     auto wrapper = std::make_unique<rocksdb_iterator_t>();
     pinrocks::iterator_of(wrapper.get()) = pinrocks::new_iterator(s);

@@ -53,7 +53,7 @@ unsigned char pinrocks_get_pinned_ts(rocksdb_t* db, const rocksdb_readoptions_t*
 }
 
 rocksdb_iterator_t* pinrocks_empty_iterator(int* status_code, char** errptr) PINROCKS_NOEXCEPT {
-  return pinrocks::guarded_iterator(status_code, errptr, [&] {
+  return pinrocks::guarded_iterator(nullptr, status_code, errptr, [&] {
     auto wrapper = std::make_unique<rocksdb_iterator_t>();
     pinrocks::iterator_of(wrapper.get()) = rocksdb::NewEmptyIterator();
     return wrapper.release();  // freed by rocksdb_iter_destroy

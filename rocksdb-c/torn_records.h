@@ -19,6 +19,7 @@
 #include "rocksdb/status.h"
 #include "rocksdb/utilities/write_batch_with_index.h"
 #include "rocksdb/write_batch.h"
+#include "row_locks.h"
 #include "util/coding.h"
 
 namespace pinrocks {
@@ -120,25 +121,32 @@ int record_into(rocksdb::WriteBatchWithIndex& index, char** errptr, Write&& writ
                      [&index] { reindex(index); });
 }
 
-// The same into a transaction's indexed batch; after a throw, what the write's read took of
-// RocksDB's per-thread state is given back too (a pessimistic write at a snapshot, once it has
-// locked the key, reads its latest sequence number).
+// The same into a transaction's indexed batch, for a write of `key` of `cf` (NULL: the default
+// family; `key` NULL: a write that locks no row, PutLogData's); after a throw, what the write's
+// read took of RocksDB's per-thread state is given back too (a pessimistic write at a snapshot,
+// once it has locked the key, reads its latest sequence number), and the row lock mended
+// (row_locks.h: `after_lock_threw`).
 template <typename Write>
-int record_into(rocksdb::Transaction& txn, rocksdb::WriteBatchWithIndex& index, char** errptr,
+int record_into(rocksdb::Transaction& txn, rocksdb::WriteBatchWithIndex& index,
+                rocksdb::ColumnFamilyHandle* cf, const rocksdb::Slice* key, char** errptr,
                 Write&& write) noexcept {
   return record_into(*index.GetWriteBatch(), errptr, std::forward<Write>(write), [&] {
     reindex(index);
-    return_taken_super_versions(&txn);
+    if (key != nullptr) {
+      after_lock_threw(&txn, cf, *key);
+    }
+    after_read_threw(&txn);
   });
 }
 
-// A record into `target` (a WriteBatchWithIndex, a Transaction), indexed by `index`, by the
-// `record_into` above that fits it.
+// A record of `key` of `cf` into `target` (a WriteBatchWithIndex, a Transaction), indexed by
+// `index`, by the `record_into` above that fits it.
 template <typename Target, typename Write>
-int record_into_target(Target& target, rocksdb::WriteBatchWithIndex& index, char** errptr,
+int record_into_target(Target& target, rocksdb::WriteBatchWithIndex& index,
+                       rocksdb::ColumnFamilyHandle* cf, const rocksdb::Slice& key, char** errptr,
                        Write&& write) noexcept {
   if constexpr (std::is_base_of_v<rocksdb::Transaction, Target>) {
-    return record_into(target, index, errptr, std::forward<Write>(write));
+    return record_into(target, index, cf, &key, errptr, std::forward<Write>(write));
   } else {
     return record_into(index, errptr, std::forward<Write>(write));
   }
@@ -150,13 +158,14 @@ int record_into_target(Target& target, rocksdb::WriteBatchWithIndex& index, char
 template <typename Target>
 int put_into(Target& target, rocksdb::WriteBatchWithIndex& index, const rocksdb::Slice& key,
              const rocksdb::Slice& value, char** errptr) noexcept {
-  return record_into_target(target, index, errptr, [&] { return target.Put(key, value); });
+  return record_into_target(target, index, nullptr, key, errptr,
+                            [&] { return target.Put(key, value); });
 }
 template <typename Target>
 int put_into(Target& target, rocksdb::WriteBatchWithIndex& index,
              rocksdb_column_family_handle_t* cf, const rocksdb::Slice& key,
              const rocksdb::Slice& value, char** errptr) noexcept {
-  return record_into_target(target, index, errptr, [&] {
+  return record_into_target(target, index, handle_of(cf), key, errptr, [&] {
     return record_op(target, PINROCKS_RECORD_PUT, handle_of(cf), key, value);
   });
 }

@@ -140,10 +140,14 @@ void pinrocks_transaction_write_op(rocksdb_transaction_t* txn,
                                    size_t valuelen, int* status_code,
                                    char** errptr) PINROCKS_NOEXCEPT {
   rocksdb::Transaction& t = *pinrocks::transaction_of(txn);
-  *status_code = pinrocks::record_into(t, *t.GetWriteBatch(), errptr, [&] {
-    return pinrocks::record_op(t, op, pinrocks::handle_of(column_family),
-                               rocksdb::Slice(key, keylen), rocksdb::Slice(value, valuelen));
-  });
+  const rocksdb::Slice row(key, keylen);
+  // A log record (its blob in `key`) locks no row.
+  const rocksdb::Slice* locked = op == PINROCKS_RECORD_LOG_DATA ? nullptr : &row;
+  *status_code = pinrocks::record_into(
+      t, *t.GetWriteBatch(), pinrocks::handle_of(column_family), locked, errptr, [&] {
+        return pinrocks::record_op(t, op, pinrocks::handle_of(column_family), row,
+                                   rocksdb::Slice(value, valuelen));
+      });
 }
 
 int pinrocks_transaction_put(rocksdb_transaction_t* txn, const char* key, size_t keylen,

@@ -88,7 +88,11 @@ pub enum ErrorKind {
     /// RocksDB's write queue (a write to the database, a commit, a flush, a family made or
     /// dropped, ...) or that lets go of its mutex by hand: those end the process, as a Rust
     /// allocation that fails does, since RocksDB would be left waiting on a writer that is
-    /// gone (`rocksdb-c/pinrocks.h`, rule 5, lists them).
+    /// gone (`rocksdb-c/pinrocks.h`, rule 5, lists them). Nor for a read that may leave held
+    /// a lock RocksDB takes by hand (a memtable's range-tombstone cache, the database
+    /// mutex), a tailing iterator's move, or a pessimistic transaction's lock that leaves the
+    /// lock manager's stripe locked: they end the process too, as no later call could take
+    /// that lock.
     MemoryLimit,
     /// Another C++ exception was thrown inside the call and caught before it could reach
     /// Rust; the message is its `what()`.

@@ -15,6 +15,13 @@ use crate::raw::read_options::ReadOptionsHandle;
 /// (database, options and their bounds, transaction or batch) until then.
 pub(crate) struct IteratorHandle {
     raw: NonNull<ffi::rocksdb_iterator_t>,
+    /// The database it reads (null: none), which its owner keeps alive too: a move or a
+    /// refresh that throws inside RocksDB may have left that database's state to mend, or
+    /// a lock held that ends the process (rocksdb-c/thrown_reads.cc).
+    db: *mut ffi::rocksdb_t,
+    /// `iter::TAILING` for an iterator made with `tailing` read options (else 0), or'd into
+    /// every move: such a move that throws ends the process (rocksdb-c/guarded_calls.h).
+    tailing: u32,
     /// The key and value its last move landed on (`None`: not valid), as RocksDB gave
     /// them in the same call as the move: RocksDB keeps those bytes unchanged until the
     /// iterator moves again, which needs `&mut self`, as a refresh does (which reads the
@@ -23,18 +30,28 @@ pub(crate) struct IteratorHandle {
 }
 
 impl IteratorHandle {
-    /// Takes a new iterator, ours alone, not yet positioned (so not valid: RocksDB's
-    /// iterators start so).
-    pub(crate) fn own(raw: *mut ffi::rocksdb_iterator_t) -> Self {
+    /// Takes a new iterator over `db` (null: none), made with `tailing` read options or not,
+    /// ours alone, not yet positioned (so not valid: RocksDB's iterators start so).
+    pub(crate) fn own(
+        raw: *mut ffi::rocksdb_iterator_t,
+        db: *mut ffi::rocksdb_t,
+        tailing: bool,
+    ) -> Self {
         let raw = NonNull::new(raw).expect("rocksdb_create_iterator returned NULL");
-        IteratorHandle { raw, at: None }
+        let tailing = if tailing { iter::TAILING } else { 0 };
+        IteratorHandle {
+            raw,
+            db,
+            tailing,
+            at: None,
+        }
     }
 
     /// An iterator that is never valid and reports no error (for a read refused).
     pub(crate) fn empty() -> Result<Self> {
         // SAFETY: a new iterator over nothing, ours; guarded.
         let raw = with_code(|code, err| unsafe { ffi::pinrocks_empty_iterator(code, err) })?;
-        Ok(Self::own(raw))
+        Ok(Self::own(raw, std::ptr::null_mut(), false))
     }
 
     fn as_ptr(&self) -> *mut ffi::rocksdb_iterator_t {
@@ -69,12 +86,13 @@ impl IteratorHandle {
     #[inline]
     fn step(&mut self, op: u32, target: &[u8]) {
         let mut entry = EMPTY;
-        // SAFETY: live iterator, borrowed exclusively; RocksDB copies what it needs of
-        // `target`; guarded.
+        // SAFETY: live iterator, borrowed exclusively, and its database (or null); RocksDB
+        // copies what it needs of `target`; guarded.
         let valid = unsafe {
             ffi::pinrocks_iter_step(
+                self.db,
                 self.as_ptr(),
-                op as i32,
+                (op | self.tailing) as i32,
                 target.as_ptr().cast(),
                 target.len(),
                 &mut entry,
@@ -165,10 +183,10 @@ impl IteratorHandle {
     /// RocksDB keeps the snapshot pointer: the snapshot lives as long as the iterator (or
     /// until its next refresh succeeds).
     pub(crate) unsafe fn refresh_at(&mut self, at: &ReadOptionsHandle) -> Result<()> {
-        // SAFETY: live iterator, borrowed exclusively; `at` lives for the call; the
-        // snapshot's life is the caller's contract; guarded.
+        // SAFETY: live iterator, borrowed exclusively, and its database (or null); `at` lives
+        // for the call; the snapshot's life is the caller's contract; guarded.
         let refreshed = with_code(|code, err| unsafe {
-            ffi::pinrocks_iter_refresh_at(self.as_ptr(), at.as_ptr(), code, err)
+            ffi::pinrocks_iter_refresh_at(self.db, self.as_ptr(), at.as_ptr(), code, err)
         });
         self.land();
         refreshed

@@ -218,7 +218,11 @@ impl NativeSource {
         // SAFETY: live handles (the type's contract); guarded.
         let raw =
             with_code(|code, err| unsafe { ffi::pinrocks_read_iterator(&self.0, code, err) })?;
-        Ok(IteratorHandle::own(raw))
+        // SAFETY: live read options (the type's contract); the C API declares the pointer
+        // mutable but only reads the field.
+        let tailing =
+            unsafe { ffi::rocksdb_readoptions_get_tailing(self.0.options.cast_mut()) } != 0;
+        Ok(IteratorHandle::own(raw, self.0.db, tailing))
     }
 }
 

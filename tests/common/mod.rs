@@ -124,26 +124,40 @@ pub fn counter() -> MergeOperator {
     MergeOperator::fold::<pinrocks::codec::BigEndian<u64>>("counter", |sum, x| sum.wrapping_add(x))
 }
 
-/// Caps this process's address space at what it uses now plus `extra` bytes.
+/// Caps this process's address space at what it uses now plus `extra` bytes (the soft
+/// limit: `lift_address_space_cap` takes it off again).
 pub fn limit_address_space(extra: u64) {
-    #[repr(C)]
-    struct Rlimit {
-        cur: u64,
-        max: u64,
-    }
-    extern "C" {
-        fn setrlimit(resource: i32, limit: *const Rlimit) -> i32;
-    }
-    const RLIMIT_AS: i32 = 9; // Linux
     let status = std::fs::read_to_string("/proc/self/status").unwrap();
     let vm_kb: u64 = status
         .lines()
         .find_map(|l| l.strip_prefix("VmSize:"))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
         .unwrap();
-    let cap = vm_kb * 1024 + extra;
-    let limit = Rlimit { cur: cap, max: cap };
-    // SAFETY: setrlimit reads one valid struct rlimit (two u64 on 64-bit Linux).
+    set_address_space_cap(vm_kb * 1024 + extra);
+}
+
+/// Takes off the cap `limit_address_space` set (up to the hard limit, unchanged).
+pub fn lift_address_space_cap() {
+    set_address_space_cap(u64::MAX);
+}
+
+/// Sets RLIMIT_AS's soft limit to `cap` (at most the hard limit).
+fn set_address_space_cap(cap: u64) {
+    #[repr(C)]
+    struct Rlimit {
+        cur: u64,
+        max: u64,
+    }
+    extern "C" {
+        fn getrlimit(resource: i32, limit: *mut Rlimit) -> i32;
+        fn setrlimit(resource: i32, limit: *const Rlimit) -> i32;
+    }
+    const RLIMIT_AS: i32 = 9; // Linux
+    let mut limit = Rlimit { cur: 0, max: 0 };
+    // SAFETY: getrlimit writes one struct rlimit (two u64 on 64-bit Linux).
+    assert_eq!(unsafe { getrlimit(RLIMIT_AS, &mut limit) }, 0);
+    limit.cur = cap.min(limit.max);
+    // SAFETY: setrlimit reads one valid struct rlimit.
     assert_eq!(unsafe { setrlimit(RLIMIT_AS, &limit) }, 0);
 }
 
