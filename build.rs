@@ -25,6 +25,7 @@ const NATIVE: &[&str] = &[
     "space_recovery.h",
     "reach.h",
     "row_locks.h",
+    "out_of_memory.h",
     "reads.cc",
     "db.cc",
     "writes.cc",
@@ -45,6 +46,7 @@ const NATIVE: &[&str] = &[
     "space_recovery.cc",
     "thrown_reads.cc",
     "row_locks.cc",
+    "out_of_memory.cc",
     "fault_fs.cc",
 ];
 

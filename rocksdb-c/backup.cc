@@ -7,6 +7,7 @@
 
 #include "guarded.h"
 #include "layout.h"
+#include "out_of_memory.h"
 #include "pinrocks.h"
 #include "rocksdb/env.h"
 #include "rocksdb/status.h"
@@ -49,7 +50,13 @@ void pinrocks_backup_engine_create(rocksdb_backup_engine_t* backup_engine, rocks
       };
     }
     rocksdb::BackupID id = 0;
-    const auto create = [&] { return engine->CreateNewBackup(options, pinrocks::db_of(db), &id); };
+    // It takes the live files under the database mutex taken by hand, and turns file deletions
+    // off and on again by plain calls.
+    const auto create = [&] {
+      return pinrocks::ending_on_out_of_memory("CreateNewBackup", [&] {
+        return engine->CreateNewBackup(options, pinrocks::db_of(db), &id);
+      });
+    };
     // With flush_before_backup it flushes the database first, inside RocksDB's write queue.
     pinrocks::report(errptr, status_code,
                      options.flush_before_backup
@@ -80,18 +87,27 @@ unsigned char pinrocks_backup_engine_restore(rocksdb_backup_engine_t* backup_eng
     // is open there, in this process (PosixEnv's set of locked files) or another (fcntl),
     // and held for the restore so that none opens meanwhile.
     rocksdb::FileLock* lock = nullptr;
-    s = env->LockFile(dir + "/LOCK", &lock);
+    const std::string lock_path = dir + "/LOCK";
+    // PosixFileSystem::LockFile takes the process's set of locked files by hand and allocates
+    // under it (env/fs_posix.cc:871-922): every later open would wait on it.
+    s = pinrocks::ending_on_out_of_memory("LockFile",
+                                          [&] { return env->LockFile(lock_path, &lock); });
     if (!s.ok()) {
       locked_out = 1;
       pinrocks::report(errptr, status_code, s);
       return;
     }
+    // Let go of whatever the restore does (the lock would stay held for the process's life).
+    struct Unlock {
+      rocksdb::Env* env;
+      rocksdb::FileLock* lock;
+      ~Unlock() { env->UnlockFile(lock).PermitUncheckedError(); }
+    } unlock{env, lock};
     rocksdb::BackupEngine* engine = pinrocks::backup_engine_of(backup_engine);
     rocksdb::RestoreOptions options;
     rocksdb::Status restored = latest != 0
                                    ? engine->RestoreDBFromLatestBackup(options, dir, dir)
                                    : engine->RestoreDBFromBackup(options, backup_id, dir, dir);
-    env->UnlockFile(lock).PermitUncheckedError();
     pinrocks::report(errptr, status_code, restored);
   });
   return locked_out;

@@ -9,6 +9,7 @@
 
 #include "guarded.h"
 #include "layout.h"
+#include "out_of_memory.h"
 #include "pinrocks.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/metadata.h"
@@ -148,7 +149,9 @@ void pinrocks_db_background(rocksdb_t* db, int op, int* status_code,
         s = d->PauseBackgroundWork();
         break;
       case PINROCKS_BG_CONTINUE:
-        s = d->ContinueBackgroundWork();
+        // It counts a flush or compaction scheduled before it schedules it.
+        s = pinrocks::ending_on_out_of_memory("ContinueBackgroundWork",
+                                              [&] { return d->ContinueBackgroundWork(); });
         break;
       case PINROCKS_BG_CANCEL:
       case PINROCKS_BG_CANCEL_AND_WAIT:
@@ -161,7 +164,10 @@ void pinrocks_db_background(rocksdb_t* db, int op, int* status_code,
         s = d->DisableFileDeletions();
         break;
       case PINROCKS_BG_ENABLE_DELETIONS:
-        s = d->EnableFileDeletions();
+        // It finds and purges obsolete files, letting go of the database mutex and taking
+        // the WAL mutex by hand, the purge counted as pending until done.
+        s = pinrocks::ending_on_out_of_memory("EnableFileDeletions",
+                                              [&] { return d->EnableFileDeletions(); });
         break;
       case PINROCKS_BG_RESUME:
         s = pinrocks::in_write_queue("Resume", [&] { return d->Resume(); });
@@ -190,10 +196,14 @@ void pinrocks_destroy_or_repair(const rocksdb_options_t* options, const char* na
     rocksdb::Status s;
     switch (op) {
       case PINROCKS_DESTROY_DB:
-        s = rocksdb::DestroyDB(name, o);
+        // It locks the directory by hand and allocates before it unlocks; both take the
+        // process's set of locked files by hand (env/fs_posix.cc:871-922).
+        s = pinrocks::ending_on_out_of_memory("DestroyDB",
+                                              [&] { return rocksdb::DestroyDB(name, o); });
         break;
       case PINROCKS_REPAIR_DB:
-        s = rocksdb::RepairDB(name, o);
+        s = pinrocks::ending_on_out_of_memory("RepairDB",
+                                              [&] { return rocksdb::RepairDB(name, o); });
         break;
       default:
         s = rocksdb::Status::InvalidArgument("pinrocks_destroy_or_repair: unknown op");

@@ -18,6 +18,7 @@
 
 #include "guarded.h"
 #include "layout.h"
+#include "out_of_memory.h"
 #include "pinrocks.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
@@ -622,6 +623,8 @@ rocksdb_transactiondb_t* pinrocks_guarded_transactiondb_open_column_families(
     counted.rep.custom_mutex_factory = pinrocks::counted_mutex_factory();
     // An open grows the Env's pools to its background jobs (SanitizeOptions).
     pinrocks::keeping_pools(pinrocks::options_of(options).env, [&] {
+      // Out of memory under the mutex the open takes by hand (out_of_memory.h).
+      const pinrocks::EndingOnOutOfMemory scope("TransactionDB::Open");
       result = rocksdb_transactiondb_open_column_families(
           options, &counted, name, num_column_families, column_family_names, column_family_options,
           column_family_handles, errptr);
@@ -646,6 +649,8 @@ pinrocks_guarded_optimistictransactiondb_open_column_families_with_otxn_db_optio
   pinrocks::guarded(status_code, errptr, [&] {
     // An open grows the Env's pools to its background jobs (SanitizeOptions).
     pinrocks::keeping_pools(pinrocks::options_of(options).env, [&] {
+      // Out of memory under the mutex the open takes by hand (out_of_memory.h).
+      const pinrocks::EndingOnOutOfMemory scope("OptimisticTransactionDB::Open");
       result = rocksdb_optimistictransactiondb_open_column_families_with_otxn_db_options(
           options, otxn_db_options, name, num_column_families, column_family_names,
           column_family_options, column_family_handles, errptr);
@@ -686,6 +691,8 @@ rocksdb_t* pinrocks_guarded_open_for_read_only_column_families(
   pinrocks::guarded(status_code, errptr, [&] {
     // An open grows the Env's pools to its background jobs (SanitizeOptions).
     pinrocks::keeping_pools(pinrocks::options_of(options).env, [&] {
+      // Out of memory under the mutex the open takes by hand (out_of_memory.h).
+      const pinrocks::EndingOnOutOfMemory scope("DB::OpenForReadOnly");
       result = rocksdb_open_for_read_only_column_families(
           options, name, num_column_families, column_family_names, column_family_options,
           column_family_handles, error_if_wal_file_exists, errptr);
@@ -703,6 +710,8 @@ rocksdb_t* pinrocks_guarded_open_column_families(
   pinrocks::guarded(status_code, errptr, [&] {
     // An open grows the Env's pools to its background jobs (SanitizeOptions).
     pinrocks::keeping_pools(pinrocks::options_of(options).env, [&] {
+      // Out of memory under the mutex the open takes by hand (out_of_memory.h).
+      const pinrocks::EndingOnOutOfMemory scope("DB::Open");
       result = rocksdb_open_column_families(options, name, num_column_families, column_family_names,
                                             column_family_options, column_family_handles, errptr);
     });
@@ -720,6 +729,8 @@ rocksdb_t* pinrocks_guarded_open_as_secondary_column_families(
   pinrocks::guarded(status_code, errptr, [&] {
     // An open grows the Env's pools to its background jobs (SanitizeOptions).
     pinrocks::keeping_pools(pinrocks::options_of(options).env, [&] {
+      // Out of memory under the mutex the open takes by hand (out_of_memory.h).
+      const pinrocks::EndingOnOutOfMemory scope("DB::OpenAsSecondary");
       result = rocksdb_open_as_secondary_column_families(
           options, name, secondary_path, num_column_families, column_family_names,
           column_family_options, column_family_handles, errptr);
@@ -738,6 +749,8 @@ rocksdb_t* pinrocks_guarded_open_column_families_with_ttl(
   pinrocks::guarded(status_code, errptr, [&] {
     // An open grows the Env's pools to its background jobs (SanitizeOptions).
     pinrocks::keeping_pools(pinrocks::options_of(options).env, [&] {
+      // Out of memory under the mutex the open takes by hand (out_of_memory.h).
+      const pinrocks::EndingOnOutOfMemory scope("DBWithTTL::Open");
       result = rocksdb_open_column_families_with_ttl(options, name, num_column_families,
                                                      column_family_names, column_family_options,
                                                      column_family_handles, ttls, errptr);
@@ -780,13 +793,21 @@ void pinrocks_guarded_wait_for_compact(int* status_code, rocksdb_t* db,
 // rocksdb_flush_wal, guarded.
 void pinrocks_guarded_flush_wal(int* status_code, rocksdb_t* db, unsigned char sync,
                                 char** errptr) PINROCKS_NOEXCEPT {
-  pinrocks::guarded(status_code, errptr, [&] { rocksdb_flush_wal(db, sync, errptr); });
+  pinrocks::guarded(status_code, errptr, [&] {
+    // A sync marks the WALs syncing, then collects them: a throw between leaves them marked.
+    const pinrocks::EndingOnOutOfMemory scope("FlushWAL");
+    rocksdb_flush_wal(db, sync, errptr);
+  });
 }
 
 // rocksdb_try_catch_up_with_primary, guarded.
 void pinrocks_guarded_try_catch_up_with_primary(int* status_code, rocksdb_t* db,
                                                 char** errptr) PINROCKS_NOEXCEPT {
-  pinrocks::guarded(status_code, errptr, [&] { rocksdb_try_catch_up_with_primary(db, errptr); });
+  pinrocks::guarded(status_code, errptr, [&] {
+    // It purges obsolete files, counted as pending until done (a close waits on the count).
+    const pinrocks::EndingOnOutOfMemory scope("TryCatchUpWithPrimary");
+    rocksdb_try_catch_up_with_primary(db, errptr);
+  });
 }
 
 // rocksdb_ingest_external_file_cf, guarded.

@@ -15,6 +15,7 @@
 
 #include "guarded.h"
 #include "layout.h"
+#include "out_of_memory.h"
 #include "pinrocks.h"
 #include "rocksdb/iterator.h"
 #include "rocksdb/options.h"
@@ -71,6 +72,8 @@ void pinrocks_wbwi_savepoint(rocksdb_writebatch_wi_t* batch, int op, int* status
                              char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] {
     rocksdb::WriteBatchWithIndex* b = pinrocks::indexed_batch_of(batch);
+    // A rollback cuts the batch and pops its savepoint, then rebuilds the index.
+    const pinrocks::EndingOnOutOfMemory scope("an indexed batch's savepoint");
     switch (op) {
       case PINROCKS_SAVEPOINT_SET:
         b->SetSavePoint();

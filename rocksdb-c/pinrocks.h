@@ -54,7 +54,12 @@
  *    lock), or it was a tailing iterator's move, the process ends too (`guarded_read`,
  *    thrown_reads.cc). After a pessimistic transaction's write or read for update threw, a
  *    row it locked and did not track is unlocked, and a stripe of the lock manager left
- *    locked ends the process (row_locks.h).
+ *    locked ends the process (row_locks.h). Calls an exception leaves broken beyond repair (an
+ *    open of any kind, whose failure's destructor waits on the mutex the open holds; a WAL sync,
+ *    EnableFileDeletions, TryCatchUpWithPrimary, ContinueBackgroundWork, a backup, DestroyDB,
+ *    RepairDB, a restore's lock, savepoints) run inside an EndingOnOutOfMemory
+ *    scope: out of memory there ends the process where the allocation fails, before anything
+ *    unwinds (out_of_memory.h).
  * 6. Column families: NULL means the default column family only where the declaration says
  *    so; elsewhere the handle is required.
  * 7. Every handle returned says how to free it; borrowed ones say for how long.

@@ -101,11 +101,17 @@ void pinrocks::leave_space_recovery(rocksdb::DB* db, bool cancelled) {
     // The manager's thread is recovering this database and needs the mutex to finish. Its
     // recovery flush can meet the wait for a dropped flush that only a cancel ends
     // (docs/faults.md): cancelled here if a flush or compaction has failed by now.
+    // Taken again however the wait ends: the guard above unlocks it (a property read that
+    // throws would otherwise have it unlock a mutex this thread no longer holds).
+    struct Relock {
+      rocksdb::InstrumentedMutex* mutex;
+      ~Relock() { mutex->Lock(); }
+    };
     db_mutex->Unlock();
+    const Relock relock{db_mutex};
     if (!cancelled) {
       cancelled = cancel_after_failures(db);
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    db_mutex->Lock();
   }
 }

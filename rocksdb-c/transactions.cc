@@ -11,6 +11,7 @@
 
 #include "guarded.h"
 #include "layout.h"
+#include "out_of_memory.h"
 #include "pinrocks.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/utilities/optimistic_transaction_db.h"
@@ -255,9 +256,14 @@ void pinrocks_transaction_savepoint(rocksdb_transaction_t* txn, int op,
                                     char** errptr) PINROCKS_NOEXCEPT {
   pinrocks::guarded(status_code, errptr, [&] {
     rocksdb::Transaction* t = pinrocks::transaction_of(txn);
+    // A savepoint's batch, index, counters and locks move by plain calls, one after another:
+    // RocksDB's calls run in a scope (pinrocks' copies around them stay errors).
+    const auto in_scope = [](auto&& call) {
+      return pinrocks::ending_on_out_of_memory("a transaction's savepoint", call);
+    };
     switch (op) {
       case PINROCKS_SAVEPOINT_SET:
-        t->SetSavePoint();
+        in_scope([&] { t->SetSavePoint(); });
         break;
       case PINROCKS_SAVEPOINT_ROLLBACK: {
         // The rows locked since the savepoint are unlocked (by the same UnLock that stops
@@ -267,7 +273,7 @@ void pinrocks_transaction_savepoint(rocksdb_transaction_t* txn, int op,
         if (free_rows_of != nullptr) {
           before = tracked_rows(t);
         }
-        rocksdb::Status s = t->RollbackToSavePoint();
+        rocksdb::Status s = in_scope([&] { return t->RollbackToSavePoint(); });
         if (!before.empty()) {
           free_rows_no_longer_tracked(free_rows_of, t, before);
         }
@@ -275,7 +281,7 @@ void pinrocks_transaction_savepoint(rocksdb_transaction_t* txn, int op,
         break;
       }
       case PINROCKS_SAVEPOINT_POP:
-        pinrocks::report(errptr, status_code, t->PopSavePoint());
+        pinrocks::report(errptr, status_code, in_scope([&] { return t->PopSavePoint(); }));
         break;
       default:
         pinrocks::report(errptr, status_code,

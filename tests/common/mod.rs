@@ -161,6 +161,19 @@ fn set_address_space_cap(cap: u64) {
     assert_eq!(unsafe { setrlimit(RLIMIT_AS, &limit) }, 0);
 }
 
+/// What `f` gives on another thread within five seconds (a call waiting on a lock left held
+/// waits forever), printed as not reached, and the process ended: a child whose fix failed.
+pub fn not_reached_unless_within_5_s<T: std::fmt::Debug + Send + 'static>(
+    what: &str,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> ! {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || sender.send(f()));
+    let given = receiver.recv_timeout(std::time::Duration::from_secs(5));
+    println!("not reached: {what} gave {given:?}");
+    std::process::exit(0);
+}
+
 /// Runs the `#[ignore]`d test `name` of this test binary in a child process with `env` set
 /// to `dir`, and returns its exit status's success and what it printed.
 pub fn run_child(name: &str, env: &str, dir: &std::path::Path) -> (bool, String, String) {

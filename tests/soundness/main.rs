@@ -11,4 +11,5 @@ mod option_fuzz;
 mod refused_writes;
 mod soundness;
 mod soundness_owners;
+mod thrown_opens;
 mod thrown_reads;

@@ -3,7 +3,8 @@
 //! The children run with their address space capped (`limit_address_space`).
 
 use crate::common::{
-    lift_address_space_cap, limit_address_space, open_without_flushes, run_child, test_path,
+    lift_address_space_cap, limit_address_space, not_reached_unless_within_5_s,
+    open_without_flushes, run_child, test_path,
 };
 use pinrocks::options::TransactionDbOptions;
 use pinrocks::{Db, Error, WriteBatch};
@@ -162,19 +163,6 @@ fn tombstone_cache_out_of_memory_child() {
     println!("not reached: {first:?}");
     let reader = std::sync::Arc::clone(&db);
     not_reached_unless_within_5_s("the next read", move || reader.get(b"small"));
-}
-
-/// What `f` gives on another thread within five seconds (a call waiting on a lock left held
-/// waits forever), printed as not reached, and the process ended: a child whose fix failed.
-fn not_reached_unless_within_5_s<T: std::fmt::Debug + Send + 'static>(
-    what: &str,
-    f: impl FnOnce() -> T + Send + 'static,
-) -> ! {
-    let (sender, receiver) = std::sync::mpsc::channel();
-    std::thread::spawn(move || sender.send(f()));
-    let given = receiver.recv_timeout(std::time::Duration::from_secs(5));
-    println!("not reached: {what} gave {given:?}");
-    std::process::exit(0);
 }
 
 /// A `std::bad_alloc` while RocksDB fragments the active memtable's range tombstones for a
