@@ -252,11 +252,12 @@ const char* give_back_under_mutex(rocksdb::DBImpl* impl, Reached reached) {
   return nullptr;
 }
 
-// Called in the handler of the exception RocksDB threw (end_after_throw names it).
-void after_threw(rocksdb::DBImpl* impl, Reached reached) noexcept {
+// Called in the handler of the exception RocksDB threw out of `call` (end_after_throw names
+// both).
+void after_threw(rocksdb::DBImpl* impl, Reached reached, const char* call) noexcept {
   // Checked before the database mutex is taken: taking it again would wait forever.
   if (const char* kept = database_lock_kept(impl)) {
-    pinrocks::end_after_throw("a read", kept);
+    pinrocks::end_after_throw(call, kept);
   }
   const char* kept = nullptr;
   // The one allocation: this thread's table of thread-local slots, made on its first use. A
@@ -266,7 +267,7 @@ void after_threw(rocksdb::DBImpl* impl, Reached reached) noexcept {
   } catch (...) {
   }
   if (kept != nullptr) {
-    pinrocks::end_after_throw("a read", kept);
+    pinrocks::end_after_throw(call, kept);
   }
 }
 
@@ -282,13 +283,13 @@ namespace pinrocks {
 
 void after_read_threw(rocksdb_t* db) noexcept {
   if (db != nullptr) {
-    after_threw(impl_of(db), Reached::kRead);
+    after_threw(impl_of(db), Reached::kRead, "a read");
   }
 }
 
 void after_move_threw(rocksdb_t* db) noexcept {
   if (db != nullptr) {
-    after_threw(impl_of(db), Reached::kMove);
+    after_threw(impl_of(db), Reached::kMove, "an iterator's move");
   }
 }
 
@@ -297,7 +298,7 @@ void after_read_threw(rocksdb::Transaction* txn) noexcept {
   const bool read = dynamic_cast<rocksdb::PessimisticTransaction*>(txn) != nullptr &&
                     txn->GetSnapshot() != nullptr;
   after_threw(static_cast<rocksdb::TransactionBaseImpl*>(txn)->*reach(TransactionDbImpl{}),
-              read ? Reached::kRead : Reached::kMove);
+              read ? Reached::kRead : Reached::kMove, "a transaction's write");
 }
 
 }  // namespace pinrocks

@@ -135,9 +135,9 @@ pub struct Cursor<'a, S = DbSource> {
 // `ColumnFamilyData::ReturnThreadLocalSuperVersion`/`Cleanup` paths (the error iterator a
 // failed seek leaves in its place holds only a status); the database pointer it hands back
 // with each move is used only after a throw, through RocksDB's thread-safe calls and under the
-// database mutex (thrown_reads.cc). Every move takes `&mut self`; the type is not `Sync`. Only for iterators over the database alone: one
-// through a transaction or an indexed batch (`BaseDeltaIterator`) reads that object's
-// index, which its owner uses on its own thread.
+// database mutex (thrown_reads.cc). Every move takes `&mut self`; the type is not `Sync`. Only
+// for iterators over the database alone: one through a transaction or an indexed batch
+// (`BaseDeltaIterator`) reads that object's index, which its owner uses on its own thread.
 unsafe impl Send for Cursor<'_, DbSource> {}
 
 impl<'a, S> Cursor<'a, S> {
